@@ -1,0 +1,168 @@
+// vtxscope-cli: headless access to VTX replays, JSON on stdout. Exit code 0 on success,
+// 1 on failure with a one-line error on stderr, 2 on bad usage.
+
+#include "vtx/JsonExport.hpp"
+#include "vtx/ReplayFile.hpp"
+#include "vtx/Validate.hpp"
+#include "vtxgen/Generator.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* kUsage = R"(usage: vtxscope-cli [-v] COMMAND ...
+
+commands:
+  info FILE                 header, schema summary, seek table, times, events, problems
+  frame FILE N              every entity of frame N with named property values
+  validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...)
+  generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L]
+                            write a synthetic replay; KIND is demo, cs2 or rl
+
+options:
+  -v, --verbose             debug logging on stderr
+  -h, --help                this text
+)";
+
+int fail(const std::string& message)
+{
+    std::fprintf(stderr, "vtxscope-cli: %s\n", message.c_str());
+    return 1;
+}
+
+int usage(const std::string& message)
+{
+    std::fprintf(stderr, "vtxscope-cli: %s\n%s", message.c_str(), kUsage);
+    return 2;
+}
+
+bool parseInt(const std::string& s, long long& out)
+{
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc{} && p == s.data() + s.size();
+}
+
+void print(const vtx::Json& j) { std::cout << j.dump(1) << '\n'; }
+
+int cmdInfo(const std::vector<std::string>& args)
+{
+    if (args.size() != 1)
+        return usage("info takes exactly one FILE");
+    auto file = vtx::ReplayFile::open(args[0]);
+    if (!file)
+        return fail(file.message());
+    print(vtx::infoJson(**file));
+    return 0;
+}
+
+int cmdFrame(const std::vector<std::string>& args)
+{
+    long long n = 0;
+    if (args.size() != 2 || !parseInt(args[1], n))
+        return usage("frame takes FILE and a frame number");
+    auto file = vtx::ReplayFile::open(args[0]);
+    if (!file)
+        return fail(file.message());
+    if (n < 0 || n >= (*file)->frameCount())
+        return fail(args[0] + ": frame " + args[1] + " is out of range (0.." + std::to_string((*file)->frameCount() - 1) + ")");
+    auto frame = (*file)->frame(static_cast<int32_t>(n));
+    if (!frame)
+        return fail(frame.message());
+    print(vtx::frameJson(**file, *frame));
+    return 0;
+}
+
+int cmdValidate(const std::vector<std::string>& args)
+{
+    if (args.size() != 1)
+        return usage("validate takes exactly one FILE");
+    auto file = vtx::ReplayFile::open(args[0]);
+    if (!file)
+        return fail(file.message());
+    const vtx::ValidationReport report = vtx::validate(**file);
+    print(vtx::validationJson(report));
+    return report.problems.empty() ? 0 : 1;
+}
+
+int cmdGenerate(const std::vector<std::string>& args)
+{
+    if (args.size() < 2)
+        return usage("generate takes KIND and OUT");
+    vtxgen::GeneratorOptions opt;
+    auto kind = vtxgen::kindFromName(args[0]);
+    if (!kind)
+        return usage("unknown replay kind '" + args[0] + "' (demo, cs2, rl)");
+    opt.kind = *kind;
+    for (size_t i = 2; i < args.size(); ++i) {
+        long long v = 0;
+        const std::string& a = args[i];
+        if (i + 1 >= args.size())
+            return usage("option " + a + " needs a value");
+        const std::string& val = args[++i];
+        if (a == "--backend") {
+            if (val == "fbs" || val == "flatbuffers")
+                opt.backend = vtx::Backend::FlatBuffers;
+            else if (val == "proto" || val == "protobuf")
+                opt.backend = vtx::Backend::Protobuf;
+            else
+                return usage("unknown backend '" + val + "'");
+        } else if (a == "--seed" && parseInt(val, v)) {
+            opt.seed = static_cast<uint64_t>(v);
+        } else if (a == "--frames" && parseInt(val, v) && v > 0) {
+            opt.frames = static_cast<int32_t>(v);
+        } else if (a == "--level" && parseInt(val, v)) {
+            opt.zstdLevel = static_cast<int>(v);
+        } else {
+            return usage("bad option " + a + " " + val);
+        }
+    }
+    auto stats = vtxgen::generateReplay(args[1], opt);
+    if (!stats)
+        return fail(stats.message());
+    print(vtx::Json{{"file", args[1]}, {"frames", stats->frames}, {"chunks", stats->chunks}, {"bytes", stats->bytes}});
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    auto logger = spdlog::stderr_color_mt("vtx");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(spdlog::level::warn);
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "-v" || a == "--verbose")
+            spdlog::set_level(spdlog::level::debug);
+        else if (a == "-h" || a == "--help") {
+            std::cout << kUsage;
+            return 0;
+        } else
+            args.push_back(std::move(a));
+    }
+    if (args.empty())
+        return usage("no command given");
+    const std::string cmd = args.front();
+    args.erase(args.begin());
+    try {
+        if (cmd == "info")
+            return cmdInfo(args);
+        if (cmd == "frame")
+            return cmdFrame(args);
+        if (cmd == "validate")
+            return cmdValidate(args);
+        if (cmd == "generate")
+            return cmdGenerate(args);
+    } catch (const std::exception& e) {
+        return fail(std::string("internal error: ") + e.what());
+    }
+    return usage("unknown command '" + cmd + "'");
+}

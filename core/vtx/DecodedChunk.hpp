@@ -1,0 +1,58 @@
+#pragma once
+// One decoded chunk: an immutable, verified FlatBuffer shared by everything that reads its
+// frames. A FrameHandle keeps its chunk alive, so a cache may drop its own reference at any
+// time without invalidating a frame on screen.
+
+#include "vtx/FrameView.hpp"
+#include "vtx/backend/BackendCodec.hpp"
+
+#include <memory>
+
+namespace vtx {
+
+class DecodedChunk {
+public:
+    DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage)
+        : m_index(chunkIndex), m_startFrame(startFrame), m_storage(std::move(storage))
+    {
+    }
+    size_t index() const { return m_index; }
+    int32_t startFrame() const { return m_startFrame; }
+    size_t frameCount() const { return frames() ? frames()->size() : 0; }
+    FrameView frame(size_t local) const
+    {
+        return local < frameCount() ? FrameView(frames()->Get(static_cast<flatbuffers::uoffset_t>(local))) : FrameView{};
+    }
+    int32_t embeddedChunkIndex() const { return m_storage.root->chunk_index(); }
+    /// Bytes held by this chunk (what a cache budget counts).
+    size_t memoryBytes() const { return m_storage.sizeBytes() + sizeof(*this); }
+
+private:
+    const flatbuffers::Vector<flatbuffers::Offset<fbsvtx::Frame>>* frames() const { return m_storage.root->frames(); }
+    size_t m_index;
+    int32_t m_startFrame;
+    ChunkStorage m_storage;
+};
+
+/// A frame plus the shared ownership that keeps its bytes valid.
+class FrameHandle {
+public:
+    FrameHandle() = default;
+    FrameHandle(std::shared_ptr<const DecodedChunk> chunk, int32_t frameIndex)
+        : m_chunk(std::move(chunk)), m_index(frameIndex),
+          m_view(m_chunk->frame(static_cast<size_t>(frameIndex - m_chunk->startFrame())))
+    {
+    }
+    bool isNull() const { return !m_chunk; }
+    int32_t index() const { return m_index; }
+    const FrameView& view() const { return m_view; }
+    const FrameView* operator->() const { return &m_view; }
+    const std::shared_ptr<const DecodedChunk>& chunk() const { return m_chunk; }
+
+private:
+    std::shared_ptr<const DecodedChunk> m_chunk;
+    int32_t m_index = -1;
+    FrameView m_view;
+};
+
+} // namespace vtx

@@ -1,0 +1,290 @@
+#pragma once
+// Zero-copy, backend-neutral views of decoded frames. Every decoded chunk is held as a verified
+// FlatBuffer (Protobuf chunks are flattened into one at decode time), so these views read in
+// place: no heap object per frame, entity or property. A view is valid while the FrameHandle /
+// DecodedChunk it came from is alive. All accessors accept absent members (empty results).
+
+#include "vtx/Schema.hpp"
+#include "vtx/Types.hpp"
+#include "vtx_generated.h"
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace vtx {
+
+namespace detail {
+template <class T, class FbT>
+inline std::span<const T> span(const flatbuffers::Vector<FbT>* v)
+{
+    if (!v)
+        return {};
+    return {reinterpret_cast<const T*>(v->Data()), v->size()};
+}
+} // namespace detail
+
+class StringList {
+public:
+    using FbVec = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
+    StringList() = default;
+    explicit StringList(const FbVec* v) : m_v(v) {}
+    size_t size() const { return m_v ? m_v->size() : 0; }
+    bool empty() const { return size() == 0; }
+    std::string_view operator[](size_t i) const
+    {
+        const flatbuffers::String* s = m_v->Get(static_cast<flatbuffers::uoffset_t>(i));
+        return s ? std::string_view(s->c_str(), s->size()) : std::string_view{};
+    }
+
+private:
+    const FbVec* m_v = nullptr;
+};
+
+/// A sub-range [begin, end) of a list type (StringList, ContainerList, MapList).
+template <class List>
+class ListSlice {
+public:
+    ListSlice() = default;
+    ListSlice(List list, size_t begin, size_t end) : m_list(list), m_begin(begin), m_end(end) {}
+    size_t size() const { return m_end - m_begin; }
+    bool empty() const { return m_end == m_begin; }
+    auto operator[](size_t i) const { return m_list[m_begin + i]; }
+
+private:
+    List m_list;
+    size_t m_begin = 0, m_end = 0;
+};
+
+/// Sub-array bounds of a FlatArray (spec §6.4); malformed offsets give an empty sub-array
+/// instead of an out-of-bounds range (strict validation reports them).
+inline std::pair<size_t, size_t> subArrayBounds(std::span<const uint32_t> offsets, size_t dataSize, size_t i)
+{
+    if (i >= offsets.size())
+        return {0, 0};
+    const size_t b = offsets[i];
+    const size_t e = i + 1 < offsets.size() ? offsets[i + 1] : dataSize;
+    if (b > e || e > dataSize)
+        return {0, 0};
+    return {b, e};
+}
+
+template <class T>
+struct FlatArrayView {
+    std::span<const T> data;
+    std::span<const uint32_t> offsets;
+    size_t count() const { return offsets.size(); }
+    std::span<const T> at(size_t i) const
+    {
+        auto [b, e] = subArrayBounds(offsets, data.size(), i);
+        return data.subspan(b, e - b);
+    }
+};
+
+template <class List>
+struct FlatListArrayView {
+    List data;
+    std::span<const uint32_t> offsets;
+    size_t count() const { return offsets.size(); }
+    ListSlice<List> at(size_t i) const
+    {
+        auto [b, e] = subArrayBounds(offsets, data.size(), i);
+        return {data, b, e};
+    }
+};
+
+class ContainerView;
+class MapView;
+
+class ContainerList {
+public:
+    using FbVec = flatbuffers::Vector<flatbuffers::Offset<fbsvtx::PropertyContainer>>;
+    ContainerList() = default;
+    explicit ContainerList(const FbVec* v) : m_v(v) {}
+    size_t size() const { return m_v ? m_v->size() : 0; }
+    bool empty() const { return size() == 0; }
+    inline ContainerView operator[](size_t i) const;
+
+private:
+    const FbVec* m_v = nullptr;
+};
+
+class MapList {
+public:
+    using FbVec = flatbuffers::Vector<flatbuffers::Offset<fbsvtx::MapContainer>>;
+    MapList() = default;
+    explicit MapList(const FbVec* v) : m_v(v) {}
+    size_t size() const { return m_v ? m_v->size() : 0; }
+    bool empty() const { return size() == 0; }
+    inline MapView operator[](size_t i) const;
+
+private:
+    const FbVec* m_v = nullptr;
+};
+
+/// One PropertyContainer: an entity, a nested struct, a struct-array element or a map value.
+class ContainerView {
+public:
+    ContainerView() = default;
+    explicit ContainerView(const fbsvtx::PropertyContainer* p) : m_p(p) {}
+    bool isNull() const { return m_p == nullptr; }
+
+    int32_t typeId() const { return m_p ? m_p->type_id() : -1; }
+    uint64_t contentHash() const { return m_p ? m_p->content_hash() : 0; }
+
+    std::span<const uint8_t> bools() const { return m_p ? detail::span<uint8_t>(m_p->bool_properties()) : std::span<const uint8_t>{}; }
+    std::span<const int32_t> int32s() const { return m_p ? detail::span<int32_t>(m_p->int32_properties()) : std::span<const int32_t>{}; }
+    std::span<const int64_t> int64s() const { return m_p ? detail::span<int64_t>(m_p->int64_properties()) : std::span<const int64_t>{}; }
+    std::span<const float> floats() const { return m_p ? detail::span<float>(m_p->float_properties()) : std::span<const float>{}; }
+    std::span<const double> doubles() const { return m_p ? detail::span<double>(m_p->double_properties()) : std::span<const double>{}; }
+    StringList strings() const { return StringList(m_p ? m_p->string_properties() : nullptr); }
+    std::span<const Transform> transforms() const { return m_p ? detail::span<Transform>(m_p->transform_properties()) : std::span<const Transform>{}; }
+    std::span<const Vec3> vectors() const { return m_p ? detail::span<Vec3>(m_p->vector_properties()) : std::span<const Vec3>{}; }
+    std::span<const Quat> quats() const { return m_p ? detail::span<Quat>(m_p->quat_properties()) : std::span<const Quat>{}; }
+    std::span<const FloatRange> ranges() const { return m_p ? detail::span<FloatRange>(m_p->range_properties()) : std::span<const FloatRange>{}; }
+
+    FlatArrayView<uint8_t> byteArrays() const { return flat<uint8_t>(m_p ? m_p->byte_array_properties() : nullptr); }
+    FlatArrayView<int32_t> int32Arrays() const { return flat<int32_t>(m_p ? m_p->int32_arrays() : nullptr); }
+    FlatArrayView<int64_t> int64Arrays() const { return flat<int64_t>(m_p ? m_p->int64_arrays() : nullptr); }
+    FlatArrayView<float> floatArrays() const { return flat<float>(m_p ? m_p->float_arrays() : nullptr); }
+    FlatArrayView<double> doubleArrays() const { return flat<double>(m_p ? m_p->double_arrays() : nullptr); }
+    FlatArrayView<Vec3> vectorArrays() const { return flat<Vec3>(m_p ? m_p->vector_arrays() : nullptr); }
+    FlatArrayView<Quat> quatArrays() const { return flat<Quat>(m_p ? m_p->quat_arrays() : nullptr); }
+    FlatArrayView<Transform> transformArrays() const { return flat<Transform>(m_p ? m_p->transform_arrays() : nullptr); }
+    FlatArrayView<FloatRange> rangeArrays() const { return flat<FloatRange>(m_p ? m_p->range_arrays() : nullptr); }
+    FlatArrayView<uint8_t> boolArrays() const { return flat<uint8_t>(m_p ? m_p->bool_arrays() : nullptr); }
+    FlatListArrayView<StringList> stringArrays() const
+    {
+        auto* a = m_p ? m_p->string_arrays() : nullptr;
+        return a ? FlatListArrayView<StringList>{StringList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<StringList>{};
+    }
+    ContainerList structs() const { return ContainerList(m_p ? m_p->any_struct_properties() : nullptr); }
+    FlatListArrayView<ContainerList> structArrays() const
+    {
+        auto* a = m_p ? m_p->any_struct_arrays() : nullptr;
+        return a ? FlatListArrayView<ContainerList>{ContainerList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<ContainerList>{};
+    }
+    MapList maps() const { return MapList(m_p ? m_p->map_properties() : nullptr); }
+    FlatListArrayView<MapList> mapArrays() const
+    {
+        auto* a = m_p ? m_p->map_arrays() : nullptr;
+        return a ? FlatListArrayView<MapList>{MapList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<MapList>{};
+    }
+
+    /// O(1), allocation-free typed read of a scalar slot; nullopt when the slot is absent or
+    /// the key's type is not T. T: bool, int32_t, int64_t, float, double, std::string_view,
+    /// Vec3, Quat, Transform, ContainerView (nested struct).
+    template <class T>
+    std::optional<T> get(const PropertyKey& k) const;
+
+    const fbsvtx::PropertyContainer* raw() const { return m_p; }
+
+private:
+    template <class T, class FbArr>
+    static FlatArrayView<T> flat(const FbArr* a)
+    {
+        return a ? FlatArrayView<T>{detail::span<T>(a->data()), detail::span<uint32_t>(a->offsets())} : FlatArrayView<T>{};
+    }
+    const fbsvtx::PropertyContainer* m_p = nullptr;
+};
+
+class MapView {
+public:
+    MapView() = default;
+    explicit MapView(const fbsvtx::MapContainer* m) : m_m(m) {}
+    StringList keys() const { return StringList(m_m ? m_m->keys() : nullptr); }
+    ContainerList values() const { return ContainerList(m_m ? m_m->values() : nullptr); }
+    /// Pairs present in both lists (they should be parallel; strict validation reports it).
+    size_t size() const { return std::min(keys().size(), values().size()); }
+
+private:
+    const fbsvtx::MapContainer* m_m = nullptr;
+};
+
+inline ContainerView ContainerList::operator[](size_t i) const { return ContainerView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i))); }
+inline MapView MapList::operator[](size_t i) const { return MapView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i))); }
+
+template <class T>
+std::optional<T> ContainerView::get(const PropertyKey& k) const
+{
+    if (k.container != ContainerKind::Scalar)
+        return std::nullopt;
+    auto pick = [&](auto sp) -> std::optional<T> {
+        if (k.slot < sp.size())
+            return T(sp[k.slot]);
+        return std::nullopt;
+    };
+    if constexpr (std::is_same_v<T, bool>) {
+        if (k.type == FieldType::Bool) {
+            auto sp = bools();
+            if (k.slot < sp.size())
+                return sp[k.slot] != 0;
+        }
+        return std::nullopt;
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+        return (k.type == FieldType::Int32 || k.type == FieldType::Int8) ? pick(int32s()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+        return k.type == FieldType::Int64 ? pick(int64s()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, float>) {
+        return k.type == FieldType::Float ? pick(floats()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, double>) {
+        return k.type == FieldType::Double ? pick(doubles()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+        if (k.type == FieldType::String) {
+            StringList s = strings();
+            if (k.slot < s.size())
+                return s[k.slot];
+        }
+        return std::nullopt;
+    } else if constexpr (std::is_same_v<T, Vec3>) {
+        return k.type == FieldType::Vector ? pick(vectors()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, Quat>) {
+        return k.type == FieldType::Quat ? pick(quats()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, Transform>) {
+        return k.type == FieldType::Transform ? pick(transforms()) : std::nullopt;
+    } else if constexpr (std::is_same_v<T, ContainerView>) {
+        if (k.type == FieldType::Struct) {
+            ContainerList s = structs();
+            if (k.slot < s.size())
+                return s[k.slot];
+        }
+        return std::nullopt;
+    } else {
+        static_assert(sizeof(T) == 0, "unsupported property type");
+    }
+}
+
+/// One bucket of a frame: entities and their unique ids, parallel lists.
+class BucketView {
+public:
+    BucketView() = default;
+    explicit BucketView(const fbsvtx::Bucket* b) : m_b(b) {}
+    size_t entityCount() const { return ContainerList(m_b ? m_b->entities() : nullptr).size(); }
+    ContainerList entities() const { return ContainerList(m_b ? m_b->entities() : nullptr); }
+    StringList uniqueIds() const { return StringList(m_b ? m_b->unique_ids() : nullptr); }
+    /// unique id of entity i, empty when the ids list is shorter.
+    std::string_view uniqueId(size_t i) const
+    {
+        StringList ids = uniqueIds();
+        return i < ids.size() ? ids[i] : std::string_view{};
+    }
+    ContainerView entity(size_t i) const { return entities()[i]; }
+    std::span<const EntityRange> typeRanges() const { return m_b ? detail::span<EntityRange>(m_b->type_ranges()) : std::span<const EntityRange>{}; }
+
+private:
+    const fbsvtx::Bucket* m_b = nullptr;
+};
+
+class FrameView {
+public:
+    FrameView() = default;
+    explicit FrameView(const fbsvtx::Frame* f) : m_f(f) {}
+    bool isNull() const { return m_f == nullptr; }
+    size_t bucketCount() const { return m_f && m_f->data() ? m_f->data()->size() : 0; }
+    BucketView bucket(size_t i) const { return BucketView(m_f->data()->Get(static_cast<flatbuffers::uoffset_t>(i))); }
+
+private:
+    const fbsvtx::Frame* m_f = nullptr;
+};
+
+} // namespace vtx

@@ -1,0 +1,269 @@
+#include "vtx/JsonExport.hpp"
+
+#include "vtx/PropertyVisit.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+
+namespace vtx {
+namespace {
+
+constexpr int kMaxJsonDepth = 64;
+
+Json nonFinite(double v) { return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"); }
+
+std::string hex64(uint64_t v)
+{
+    char buf[17];
+    auto [p, ec] = std::to_chars(buf, buf + 16, v, 16);
+    std::string s(buf, p);
+    return std::string(16 - s.size(), '0') + s;
+}
+
+Json vecJson(const Vec3& v) { return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)}); }
+Json quatJson(const Quat& q) { return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)}); }
+Json transformJson(const Transform& t)
+{
+    return Json{{"translation", vecJson(t.translation)}, {"rotation", quatJson(t.rotation)}, {"scale", vecJson(t.scale)}};
+}
+
+Json structJson(ContainerView c, const Schema& schema, int depth)
+{
+    const StructDef* def = schema.structById(c.typeId());
+    Json out;
+    out["type_id"] = c.typeId();
+    out["type_name"] = def ? Json(def->name) : Json(nullptr);
+    out["properties"] = containerJson(c, schema, depth + 1);
+    return out;
+}
+
+struct ValueToJson {
+    const Schema& schema;
+    int depth;
+
+    Json operator()(Absent) const { return nullptr; }
+    Json operator()(bool v) const { return v; }
+    Json operator()(int32_t v) const { return v; }
+    Json operator()(int64_t v) const { return v; }
+    Json operator()(float v) const { return f32Json(v); }
+    Json operator()(double v) const { return f64Json(v); }
+    Json operator()(std::string_view v) const { return std::string(v); }
+    Json operator()(const Vec3& v) const { return vecJson(v); }
+    Json operator()(const Quat& v) const { return quatJson(v); }
+    Json operator()(const Transform& v) const { return transformJson(v); }
+    Json operator()(ContainerView v) const { return structJson(v, schema, depth); }
+    Json operator()(BoolSpan s) const
+    {
+        Json a = Json::array();
+        for (uint8_t b : s.values)
+            a.push_back(b != 0);
+        return a;
+    }
+    template <class T>
+    Json operator()(std::span<const T> s) const
+    {
+        Json a = Json::array();
+        for (const T& x : s)
+            a.push_back((*this)(x));
+        return a;
+    }
+    template <class L>
+    Json operator()(const ListSlice<L>& s) const
+    {
+        Json a = Json::array();
+        for (size_t i = 0; i < s.size(); ++i)
+            a.push_back((*this)(s[i]));
+        return a;
+    }
+    Json operator()(MapView m) const
+    {
+        Json o = Json::object();
+        StringList keys = m.keys();
+        ContainerList values = m.values();
+        for (size_t i = 0; i < m.size(); ++i)
+            o[std::string(keys[i])] = structJson(values[i], schema, depth);
+        return o;
+    }
+};
+
+/// A container whose type the schema does not know: show the typed vectors as stored.
+Json rawContainerJson(ContainerView c, const Schema& schema, int depth)
+{
+    ValueToJson conv{schema, depth};
+    Json o;
+    auto add = [&](const char* name, auto span) {
+        if (!span.empty())
+            o[name] = conv(span);
+    };
+    add("bool_properties", BoolSpan{c.bools()}.values);
+    add("int32_properties", c.int32s());
+    add("int64_properties", c.int64s());
+    add("float_properties", c.floats());
+    add("double_properties", c.doubles());
+    if (!c.strings().empty())
+        o["string_properties"] = conv(ListSlice<StringList>(c.strings(), 0, c.strings().size()));
+    add("transform_properties", c.transforms());
+    add("vector_properties", c.vectors());
+    add("quat_properties", c.quats());
+    if (!c.structs().empty())
+        o["any_struct_properties"] = conv(ListSlice<ContainerList>(c.structs(), 0, c.structs().size()));
+    return o;
+}
+
+} // namespace
+
+Json f32Json(float v)
+{
+    if (!std::isfinite(v))
+        return nonFinite(v);
+    char buf[32];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    *p = 0;
+    return std::strtod(buf, nullptr); // the double nearest the shortest float32 decimal
+}
+
+Json f64Json(double v)
+{
+    if (!std::isfinite(v))
+        return nonFinite(v);
+    return v;
+}
+
+Json containerJson(ContainerView c, const Schema& schema, int depth)
+{
+    if (depth > kMaxJsonDepth)
+        return "<nesting too deep>";
+    const StructDef* def = schema.structById(c.typeId());
+    if (!def)
+        return rawContainerJson(c, schema, depth);
+    Json o = Json::object();
+    ValueToJson conv{schema, depth};
+    for (const FieldDef& f : def->fields) {
+        if (f.name.empty() || !f.key.valid())
+            continue;
+        if (def->field(f.name) != &f)
+            continue; // shadowed by a later field of the same name
+        o[f.name] = visitProperty(c, f.key, conv);
+    }
+    return o;
+}
+
+Json frameJson(const ReplayFile& file, const FrameHandle& handle)
+{
+    const Schema& schema = file.schema();
+    const FrameView& frame = handle.view();
+    Json out;
+    out["file"] = std::filesystem::path(file.path()).filename().string();
+    out["frame"] = handle.index();
+    out["total_frames"] = file.frameCount();
+    out["game_time"] = file.gameTimeTicks(handle.index());
+    out["created_utc"] = file.createdUtcTicks(handle.index());
+    Json buckets = Json::array();
+    for (size_t b = 0; b < frame.bucketCount(); ++b) {
+        BucketView bucket = frame.bucket(b);
+        Json jb;
+        jb["index"] = b;
+        jb["name"] = schema.bucketName(b);
+        jb["entity_count"] = bucket.entityCount();
+        Json ranges = Json::array();
+        for (const EntityRange& r : bucket.typeRanges())
+            ranges.push_back(Json::array({r.startIndex, r.count}));
+        jb["type_ranges"] = ranges;
+        Json entities = Json::array();
+        for (size_t e = 0; e < bucket.entityCount(); ++e) {
+            ContainerView c = bucket.entity(e);
+            const StructDef* def = schema.structById(c.typeId());
+            Json je;
+            je["index"] = e;
+            je["unique_id"] = std::string(bucket.uniqueId(e));
+            je["type_id"] = c.typeId();
+            je["type_name"] = def ? Json(def->name) : Json(nullptr);
+            je["content_hash"] = hex64(c.contentHash());
+            je["properties"] = containerJson(c, schema);
+            entities.push_back(std::move(je));
+        }
+        jb["entities"] = std::move(entities);
+        buckets.push_back(std::move(jb));
+    }
+    out["buckets"] = std::move(buckets);
+    return out;
+}
+
+Json infoJson(const ReplayFile& file)
+{
+    const ReplayHeader& h = file.header();
+    const ReplayFooter& f = file.footer();
+    Json out;
+    out["file"] = std::filesystem::path(file.path()).filename().string();
+    out["file_size"] = file.fileSize();
+    out["backend"] = backendName(file.backend());
+    out["magic"] = backendMagic(file.backend());
+    auto blob = [](const BlobInfo& b) {
+        return Json{{"offset", b.offset}, {"stored_size", b.storedSize}, {"zstd", b.zstd}, {"decoded_size", b.decodedSize}};
+    };
+    out["header_blob"] = blob(file.headerBlob());
+    out["footer_blob"] = blob(file.footerBlob());
+    out["header"] = Json{
+        {"version", {{"format_major", h.formatMajor}, {"format_minor", h.formatMinor}, {"schema_version", h.schemaVersion}}},
+        {"data_identifier", h.dataIdentifier},
+        {"data_version", h.dataVersion},
+        {"data_version_string", h.dataVersionString},
+        {"schema_length", h.schemaJson.size()},
+        {"replay_uuid", h.replayUuid},
+        {"replay_name", h.replayName},
+        {"recorded_utc_timestamp", h.recordedUtcTimestamp},
+        {"custom_json_metadata", h.customJsonMetadata},
+    };
+    const Schema& s = file.schema();
+    Json structs = Json::array();
+    for (const StructDef& d : s.structs()) {
+        Json fields = Json::array();
+        for (const FieldDef& fd : d.fields) {
+            Json jf{{"name", fd.name}, {"type", fieldTypeName(fd.key.type)}, {"container", containerKindName(fd.key.container)},
+                    {"slot", fd.key.slot}};
+            if (fd.key.type == FieldType::Struct)
+                jf["struct_type"] = fd.structType;
+            fields.push_back(std::move(jf));
+        }
+        structs.push_back(Json{{"name", d.name}, {"type_id", d.typeId}, {"fields", std::move(fields)}});
+    }
+    out["schema"] = Json{{"version", s.version()}, {"buckets", s.bucketNames()}, {"structs", std::move(structs)}};
+    out["total_frames"] = f.totalFrames;
+    out["duration_seconds"] = f32Json(f.durationSeconds);
+    out["payload_checksum"] = f.payloadChecksum;
+    Json chunks = Json::array();
+    for (const ChunkEntry& c : f.chunks)
+        chunks.push_back(Json{{"chunk_index", c.chunkIndex}, {"start_frame", c.startFrame}, {"end_frame", c.endFrame},
+                              {"file_offset", c.fileOffset}, {"chunk_size_bytes", c.chunkSizeBytes}});
+    out["chunks"] = std::move(chunks);
+    const ReplayTimes& t = f.times;
+    auto headTail = [](const std::vector<int64_t>& v, bool head) {
+        Json a = Json::array();
+        const size_t n = std::min<size_t>(3, v.size());
+        for (size_t i = 0; i < n; ++i)
+            a.push_back(head ? v[i] : v[v.size() - n + i]);
+        return a;
+    };
+    out["times"] = Json{{"game_time_len", t.gameTime.size()},
+                        {"created_utc_len", t.createdUtc.size()},
+                        {"game_time_first", headTail(t.gameTime, true)},
+                        {"game_time_last", headTail(t.gameTime, false)},
+                        {"created_utc_first", headTail(t.createdUtc, true)},
+                        {"created_utc_last", headTail(t.createdUtc, false)},
+                        {"gaps", t.gaps},
+                        {"segments", t.segments}};
+    Json events = Json::array();
+    for (const TimelineEvent& e : f.events)
+        events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)}, {"event_type", e.type}, {"label", e.label},
+                              {"location", vecJson(e.location)}, {"entity_unique_id", e.entityUniqueId}});
+    out["events"] = std::move(events);
+    Json problems = Json::array();
+    for (const Problem& p : file.problems())
+        problems.push_back(p.message);
+    out["problems"] = std::move(problems);
+    return out;
+}
+
+} // namespace vtx

@@ -1,0 +1,25 @@
+#pragma once
+// JSON renderings of replay metadata and frames, used by vtxscope-cli and golden tests.
+// float32 values are printed as the shortest decimal that reads back as the same float32,
+// float64 as the shortest round-trip decimal; non-finite values as the strings "nan", "inf",
+// "-inf".
+
+#include "vtx/ReplayFile.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace vtx {
+
+using Json = nlohmann::ordered_json;
+
+Json f32Json(float v);
+Json f64Json(double v);
+
+/// Header, schema summary, seek table, times, events and open problems.
+Json infoJson(const ReplayFile& file);
+/// Every bucket and entity of a frame with named property values.
+Json frameJson(const ReplayFile& file, const FrameHandle& frame);
+/// Named properties of one container (recurses into structs, arrays and maps).
+Json containerJson(ContainerView c, const Schema& schema, int depth = 0);
+
+} // namespace vtx

@@ -1,0 +1,276 @@
+#include "vtx/ReplayFile.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <spdlog/spdlog.h>
+
+namespace vtx {
+namespace {
+
+std::string hex4(const uint8_t* p)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (int i = 0; i < 4; ++i) {
+        if (i)
+            out += ' ';
+        out += digits[p[i] >> 4];
+        out += digits[p[i] & 15];
+    }
+    return out;
+}
+
+uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+
+} // namespace
+
+Result<std::shared_ptr<ReplayFile>> ReplayFile::open(const std::string& path, const ReaderOptions& options)
+{
+    auto src = openFileSource(path);
+    if (!src)
+        return src.error();
+    return open(std::move(*src), options);
+}
+
+Result<std::shared_ptr<ReplayFile>> ReplayFile::open(std::shared_ptr<const ByteSource> source, const ReaderOptions& options)
+{
+    std::shared_ptr<ReplayFile> f(new ReplayFile);
+    f->m_source = std::move(source);
+    if (Status s = f->load(options); !s)
+        return Error{s.message()};
+    return f;
+}
+
+std::string ReplayFile::where(const std::string& what) const { return m_source->name() + ": " + what; }
+
+Status ReplayFile::load(const ReaderOptions& options)
+{
+    m_options = options;
+    const uint64_t n = m_source->size();
+    if (n < 8) {
+        if (n >= 4) {
+            uint8_t magic[4];
+            if (Status s = m_source->readAt(0, magic); !s)
+                return s;
+            if (std::memcmp(magic, "VTXF", 4) && std::memcmp(magic, "VTXP", 4))
+                return Error{where("unknown file format (magic " + hex4(magic) + ", expected \"VTXF\" or \"VTXP\")")};
+        }
+        return Error{where("file truncated: " + std::to_string(n) + " bytes is smaller than the 8-byte header preamble")};
+    }
+    uint8_t pre[8];
+    if (Status s = m_source->readAt(0, pre); !s)
+        return s;
+    if (std::memcmp(pre, "VTXF", 4) == 0)
+        m_backend = Backend::FlatBuffers;
+    else if (std::memcmp(pre, "VTXP", 4) == 0)
+        m_backend = Backend::Protobuf;
+    else
+        return Error{where("unknown file format (magic " + hex4(pre) + ", expected \"VTXF\" or \"VTXP\")")};
+    if (Status s = loadHeader(); !s)
+        return s;
+    if (Status s = loadFooter(); !s)
+        return s;
+
+    if (!m_header.schemaJson.empty()) {
+        auto schema = Schema::parse(m_header.schemaJson, &m_problems);
+        if (schema)
+            m_schema = std::move(*schema);
+        else
+            m_problems.push_back({Problem::Severity::Warning, schema.message() + "; properties cannot be named"});
+    } else {
+        m_problems.push_back({Problem::Severity::Warning, "schema: the header embeds no schema; properties cannot be named"});
+    }
+    checkSeekTable();
+    for (const auto& p : m_problems)
+        spdlog::debug("{}: {}", m_source->name(), p.message);
+    return {};
+}
+
+Status ReplayFile::loadHeader()
+{
+    const uint64_t n = m_source->size();
+    uint8_t sz[4];
+    if (Status s = m_source->readAt(4, sz); !s)
+        return s;
+    const uint32_t h = le32(sz);
+    if (h == 0 || h > n - 8)
+        return Error{where("implausible header size " + std::to_string(h) + " at offset 4 (file is " + std::to_string(n) + " bytes)")};
+    Buffer blob(h);
+    if (Status s = m_source->readAt(8, blob.span()); !s)
+        return s;
+    m_headerBlob = {8, h, startsWithZstdMagic(blob.span()), 0};
+    const std::string what = where("header at offset 8");
+    auto decoded = decodeBlob(std::move(blob), m_options.maxHeaderBytes, what);
+    if (!decoded)
+        return Error{decoded.message()};
+    m_headerBlob.decodedSize = decoded->size();
+    auto header = codecFor(m_backend).parseHeader(decoded->span(), what);
+    if (!header)
+        return Error{header.message()};
+    m_header = std::move(*header);
+    return {};
+}
+
+Status ReplayFile::loadFooter()
+{
+    const uint64_t n = m_source->size();
+    uint8_t tail[8];
+    if (Status s = m_source->readAt(n - 8, tail); !s)
+        return s;
+    const uint32_t z = le32(tail);
+    const std::string magic(backendMagic(m_backend));
+    if (z == 0 || uint64_t(z) + 8 > n)
+        return Error{where("implausible footer size " + std::to_string(z) + " at offset " + std::to_string(n - 8) +
+                           " (footer missing or file truncated?)")};
+    const uint64_t footerOffset = n - 8 - z;
+    if (footerOffset < 8 + m_headerBlob.storedSize)
+        return Error{where("footer of " + std::to_string(z) + " bytes at offset " + std::to_string(footerOffset) +
+                           " overlaps the header (footer missing or file truncated?)")};
+    if (std::memcmp(tail + 4, magic.data(), 4) != 0)
+        m_problems.push_back({Problem::Severity::Warning,
+                              "trailing sentinel is " + hex4(tail + 4) + ", expected the magic \"" + magic + "\""});
+    Buffer blob(z);
+    if (Status s = m_source->readAt(footerOffset, blob.span()); !s)
+        return s;
+    m_footerBlob = {footerOffset, z, startsWithZstdMagic(blob.span()), 0};
+    const std::string what = where("footer at offset " + std::to_string(footerOffset));
+    auto decoded = decodeBlob(std::move(blob), m_options.maxFooterBytes, what);
+    if (!decoded)
+        return Error{decoded.message()};
+    m_footerBlob.decodedSize = decoded->size();
+    auto footer = codecFor(m_backend).parseFooter(decoded->span(), what);
+    if (!footer)
+        return Error{footer.message()};
+    m_footer = std::move(*footer);
+    if (m_footer.totalFrames < 0)
+        return Error{what + ": negative total_frames " + std::to_string(m_footer.totalFrames)};
+    // The seek table must be sorted and non-overlapping for frame lookup (the SDK relies on it too).
+    for (size_t i = 0; i < m_footer.chunks.size(); ++i) {
+        const ChunkEntry& c = m_footer.chunks[i];
+        if (c.startFrame < 0 || c.endFrame < c.startFrame)
+            return Error{what + ": seek entry " + std::to_string(i) + " has an invalid frame range [" +
+                         std::to_string(c.startFrame) + ", " + std::to_string(c.endFrame) + "]"};
+        if (i > 0 && c.startFrame <= m_footer.chunks[i - 1].endFrame)
+            return Error{what + ": seek entry " + std::to_string(i) + " (frames " + std::to_string(c.startFrame) +
+                         "..) overlaps or precedes entry " + std::to_string(i - 1)};
+    }
+    return {};
+}
+
+void ReplayFile::checkSeekTable()
+{
+    auto warn = [&](std::string m) { m_problems.push_back({Problem::Severity::Warning, std::move(m)}); };
+    const auto& chunks = m_footer.chunks;
+    uint64_t expectedOffset = 8 + m_headerBlob.storedSize;
+    int64_t expectedStart = 0;
+    int64_t framesInChunks = 0;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+        const ChunkEntry& c = chunks[i];
+        const std::string e = "seek entry " + std::to_string(i) + ": ";
+        if (c.chunkIndex != static_cast<int32_t>(i))
+            warn(e + "chunk_index " + std::to_string(c.chunkIndex) + " differs from its position");
+        if (c.chunkSizeBytes <= 4 || c.fileOffset > m_footerBlob.offset || c.chunkSizeBytes > m_footerBlob.offset - c.fileOffset)
+            warn(e + "record [" + std::to_string(c.fileOffset) + ", +" + std::to_string(c.chunkSizeBytes) +
+                 ") lies outside the chunk area; its frames are unavailable");
+        else {
+            uint8_t pre[4];
+            if (m_source->readAt(c.fileOffset, pre) && le32(pre) != c.chunkSizeBytes - 4)
+                warn(e + "size prefix " + std::to_string(le32(pre)) + " differs from chunk_size_bytes - 4 = " +
+                     std::to_string(c.chunkSizeBytes - 4));
+        }
+        if (c.fileOffset != expectedOffset)
+            warn(e + "record at offset " + std::to_string(c.fileOffset) + " is not contiguous (expected " +
+                 std::to_string(expectedOffset) + ")");
+        if (c.startFrame != expectedStart)
+            warn(e + "starts at frame " + std::to_string(c.startFrame) + ", expected " + std::to_string(expectedStart));
+        expectedOffset = c.fileOffset + c.chunkSizeBytes;
+        expectedStart = int64_t(c.endFrame) + 1;
+        framesInChunks += c.frameCount();
+    }
+    if (!chunks.empty() && expectedOffset != m_footerBlob.offset)
+        warn("the last chunk record ends at " + std::to_string(expectedOffset) + ", the footer starts at " +
+             std::to_string(m_footerBlob.offset));
+    if (framesInChunks != m_footer.totalFrames)
+        warn("total_frames is " + std::to_string(m_footer.totalFrames) + " but the seek table covers " +
+             std::to_string(framesInChunks) + " frames");
+    const auto& t = m_footer.times;
+    if (t.gameTime.size() != size_t(m_footer.totalFrames) || t.createdUtc.size() != size_t(m_footer.totalFrames))
+        warn("time arrays hold " + std::to_string(t.gameTime.size()) + " game times and " + std::to_string(t.createdUtc.size()) +
+             " UTC times for " + std::to_string(m_footer.totalFrames) + " frames");
+    if (!t.createdUtc.empty()) {
+        const float expected = static_cast<float>(double(t.createdUtc.back() - t.createdUtc.front()) / 1e7);
+        if (expected != m_footer.durationSeconds)
+            warn("duration_seconds " + std::to_string(m_footer.durationSeconds) + " differs from the UTC span " +
+                 std::to_string(expected));
+    }
+}
+
+std::optional<size_t> ReplayFile::chunkForFrame(int32_t frame) const
+{
+    const auto& c = m_footer.chunks;
+    auto it = std::lower_bound(c.begin(), c.end(), frame, [](const ChunkEntry& e, int32_t f) { return e.endFrame < f; });
+    if (it == c.end() || it->startFrame > frame)
+        return std::nullopt;
+    return static_cast<size_t>(it - c.begin());
+}
+
+Result<Buffer> ReplayFile::readChunkBlob(size_t i) const
+{
+    if (i >= m_footer.chunks.size())
+        return Error{where("chunk " + std::to_string(i) + " does not exist (" + std::to_string(m_footer.chunks.size()) + " chunks)")};
+    const ChunkEntry& c = m_footer.chunks[i];
+    const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
+    if (c.chunkSizeBytes <= 4 || c.fileOffset > m_source->size() || c.chunkSizeBytes > m_source->size() - c.fileOffset)
+        return Error{what + ": record of " + std::to_string(c.chunkSizeBytes) + " bytes is out of the file's bounds"};
+    Buffer blob(c.chunkSizeBytes - 4);
+    if (Status s = m_source->readAt(c.fileOffset + 4, blob.span()); !s)
+        return Error{what + ": " + s.message()};
+    return blob;
+}
+
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) const
+{
+    auto blob = readChunkBlob(i);
+    if (!blob)
+        return blob.error();
+    const ChunkEntry& c = m_footer.chunks[i];
+    const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
+    auto decoded = decodeBlob(std::move(*blob), m_options.maxChunkBytes, what);
+    if (!decoded)
+        return decoded.error();
+    auto storage = codecFor(m_backend).parseChunk(std::move(*decoded), m_options.decode, what);
+    if (!storage)
+        return storage.error();
+    return std::shared_ptr<const DecodedChunk>(std::make_shared<DecodedChunk>(i, c.startFrame, std::move(*storage)));
+}
+
+Result<FrameHandle> ReplayFile::frame(int32_t f) const
+{
+    if (f < 0 || f >= m_footer.totalFrames)
+        return Error{where("frame " + std::to_string(f) + " is out of range (" + std::to_string(m_footer.totalFrames) + " frames)")};
+    auto ci = chunkForFrame(f);
+    if (!ci)
+        return Error{where("frame " + std::to_string(f) + " is not covered by the seek table")};
+    auto chunk = decodeChunk(*ci);
+    if (!chunk)
+        return chunk.error();
+    if (size_t(f - (*chunk)->startFrame()) >= (*chunk)->frameCount())
+        return Error{where("frame " + std::to_string(f) + " is missing from chunk " + std::to_string(*ci) + " (it holds " +
+                           std::to_string((*chunk)->frameCount()) + " frames)")};
+    return FrameHandle(std::move(*chunk), f);
+}
+
+int64_t ReplayFile::gameTimeTicks(int32_t f) const
+{
+    const auto& v = m_footer.times.gameTime;
+    return f >= 0 && size_t(f) < v.size() ? v[size_t(f)] : 0;
+}
+
+int64_t ReplayFile::createdUtcTicks(int32_t f) const
+{
+    const auto& v = m_footer.times.createdUtc;
+    return f >= 0 && size_t(f) < v.size() ? v[size_t(f)] : 0;
+}
+
+} // namespace vtx

@@ -1,0 +1,84 @@
+#pragma once
+// The embedded property schema (spec §5): names struct type ids and maps (struct, property name)
+// to a typed slot, following the SDK registry's exact token and slot-counter rules.
+
+#include "vtx/Status.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace vtx {
+
+enum class FieldType : uint8_t { None, Bool, Int8, Int32, Int64, Float, Double, String, Vector, Quat, Transform, Struct };
+enum class ContainerKind : uint8_t { Scalar, Array, Map };
+
+const char* fieldTypeName(FieldType t);
+const char* containerKindName(ContainerKind c);
+/// The registry's typeId token table (§5.2); unknown tokens are FieldType::None.
+FieldType fieldTypeFromToken(std::string_view token);
+/// Exactly "array" / "map"; everything else is scalar (§5.2, case-sensitive like the SDK).
+ContainerKind containerKindFromToken(std::string_view token);
+
+/// A resolved property address: reading a value through it is O(1).
+struct PropertyKey {
+    int32_t typeId = -1;         ///< struct that owns the field
+    FieldType type = FieldType::None;
+    ContainerKind container = ContainerKind::Scalar;
+    uint32_t slot = 0;           ///< index into the typed vector / FlatArray / map list
+    int32_t structTypeId = -1;   ///< for Struct fields: type id of the nested struct
+    bool valid() const { return type != FieldType::None; }
+};
+
+struct FieldDef {
+    std::string name;
+    std::string typeToken;
+    std::string structType;
+    std::string keyId;
+    std::string displayName;
+    std::string category;
+    std::string tooltip;
+    PropertyKey key;
+};
+
+struct StructDef {
+    std::string name;
+    int32_t typeId = -1;
+    std::vector<FieldDef> fields; ///< in schema order
+    const FieldDef* field(std::string_view name) const;
+    std::unordered_map<std::string, size_t> fieldIndexByName; ///< later duplicate wins (§5.4)
+};
+
+class Schema {
+public:
+    /// Parses the schema JSON. Wrong JSON value types, a missing `property_mapping` or
+    /// malformed JSON are errors (the SDK refuses such schemas too); problems that the SDK
+    /// tolerates (duplicate names, unknown type tokens, unknown struct types) become warnings.
+    static Result<Schema> parse(std::string_view json, std::vector<Problem>* warnings = nullptr);
+
+    bool empty() const { return m_structs.empty(); }
+    const std::string& version() const { return m_version; }
+    const std::vector<std::string>& bucketNames() const { return m_bucketNames; }
+    /// Schema name of bucket `index`, or "bucket_<index>" when the schema names fewer buckets.
+    std::string bucketName(size_t index) const;
+    const std::vector<StructDef>& structs() const { return m_structs; }
+    const StructDef* structById(int32_t typeId) const
+    {
+        return typeId >= 0 && static_cast<size_t>(typeId) < m_structs.size() ? &m_structs[static_cast<size_t>(typeId)] : nullptr;
+    }
+    const StructDef* structByName(std::string_view name) const;
+    /// Resolves (struct, property) once; an invalid key when either name is unknown.
+    PropertyKey key(std::string_view structName, std::string_view property) const;
+    PropertyKey key(int32_t typeId, std::string_view property) const;
+
+private:
+    std::string m_version;
+    std::vector<std::string> m_bucketNames;
+    std::vector<StructDef> m_structs;
+    std::unordered_map<std::string, int32_t> m_typeIdByName;
+};
+
+} // namespace vtx

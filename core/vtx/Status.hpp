@@ -1,0 +1,62 @@
+#pragma once
+// Errors are values in the core: every fallible call returns a Status or a Result<T> whose
+// message already names the file, offset, chunk or frame involved.
+
+#include <cassert>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace vtx {
+
+struct Error {
+    std::string message;
+};
+
+class [[nodiscard]] Status {
+public:
+    Status() = default;
+    Status(Error e) : m_error(std::move(e.message)), m_failed(true) {}
+    static Status ok() { return {}; }
+    bool isOk() const { return !m_failed; }
+    explicit operator bool() const { return isOk(); }
+    const std::string& message() const { return m_error; }
+
+private:
+    std::string m_error;
+    bool m_failed = false;
+};
+
+template <class T>
+class [[nodiscard]] Result {
+public:
+    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
+    Result(Error e) : m_v(std::in_place_index<1>, std::move(e)) {}
+    Result(const Status& s) : m_v(std::in_place_index<1>, Error{s.message()}) { assert(!s.isOk()); }
+
+    bool isOk() const { return m_v.index() == 0; }
+    explicit operator bool() const { return isOk(); }
+    T& value() & { return std::get<0>(m_v); }
+    const T& value() const& { return std::get<0>(m_v); }
+    T&& value() && { return std::get<0>(std::move(m_v)); }
+    T* operator->() { return &std::get<0>(m_v); }
+    const T* operator->() const { return &std::get<0>(m_v); }
+    T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    const std::string& message() const { return std::get<1>(m_v).message; }
+    Error error() const { return std::get<1>(m_v); }
+    Status status() const { return isOk() ? Status{} : Status{std::get<1>(m_v)}; }
+
+private:
+    std::variant<T, Error> m_v;
+};
+
+/// A recoverable problem found while reading (a strict-mode check, a bad chunk). The read goes
+/// on; the GUI shows these in a problems list.
+struct Problem {
+    enum class Severity { Warning, Error };
+    Severity severity = Severity::Warning;
+    std::string message;
+};
+
+} // namespace vtx

@@ -1,0 +1,54 @@
+#pragma once
+// One interface over the two wire formats. Whatever the backend, a decoded chunk comes back
+// as a verified FlatBuffer with root fbsvtx::Chunk, so everything above reads one form.
+
+#include "vtx/BlobCodec.hpp"
+#include "vtx/ReplayData.hpp"
+#include "vtx/ReplayInfo.hpp"
+#include "vtx/Status.hpp"
+#include "vtx/Types.hpp"
+
+#include <flatbuffers/flatbuffers.h>
+#include <span>
+#include <variant>
+#include <vector>
+
+namespace vtx {
+
+/// Bounds applied while parsing; every one is enforced with an error that names it.
+struct DecodeLimits {
+    size_t maxTableDepth = 128;  ///< FlatBuffers verifier depth (nested structs are tables)
+};
+
+struct ChunkStorage {
+    std::variant<Buffer, flatbuffers::DetachedBuffer> bytes;
+    const fbsvtx::Chunk* root = nullptr;
+    size_t sizeBytes() const
+    {
+        return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size();
+    }
+};
+
+class BackendCodec {
+public:
+    virtual ~BackendCodec() = default;
+    virtual Backend backend() const = 0;
+    virtual Result<ReplayHeader> parseHeader(std::span<const uint8_t> blob, const std::string& what) const = 0;
+    virtual Result<ReplayFooter> parseFooter(std::span<const uint8_t> blob, const std::string& what) const = 0;
+    /// Takes the decoded chunk blob; returns it (FlatBuffers, verified) or its flattened
+    /// FlatBuffers form (Protobuf).
+    virtual Result<ChunkStorage> parseChunk(Buffer decoded, const DecodeLimits& limits, const std::string& what) const = 0;
+
+    virtual std::vector<uint8_t> serializeHeader(const ReplayHeader& h) const = 0;
+    virtual std::vector<uint8_t> serializeFooter(const ReplayFooter& f) const = 0;
+    virtual std::vector<uint8_t> serializeChunk(int32_t chunkIndex, bool isCompressedFlag,
+                                                std::span<const FrameData> frames) const = 0;
+};
+
+const BackendCodec& codecFor(Backend b);
+
+/// Builds a FlatBuffers PropertyContainer from owned data (shared by the FBS writer and tests).
+flatbuffers::Offset<fbsvtx::PropertyContainer> buildContainer(flatbuffers::FlatBufferBuilder& fbb,
+                                                              const PropertyContainerData& c);
+
+} // namespace vtx
