@@ -23,6 +23,7 @@ public:
     {
         return local < frameCount() ? FrameView(frames()->Get(static_cast<flatbuffers::uoffset_t>(local))) : FrameView{};
     }
+    size_t decodedBlobBytes() const { return m_storage.decodedBlobBytes; }
     int32_t embeddedChunkIndex() const { return m_storage.root->chunk_index(); }
     /// Bytes held by this chunk (what a cache budget counts).
     size_t memoryBytes() const { return m_storage.sizeBytes() + sizeof(*this); }

@@ -12,6 +12,57 @@ namespace {
 
 constexpr int kMaxJsonDepth = 64;
 
+/// Length of the valid UTF-8 sequence at s[i], or 0 when it is invalid.
+size_t utf8SequenceLength(std::string_view s, size_t i)
+{
+    const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80)
+        return 1;
+    size_t n = 0;
+    uint32_t cp = 0;
+    if ((c & 0xE0) == 0xC0)
+        n = 2, cp = c & 0x1F;
+    else if ((c & 0xF0) == 0xE0)
+        n = 3, cp = c & 0x0F;
+    else if ((c & 0xF8) == 0xF0)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    if (i + n > s.size())
+        return 0;
+    for (size_t k = 1; k < n; ++k) {
+        if ((b(i + k) & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (b(i + k) & 0x3F);
+    }
+    static constexpr uint32_t minimum[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < minimum[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+} // namespace
+
+std::string sanitizeUtf8(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (size_t i = 0; i < s.size();) {
+        const size_t n = utf8SequenceLength(s, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD"; // U+FFFD REPLACEMENT CHARACTER
+            ++i;
+        } else {
+            out.append(s.substr(i, n));
+            i += n;
+        }
+    }
+    return out;
+}
+
+namespace {
+
 Json nonFinite(double v) { return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"); }
 
 std::string hex64(uint64_t v)
@@ -34,7 +85,7 @@ Json structJson(ContainerView c, const Schema& schema, int depth)
     const StructDef* def = schema.structById(c.typeId());
     Json out;
     out["type_id"] = c.typeId();
-    out["type_name"] = def ? Json(def->name) : Json(nullptr);
+    out["type_name"] = def ? Json(sanitizeUtf8(def->name)) : Json(nullptr);
     out["properties"] = containerJson(c, schema, depth + 1);
     return out;
 }
@@ -49,7 +100,7 @@ struct ValueToJson {
     Json operator()(int64_t v) const { return v; }
     Json operator()(float v) const { return f32Json(v); }
     Json operator()(double v) const { return f64Json(v); }
-    Json operator()(std::string_view v) const { return std::string(v); }
+    Json operator()(std::string_view v) const { return sanitizeUtf8(v); }
     Json operator()(const Vec3& v) const { return vecJson(v); }
     Json operator()(const Quat& v) const { return quatJson(v); }
     Json operator()(const Transform& v) const { return transformJson(v); }
@@ -83,7 +134,7 @@ struct ValueToJson {
         StringList keys = m.keys();
         ContainerList values = m.values();
         for (size_t i = 0; i < m.size(); ++i)
-            o[std::string(keys[i])] = structJson(values[i], schema, depth);
+            o[sanitizeUtf8(keys[i])] = structJson(values[i], schema, depth);
         return o;
     }
 };
@@ -145,7 +196,7 @@ Json containerJson(ContainerView c, const Schema& schema, int depth)
             continue;
         if (def->field(f.name) != &f)
             continue; // shadowed by a later field of the same name
-        o[f.name] = visitProperty(c, f.key, conv);
+        o[sanitizeUtf8(f.name)] = visitProperty(c, f.key, conv);
     }
     return o;
 }
@@ -155,7 +206,7 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     const Schema& schema = file.schema();
     const FrameView& frame = handle.view();
     Json out;
-    out["file"] = std::filesystem::path(file.path()).filename().string();
+    out["file"] = sanitizeUtf8(std::filesystem::path(file.path()).filename().string());
     out["frame"] = handle.index();
     out["total_frames"] = file.frameCount();
     out["game_time"] = file.gameTimeTicks(handle.index());
@@ -165,7 +216,7 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
         BucketView bucket = frame.bucket(b);
         Json jb;
         jb["index"] = b;
-        jb["name"] = schema.bucketName(b);
+        jb["name"] = sanitizeUtf8(schema.bucketName(b));
         jb["entity_count"] = bucket.entityCount();
         Json ranges = Json::array();
         for (const EntityRange& r : bucket.typeRanges())
@@ -177,9 +228,9 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
             const StructDef* def = schema.structById(c.typeId());
             Json je;
             je["index"] = e;
-            je["unique_id"] = std::string(bucket.uniqueId(e));
+            je["unique_id"] = sanitizeUtf8(bucket.uniqueId(e));
             je["type_id"] = c.typeId();
-            je["type_name"] = def ? Json(def->name) : Json(nullptr);
+            je["type_name"] = def ? Json(sanitizeUtf8(def->name)) : Json(nullptr);
             je["content_hash"] = hex64(c.contentHash());
             je["properties"] = containerJson(c, schema);
             entities.push_back(std::move(je));
@@ -196,7 +247,7 @@ Json infoJson(const ReplayFile& file)
     const ReplayHeader& h = file.header();
     const ReplayFooter& f = file.footer();
     Json out;
-    out["file"] = std::filesystem::path(file.path()).filename().string();
+    out["file"] = sanitizeUtf8(std::filesystem::path(file.path()).filename().string());
     out["file_size"] = file.fileSize();
     out["backend"] = backendName(file.backend());
     out["magic"] = backendMagic(file.backend());
@@ -207,29 +258,32 @@ Json infoJson(const ReplayFile& file)
     out["footer_blob"] = blob(file.footerBlob());
     out["header"] = Json{
         {"version", {{"format_major", h.formatMajor}, {"format_minor", h.formatMinor}, {"schema_version", h.schemaVersion}}},
-        {"data_identifier", h.dataIdentifier},
+        {"data_identifier", sanitizeUtf8(h.dataIdentifier)},
         {"data_version", h.dataVersion},
-        {"data_version_string", h.dataVersionString},
+        {"data_version_string", sanitizeUtf8(h.dataVersionString)},
         {"schema_length", h.schemaJson.size()},
-        {"replay_uuid", h.replayUuid},
-        {"replay_name", h.replayName},
+        {"replay_uuid", sanitizeUtf8(h.replayUuid)},
+        {"replay_name", sanitizeUtf8(h.replayName)},
         {"recorded_utc_timestamp", h.recordedUtcTimestamp},
-        {"custom_json_metadata", h.customJsonMetadata},
+        {"custom_json_metadata", sanitizeUtf8(h.customJsonMetadata)},
     };
     const Schema& s = file.schema();
     Json structs = Json::array();
     for (const StructDef& d : s.structs()) {
         Json fields = Json::array();
         for (const FieldDef& fd : d.fields) {
-            Json jf{{"name", fd.name}, {"type", fieldTypeName(fd.key.type)}, {"container", containerKindName(fd.key.container)},
+            Json jf{{"name", sanitizeUtf8(fd.name)}, {"type", fieldTypeName(fd.key.type)}, {"container", containerKindName(fd.key.container)},
                     {"slot", fd.key.slot}};
             if (fd.key.type == FieldType::Struct)
-                jf["struct_type"] = fd.structType;
+                jf["struct_type"] = sanitizeUtf8(fd.structType);
             fields.push_back(std::move(jf));
         }
-        structs.push_back(Json{{"name", d.name}, {"type_id", d.typeId}, {"fields", std::move(fields)}});
+        structs.push_back(Json{{"name", sanitizeUtf8(d.name)}, {"type_id", d.typeId}, {"fields", std::move(fields)}});
     }
-    out["schema"] = Json{{"version", s.version()}, {"buckets", s.bucketNames()}, {"structs", std::move(structs)}};
+    Json bucketNames = Json::array();
+    for (const auto& b : s.bucketNames())
+        bucketNames.push_back(sanitizeUtf8(b));
+    out["schema"] = Json{{"version", sanitizeUtf8(s.version())}, {"buckets", bucketNames}, {"structs", std::move(structs)}};
     out["total_frames"] = f.totalFrames;
     out["duration_seconds"] = f32Json(f.durationSeconds);
     out["payload_checksum"] = f.payloadChecksum;
@@ -256,12 +310,12 @@ Json infoJson(const ReplayFile& file)
                         {"segments", t.segments}};
     Json events = Json::array();
     for (const TimelineEvent& e : f.events)
-        events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)}, {"event_type", e.type}, {"label", e.label},
-                              {"location", vecJson(e.location)}, {"entity_unique_id", e.entityUniqueId}});
+        events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)}, {"event_type", sanitizeUtf8(e.type)}, {"label", sanitizeUtf8(e.label)},
+                              {"location", vecJson(e.location)}, {"entity_unique_id", sanitizeUtf8(e.entityUniqueId)}});
     out["events"] = std::move(events);
     Json problems = Json::array();
     for (const Problem& p : file.problems())
-        problems.push_back(p.message);
+        problems.push_back(sanitizeUtf8(p.message));
     out["problems"] = std::move(problems);
     return out;
 }

@@ -12,6 +12,8 @@ namespace vtx {
 
 using Json = nlohmann::ordered_json;
 
+/// Replaces invalid UTF-8 (FlatBuffers strings may hold any bytes) with U+FFFD.
+std::string sanitizeUtf8(std::string_view s);
 Json f32Json(float v);
 Json f64Json(double v);
 

@@ -175,7 +175,7 @@ Json validationJson(const ValidationReport& r)
         perType[std::to_string(t)] = n;
     Json problems = Json::array();
     for (const auto& p : r.problems)
-        problems.push_back(p.message);
+        problems.push_back(sanitizeUtf8(p.message));
     return Json{{"chunks_checked", r.chunksChecked},     {"chunks_failed", r.chunksFailed},
                 {"frames_checked", r.framesChecked},     {"entities_total", r.entities},
                 {"entities_per_type_total", perType},    {"distinct_unique_ids", r.distinctUniqueIds},

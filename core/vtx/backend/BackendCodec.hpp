@@ -23,6 +23,7 @@ struct DecodeLimits {
 struct ChunkStorage {
     std::variant<Buffer, flatbuffers::DetachedBuffer> bytes;
     const fbsvtx::Chunk* root = nullptr;
+    size_t decodedBlobBytes = 0; ///< size of the decoded blob as stored (before any flattening)
     size_t sizeBytes() const
     {
         return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size();

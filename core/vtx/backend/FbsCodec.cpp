@@ -168,6 +168,7 @@ public:
             return root.error();
         ChunkStorage s;
         s.root = *root;
+        s.decodedBlobBytes = decoded.size();
         s.bytes = std::move(decoded);
         return s;
     }

@@ -438,6 +438,7 @@ public:
         if (fbb.GetSize() >= FLATBUFFERS_MAX_BUFFER_SIZE)
             return Error{what + ": flattened chunk exceeds 2 GiB"};
         ChunkStorage s;
+        s.decodedBlobBytes = decoded.size();
         auto detached = fbb.Release();
         s.root = flatbuffers::GetRoot<fbsvtx::Chunk>(detached.data());
         s.bytes = std::move(detached);

@@ -1,0 +1,127 @@
+// vtxscope-cli: golden JSON on the committed demo replay, reference values on the SDK samples,
+// and the error contract (non-zero exit, one line on stderr).
+
+#include "TestSupport.hpp"
+
+#include <QFile>
+#include <QProcess>
+#include <QtTest>
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    struct Run {
+        int exitCode;
+        QByteArray out, err;
+    };
+    Run run(const QStringList& args)
+    {
+        QProcess p;
+        p.start(QString::fromStdString(vtxtest::cliPath()), args);
+        if (!p.waitForFinished(120000))
+            qFatal("vtxscope-cli did not finish");
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+    }
+    QString demo() const { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+
+private slots:
+    void golden_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("golden");
+        QTest::newRow("info") << QStringList{"info", demo()} << "demo_info.json";
+        QTest::newRow("frame 0") << QStringList{"frame", demo(), "0"} << "demo_frame_0.json";
+        QTest::newRow("frame 1000") << QStringList{"frame", demo(), "1000"} << "demo_frame_1000.json";
+        QTest::newRow("last frame") << QStringList{"frame", demo(), "1799"} << "demo_frame_1799.json";
+    }
+    void golden()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, golden);
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.isEmpty());
+        const QString path = QString::fromStdString(vtxtest::sourceDir()) + "/tests/golden/" + golden;
+        if (qgetenv("VTXSCOPE_UPDATE_GOLDEN") == "1") {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(r.out);
+        }
+        QFile f(path);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(path + " missing (run with VTXSCOPE_UPDATE_GOLDEN=1 to create)"));
+        const auto ours = nlohmann::json::parse(r.out.toStdString(), nullptr, false);
+        const auto expected = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+        QVERIFY(!ours.is_discarded() && !expected.is_discarded());
+        const auto d = vtxtest::jsonDiff(ours, expected);
+        QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+    }
+
+    void samplesPrintReferenceValues_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("flatbuffers") << "arena_from_fbs_ds.vtx";
+        QTest::newRow("protobuf") << "arena_from_proto_ds.vtx";
+    }
+    void samplesPrintReferenceValues()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        nlohmann::json ref;
+        for (const auto& r : vtxtest::loadJson(vtxtest::samplePath("reference_values.json")))
+            if (r["file"] == file.toStdString())
+                ref = r;
+        const QString path = QString::fromStdString(vtxtest::samplePath(file.toStdString()));
+        const Run info = run({"info", path});
+        QCOMPARE(info.exitCode, 0);
+        const auto ji = nlohmann::json::parse(info.out.toStdString());
+        QCOMPARE(ji["total_frames"], ref["footer"]["total_frames"]);
+        QCOMPARE(ji["header"]["replay_uuid"], ref["header"]["replay_uuid"]);
+        QCOMPARE(ji["chunks"].size(), ref["chunks"].size());
+        for (size_t i = 0; i < ji["chunks"].size(); ++i)
+            for (const char* k : {"chunk_index", "start_frame", "end_frame", "file_offset", "chunk_size_bytes"})
+                QCOMPARE(ji["chunks"][i][k], ref["chunks"][i][k]);
+        for (auto [key, frame] : {std::pair{"frame0", QString("0")}, std::pair{"frame_last", QString("3599")}}) {
+            const Run fr = run({"frame", path, frame});
+            QCOMPARE(fr.exitCode, 0);
+            const auto jf = nlohmann::json::parse(fr.out.toStdString());
+            const auto& rents = ref[key][0]["entities"];
+            for (size_t e = 0; e < rents.size(); ++e) {
+                auto values = rents[e]["values"];
+                values.erase("<struct>");
+                const auto d = vtxtest::jsonDiff(jf["buckets"][0]["entities"][e]["properties"], values);
+                QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+                QCOMPARE(jf["buckets"][0]["entities"][e]["content_hash"], rents[e]["content_hash"]);
+            }
+        }
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no command") << QStringList{} << 2 << "no command given";
+        QTest::newRow("unknown command") << QStringList{"bogus"} << 2 << "unknown command";
+        QTest::newRow("missing file") << QStringList{"info", "/nonexistent/x.vtx"} << 1 << "Failed to open file: /nonexistent/x.vtx";
+        QTest::newRow("frame out of range") << QStringList{"frame", demo(), "99999"} << 1 << "out of range";
+        QTest::newRow("frame not a number") << QStringList{"frame", demo(), "abc"} << 2 << "frame takes FILE and a frame number";
+        QTest::newRow("not a replay") << QStringList{"info", QString::fromStdString(vtxtest::sourceDir()) + "/CMakeLists.txt"} << 1
+                                      << "unknown file format";
+        QTest::newRow("bad kind") << QStringList{"generate", "nope", "/tmp/x.vtx"} << 2 << "unknown replay kind";
+    }
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        if (exitCode == 1)
+            QCOMPARE(r.err.count('\n'), 1); // exactly one line
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,42 @@
+#pragma once
+// Shared test helpers: where the SDK samples are, JSON value comparison, temp files.
+
+#include "vtx/JsonExport.hpp"
+
+#include <QString>
+#include <QTest>
+#include <string>
+#include <vector>
+
+namespace vtxtest {
+
+/// VTXSCOPE_SAMPLES, or ../shared/samples beside the project root.
+std::string samplesDir();
+bool samplesAvailable();
+std::string samplePath(const std::string& name);
+bool runningInCi();
+nlohmann::json loadJson(const std::string& path);
+/// Differences between `ours` and `expected`, compared as values (numbers by value, objects
+/// by key); keys only in `ours` are reported unless `allowExtraKeys`.
+std::vector<std::string> jsonDiff(const nlohmann::json& ours, const nlohmann::json& expected, bool allowExtraKeys = false,
+                                  const std::string& path = "$");
+std::string joinDiff(const std::vector<std::string>& d, size_t max = 10);
+nlohmann::json toPlain(const vtx::Json& j);
+std::string cliPath();
+std::string sourceDir();
+
+} // namespace vtxtest
+
+/// Skips (locally) or fails (CI=true) when the shared SDK samples are missing.
+#define VTX_REQUIRE_SAMPLES()                                                                                                    \
+    do {                                                                                                                         \
+        if (!vtxtest::samplesAvailable()) {                                                                                      \
+            const QByteArray msg = QByteArray("SDK samples not found at ") + vtxtest::samplesDir().c_str() +                     \
+                                   " (set VTXSCOPE_SAMPLES)";                                                                    \
+            if (vtxtest::runningInCi())                                                                                          \
+                QFAIL(msg.constData());                                                                                          \
+            QSKIP(msg.constData());                                                                                              \
+        }                                                                                                                        \
+    } while (0)
+
+#define VTX_VERIFY_OK(result) QVERIFY2((result).isOk(), (result).isOk() ? "" : (result).message().c_str())
