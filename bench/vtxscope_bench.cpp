@@ -6,8 +6,17 @@
 //   vtxscope-bench cold-jumps FILE [--jumps N] [--seed S]
 //                                                N seeded random frames, each decoded cold
 //   vtxscope-bench zstd FILE                     decompression-only speed of the chunks (limit)
+//   vtxscope-bench make-traces DIR [--frames N] [--fps F]
+//                                                write the deterministic access-trace suite
+//   vtxscope-bench replay-trace FILE TRACE... --policy P [--policy P2 ...] [--sweep]
+//                  [--budget-mb MB] [--workers N] [--repeat R]
+//                                                replay traces against a fresh cache per run,
+//                                                honouring the trace timing; --sweep adds none,
+//                                                fixed:k,k for k = 0..20 and adaptive
 
 #include "PropertyWalk.hpp"
+#include "TraceSuite.hpp"
+#include "vtx/cache/ChunkCache.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
 
@@ -168,13 +177,124 @@ int zstdOnly(const std::string& path)
     return 0;
 }
 
+double percentile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
+}
+
+int makeTraces(const std::vector<std::string>& args)
+{
+    vtxbench::TraceSuiteParams p;
+    p.frames = std::stoi(option(args, "--frames", "10600"));
+    p.fps = std::stod(option(args, "--fps", "64"));
+    for (const auto& t : vtxbench::makeTraceSuite(p)) {
+        const std::string path = args[1] + "/" + t.name + ".trace";
+        if (vtx::Status st = t.save(path); !st)
+            return fail(st.message());
+        std::cout << vtx::Json{{"trace", t.name}, {"path", path}, {"requests", t.entries.size()}}.dump() << '\n';
+    }
+    return 0;
+}
+
+vtx::Json replayOnce(const std::shared_ptr<const vtx::ReplayFile>& file, const vtx::AccessTrace& trace, const std::string& policy,
+                     size_t budget, unsigned workers)
+{
+    vtx::ChunkCache cache(file, {budget, workers, policy});
+    std::vector<double> latencies;
+    latencies.reserve(trace.entries.size());
+    size_t errors = 0;
+    const auto start = Clock::now();
+    for (const vtx::TraceEntry& e : trace.entries) {
+        const auto due = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(e.timeMs));
+        if (Clock::now() < due)
+            std::this_thread::sleep_until(due);
+        const auto t = Clock::now();
+        auto h = cache.get(e.frame);
+        latencies.push_back(msSince(t));
+        if (!h)
+            ++errors;
+    }
+    const double total = msSince(start);
+    const vtx::CacheStats st = cache.stats();
+    double stall = 0;
+    for (double l : latencies)
+        stall += l;
+    return vtx::Json{{"trace", trace.name},
+                     {"policy", policy},
+                     {"requests", trace.entries.size()},
+                     {"errors", errors},
+                     {"trace_ms", trace.entries.empty() ? 0.0 : trace.entries.back().timeMs},
+                     {"total_ms", total},
+                     {"stall_ms", stall},
+                     {"p50_ms", percentile(latencies, 0.50)},
+                     {"p95_ms", percentile(latencies, 0.95)},
+                     {"p99_ms", percentile(latencies, 0.99)},
+                     {"hit_rate", st.hitRate()},
+                     {"decodes", st.decodes},
+                     {"bytes_decoded", st.bytesDecoded},
+                     {"prefetch_decodes", st.prefetchDecodes},
+                     {"prefetch_wasted_bytes", st.prefetchWastedBytes},
+                     {"peak_cache_bytes", st.peakResidentBytes},
+                     {"budget_bytes", budget}};
+}
+
+int replayTrace(const std::vector<std::string>& args)
+{
+    auto file = vtx::ReplayFile::open(args[1]);
+    if (!file)
+        return fail(file.message());
+    std::vector<vtx::AccessTrace> traces;
+    std::vector<std::string> policies;
+    for (size_t i = 2; i < args.size(); ++i) {
+        if (args[i] == "--policy" && i + 1 < args.size()) {
+            policies.push_back(args[++i]);
+        } else if (args[i] == "--sweep") {
+            policies.push_back("none");
+            for (int k = 0; k <= 20; ++k)
+                policies.push_back("fixed:" + std::to_string(k) + "," + std::to_string(k));
+            policies.push_back("adaptive");
+        } else if (args[i].starts_with("--")) {
+            ++i; // option with a value, read below
+        } else {
+            auto t = vtx::AccessTrace::load(args[i]);
+            if (!t)
+                return fail(t.message());
+            traces.push_back(std::move(*t));
+        }
+    }
+    if (traces.empty() || policies.empty())
+        return fail("replay-trace needs at least one TRACE and one --policy (or --sweep)");
+    for (const auto& p : policies)
+        if (!vtx::makeCachePolicy(p))
+            return fail("unknown policy '" + p + "'");
+    const size_t budget = size_t(std::stod(option(args, "--budget-mb", "0")) * 1024 * 1024);
+    const unsigned workers = unsigned(std::stoul(option(args, "--workers", "0")));
+    const int repeat = std::stoi(option(args, "--repeat", "1"));
+    for (const auto& t : traces)
+        for (const auto& p : policies) {
+            std::vector<vtx::Json> runs;
+            for (int r = 0; r < repeat; ++r)
+                runs.push_back(replayOnce(*file, t, p, budget ? budget : vtx::defaultCacheBudget(), workers));
+            // Report the run with the median total time.
+            std::sort(runs.begin(), runs.end(), [](const vtx::Json& a, const vtx::Json& b) { return a["total_ms"] < b["total_ms"]; });
+            vtx::Json out = runs[runs.size() / 2];
+            out["backend"] = vtx::backendName((*file)->backend());
+            out["repeat"] = repeat;
+            std::cout << out.dump() << std::endl;
+        }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.size() < 2)
-        return fail("usage: vtxscope-bench read-all|open|cold-jumps|zstd FILE [options]");
+        return fail("usage: vtxscope-bench read-all|open|cold-jumps|zstd|replay-trace FILE ... | make-traces DIR");
     const std::string& cmd = args[0];
     const std::string& file = args[1];
     if (cmd == "read-all")
@@ -185,5 +305,9 @@ int main(int argc, char** argv)
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
         return zstdOnly(file);
+    if (cmd == "make-traces")
+        return makeTraces(args);
+    if (cmd == "replay-trace")
+        return replayTrace(args);
     return fail("unknown bench '" + cmd + "'");
 }
