@@ -74,23 +74,23 @@ std::vector<AccessTrace> makeTraceSuite(const TraceSuiteParams& p)
     const double n = p.frames;
     {
         Builder b{p, {}};
-        b.play(0.05 * n, 1, 30);
-        suite.push_back(named(b, "playback_1x", "30 s of 1x playback at display rate"));
+        b.play(0.057 * n, 1, 10);
+        suite.push_back(named(b, "playback_1x", "10 s of 1x playback at display rate, across a chunk boundary"));
     }
     {
         Builder b{p, {}};
-        b.play(0.1 * n, 4, 20);
-        suite.push_back(named(b, "playback_4x", "20 s of 4x playback"));
+        b.play(0.1 * n, 4, 8);
+        suite.push_back(named(b, "playback_4x", "8 s of 4x playback"));
     }
     {
         Builder b{p, {}};
-        b.play(0.9 * n, -2, 20);
-        suite.push_back(named(b, "reverse", "20 s of reverse playback at 2x"));
+        b.play(0.9 * n, -2, 8);
+        suite.push_back(named(b, "reverse", "8 s of reverse playback at 2x"));
     }
     {
         Builder b{p, {}};
-        b.drag(0.2 * n, 0.7 * n, 0.25 * n, 12);
-        suite.push_back(named(b, "drag_scrub", "12 s dragging the playhead back and forth across half the replay"));
+        b.drag(0.2 * n, 0.7 * n, 0.25 * n, 8);
+        suite.push_back(named(b, "drag_scrub", "8 s dragging the playhead back and forth across half the replay"));
     }
     {
         Builder b{p, {}};
@@ -100,20 +100,20 @@ std::vector<AccessTrace> makeTraceSuite(const TraceSuiteParams& p)
     }
     {
         Builder b{p, {}};
-        b.toggle(0.15 * n, 0.8 * n, 40, 150);
+        b.toggle(0.15 * n, 0.8 * n, 25, 120);
         suite.push_back(named(b, "ab_toggle", "A/B toggling between two distant frames while stepping B"));
     }
     {
         Builder b{p, {}};
         std::mt19937 rng(p.seed + 1);
-        double f = b.play(0.3 * n, 1, 6);
-        f = b.drag(f, f + 0.1 * n, 0.05 * n, 3);
-        b.jumps(rng, 5, 400);
-        f = b.play(0.6 * n, 4, 5);
-        b.toggle(f, 0.2 * n, 10, 200);
-        f = b.play(0.2 * n, -1, 4);
+        double f = b.play(0.3 * n, 1, 3);
+        f = b.drag(f, f + 0.1 * n, 0.05 * n, 2);
         b.jumps(rng, 5, 300);
-        b.play(0.45 * n, 1, 5);
+        f = b.play(0.6 * n, 4, 3);
+        b.toggle(f, 0.2 * n, 8, 150);
+        f = b.play(0.2 * n, -1, 2);
+        b.jumps(rng, 5, 200);
+        b.play(0.45 * n, 1, 3);
         suite.push_back(named(b, "analyst", "mixed session: play, drag, jumps, 4x, A/B, reverse, jumps, play"));
     }
     return suite;

@@ -118,9 +118,9 @@ Status optionalString(const json& obj, const char* key, std::string& out, const 
 
 Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnings)
 {
-    auto warn = [&](std::string msg) {
+    auto warn = [&](std::string msg, Problem::Severity severity = Problem::Severity::Warning) {
         if (warnings)
-            warnings->push_back({Problem::Severity::Warning, "schema: " + std::move(msg)});
+            warnings->push_back({severity, "schema: " + std::move(msg)});
     };
     json doc = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded())
@@ -192,7 +192,7 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
                 f.key.container = containerKindFromToken(container);
                 f.key.slot = counters[{f.key.type, f.key.container}]++;
                 if (f.key.type == FieldType::None)
-                    warn(structName + "." + f.name + ": type \"" + f.typeToken + "\" is not addressable");
+                    warn(structName + "." + f.name + ": type \"" + f.typeToken + "\" is not addressable", Problem::Severity::Info);
                 if (!f.name.empty()) {
                     if (def.fieldIndexByName.count(f.name))
                         warn(structName + ": property \"" + f.name + "\" is defined twice; the later one wins");

@@ -54,7 +54,7 @@ private:
 /// A recoverable problem found while reading (a strict-mode check, a bad chunk). The read goes
 /// on; the GUI shows these in a problems list.
 struct Problem {
-    enum class Severity { Warning, Error };
+    enum class Severity { Info, Warning, Error };
     Severity severity = Severity::Warning;
     std::string message;
 };

@@ -1,0 +1,53 @@
+// vtxscope: the GUI. Parses the command line and shows the main window; nothing else.
+
+#include "vtxwidgets/MainWindow.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("vtxscope");
+    QApplication::setApplicationName("vtxscope");
+    QApplication::setApplicationVersion("0.1.0");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Viewer and timeline scrubber for VTX replay files");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("file", "Replay to open (.vtx)", "[FILE]");
+    QCommandLineOption frame("frame", "Start at frame N.", "N");
+    QCommandLineOption select("select", "Select an entity: BUCKET:UNIQUE_ID (bucket name or index).", "BUCKET:UNIQUE_ID");
+    parser.addOption(frame);
+    parser.addOption(select);
+    parser.process(app);
+
+    vtxw::MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        vtxw::OpenRequest req(files.first());
+        if (parser.isSet(frame)) {
+            bool ok = false;
+            req.frame = parser.value(frame).toInt(&ok);
+            if (!ok || req.frame < 0) {
+                qCritical("vtxscope: --frame needs a non-negative number");
+                return 2;
+            }
+        }
+        if (parser.isSet(select)) {
+            const QString s = parser.value(select);
+            const int colon = int(s.indexOf(':'));
+            if (colon <= 0) {
+                qCritical("vtxscope: --select needs BUCKET:UNIQUE_ID");
+                return 2;
+            }
+            req.selectBucket = s.left(colon);
+            req.selectId = s.mid(colon + 1);
+        }
+        window.openFile(req);
+    }
+    return app.exec();
+}

@@ -1,0 +1,187 @@
+#include "vtx/PropertyTree.hpp"
+
+#include "vtx/JsonExport.hpp"
+#include "vtx/PropertyVisit.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace vtx {
+
+std::string formatFloat(float v)
+{
+    if (std::isnan(v))
+        return "nan";
+    char buf[32];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, p);
+}
+
+std::string formatDouble(double v)
+{
+    if (std::isnan(v))
+        return "nan";
+    char buf[32];
+    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, p);
+}
+
+namespace {
+
+std::string quoted(std::string_view s) { return "\"" + sanitizeUtf8(s) + "\""; }
+
+std::string vecText(const Vec3& v) { return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")"; }
+std::string quatText(const Quat& q)
+{
+    return "(" + formatFloat(q.x) + ", " + formatFloat(q.y) + ", " + formatFloat(q.z) + ", " + formatFloat(q.w) + ")";
+}
+
+class TreeBuilder {
+public:
+    TreeBuilder(const Schema& s, const PropertyTreeOptions& o) : m_schema(s), m_opt(o) {}
+    std::vector<PropertyNode> nodes;
+
+    int add(int parent, std::string name, std::string type, std::string value = {}, std::optional<double> number = {})
+    {
+        PropertyNode n;
+        n.name = std::move(name);
+        n.path = parent <= 0 ? n.name : (n.name.starts_with("[") ? nodes[size_t(parent)].path + n.name : nodes[size_t(parent)].path + "." + n.name);
+        n.type = std::move(type);
+        n.value = std::move(value);
+        n.number = number;
+        n.parent = parent;
+        nodes.push_back(std::move(n));
+        const int id = int(nodes.size() - 1);
+        if (parent >= 0)
+            nodes[size_t(parent)].children.push_back(id);
+        return id;
+    }
+
+    void container(int parent, ContainerView c, int depth)
+    {
+        const StructDef* def = m_schema.structById(c.typeId());
+        if (!def || depth > m_opt.maxDepth)
+            return;
+        for (const FieldDef& f : def->fields) {
+            if (f.name.empty() || !f.key.valid() || def->field(f.name) != &f)
+                continue;
+            field(parent, f, c, depth);
+        }
+    }
+
+private:
+    std::string structName(int32_t typeId) const
+    {
+        const StructDef* d = m_schema.structById(typeId);
+        return d ? d->name : "struct";
+    }
+
+    void field(int parent, const FieldDef& f, ContainerView c, int depth)
+    {
+        const std::string base = fieldTypeName(f.key.type);
+        visitProperty(c, f.key, [&](const auto& v) { value(parent, f.name, base, f.key.structTypeId, v, depth); });
+    }
+
+    void value(int parent, const std::string& name, const std::string&, int32_t, Absent, int)
+    {
+        int id = add(parent, name, "absent", "—");
+        nodes[size_t(id)].absent = true;
+    }
+    void value(int p, const std::string& n, const std::string& t, int32_t, bool v, int) { add(p, n, t, v ? "true" : "false", v ? 1.0 : 0.0); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, int32_t v, int) { add(p, n, t, std::to_string(v), double(v)); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, int64_t v, int) { add(p, n, t, std::to_string(v), double(v)); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, float v, int) { add(p, n, t, formatFloat(v), double(v)); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, double v, int) { add(p, n, t, formatDouble(v), v); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, std::string_view v, int) { add(p, n, t, quoted(v)); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, const Vec3& v, int)
+    {
+        const int id = add(p, n, t, vecText(v));
+        add(id, "x", "Double", formatDouble(v.x), v.x);
+        add(id, "y", "Double", formatDouble(v.y), v.y);
+        add(id, "z", "Double", formatDouble(v.z), v.z);
+    }
+    void value(int p, const std::string& n, const std::string& t, int32_t, const Quat& q, int)
+    {
+        const int id = add(p, n, t, quatText(q));
+        add(id, "x", "Float", formatFloat(q.x), q.x);
+        add(id, "y", "Float", formatFloat(q.y), q.y);
+        add(id, "z", "Float", formatFloat(q.z), q.z);
+        add(id, "w", "Float", formatFloat(q.w), q.w);
+    }
+    void value(int p, const std::string& n, const std::string& t, int32_t, const Transform& x, int d)
+    {
+        const int id = add(p, n, t, "T" + vecText(x.translation) + " R" + quatText(x.rotation) + " S" + vecText(x.scale));
+        value(id, "translation", "Vector", -1, x.translation, d);
+        value(id, "rotation", "Quat", -1, x.rotation, d);
+        value(id, "scale", "Vector", -1, x.scale, d);
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t, ContainerView c, int d)
+    {
+        const int id = add(p, n, structName(c.typeId()));
+        container(id, c, d + 1);
+    }
+    void value(int p, const std::string& n, const std::string& t, int32_t, BoolSpan s, int d)
+    {
+        elements(p, n, t, s.values.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s.values[i] != 0, d); });
+    }
+    template <class T>
+    void value(int p, const std::string& n, const std::string& t, int32_t, std::span<const T> s, int d)
+    {
+        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s[i], d); });
+    }
+    void value(int p, const std::string& n, const std::string& t, int32_t, const ListSlice<StringList>& s, int d)
+    {
+        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s[i], d); });
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t st, const ListSlice<ContainerList>& s, int d)
+    {
+        elements(p, n, structName(st), s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", "", -1, s[i], d); });
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t st, MapView m, int d)
+    {
+        const int id = add(p, n, "map<" + structName(st) + ">", "{" + std::to_string(m.size()) + "}");
+        StringList keys = m.keys();
+        ContainerList values = m.values();
+        for (size_t i = 0; i < m.size() && i < m_opt.maxArrayChildren; ++i)
+            value(id, "[" + sanitizeUtf8(keys[i]) + "]", "", -1, values[i], d);
+    }
+
+    template <class Fn>
+    void elements(int p, const std::string& n, const std::string& t, size_t count, int, Fn each)
+    {
+        const int id = add(p, n, t + "[" + std::to_string(count) + "]", "[" + std::to_string(count) + "]");
+        for (size_t i = 0; i < count && i < m_opt.maxArrayChildren; ++i)
+            each(id, i);
+        if (count > m_opt.maxArrayChildren)
+            add(id, "…", "", std::to_string(count - m_opt.maxArrayChildren) + " more");
+    }
+
+    const Schema& m_schema;
+    const PropertyTreeOptions& m_opt;
+};
+
+} // namespace
+
+std::vector<PropertyNode> buildPropertyTree(ContainerView c, const Schema& schema, const PropertyTreeOptions& options)
+{
+    TreeBuilder b(schema, options);
+    b.add(-1, "", schema.structById(c.typeId()) ? schema.structById(c.typeId())->name : "");
+    b.nodes[0].path.clear();
+    b.container(0, c, 0);
+    return std::move(b.nodes);
+}
+
+std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, const std::string& path)
+{
+    // Small entities: building the tree with a tight array cap and searching it keeps one
+    // definition of paths. Callers evaluating many frames should cache the result per frame.
+    PropertyTreeOptions opt;
+    opt.maxArrayChildren = 4096;
+    const auto nodes = buildPropertyTree(c, schema, opt);
+    for (const auto& n : nodes)
+        if (n.path == path && !n.absent)
+            return PathValue{n.value, n.number};
+    return std::nullopt;
+}
+
+} // namespace vtx

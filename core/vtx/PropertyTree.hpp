@@ -1,0 +1,46 @@
+#pragma once
+// Named properties of one container as a flat tree of display nodes (the inspector's rows), and
+// path evaluation ("Weapon.Attachment.Name", "Trail[2].x", "RoundStats[round_1].Kills") for
+// watches and plots. Text formatting lives here so every front end shows values the same way.
+
+#include "vtx/FrameView.hpp"
+#include "vtx/Schema.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+struct PropertyNode {
+    std::string name;   ///< field name, "[i]", map key, or component (x, y, z, w ...)
+    std::string path;   ///< full path from the entity
+    std::string type;   ///< "Float", "Vector", "Int32[4]", "Weapon", "map<Weapon>" ...
+    std::string value;  ///< display text; empty for containers with children
+    std::optional<double> number; ///< numeric value when the node is a number (plottable)
+    bool absent = false;
+    int parent = -1;
+    std::vector<int> children;
+};
+
+struct PropertyTreeOptions {
+    size_t maxArrayChildren = 256; ///< longer arrays show this many elements, then "…"
+    int maxDepth = 16;
+};
+
+/// Nodes of `c`; node 0 is a synthetic root whose children are the top-level properties.
+std::vector<PropertyNode> buildPropertyTree(ContainerView c, const Schema& schema, const PropertyTreeOptions& options = {});
+
+struct PathValue {
+    std::string text;
+    std::optional<double> number;
+};
+
+/// Evaluates `path` in `c`; nullopt when any step does not exist in this frame.
+std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, const std::string& path);
+
+/// Shortest round-trip text of a float32 / float64 value.
+std::string formatFloat(float v);
+std::string formatDouble(double v);
+
+} // namespace vtx

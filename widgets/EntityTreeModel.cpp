@@ -1,0 +1,167 @@
+#include "vtxwidgets/EntityTreeModel.hpp"
+
+#include "vtx/PropertyTree.hpp"
+
+namespace vtxw {
+
+namespace {
+constexpr quintptr kBucketId = quintptr(-1);
+}
+
+EntityTreeModel::EntityTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema)
+{
+    QVector<Bucket> next;
+    if (!frame.isNull()) {
+        const vtx::FrameView& f = frame.view();
+        for (size_t b = 0; b < f.bucketCount(); ++b) {
+            vtx::BucketView bucket = f.bucket(b);
+            Bucket nb;
+            nb.name = schema ? QString::fromStdString(schema->bucketName(b)) : QStringLiteral("bucket_%1").arg(b);
+            for (size_t e = 0; e < bucket.entityCount(); ++e) {
+                const auto id = bucket.uniqueId(e);
+                nb.ids << QString::fromUtf8(id.data(), qsizetype(id.size()));
+                const int type = bucket.entity(e).typeId();
+                const vtx::StructDef* def = schema ? schema->structById(type) : nullptr;
+                nb.types << (def ? QString::fromStdString(def->name) : QStringLiteral("type %1").arg(type));
+                nb.typeIds << type;
+                nb.entityIndex << int(e);
+            }
+            next.push_back(std::move(nb));
+        }
+    }
+    bool sameShape = next.size() == m_buckets.size();
+    for (int b = 0; sameShape && b < next.size(); ++b)
+        sameShape = next[b].ids == m_buckets[b].ids && next[b].types == m_buckets[b].types && next[b].name == m_buckets[b].name;
+    if (sameShape) {
+        m_schema = schema;
+        m_frame = frame;
+        m_buckets = std::move(next);
+        // Same entities: labels hold; only frame-dependent roles (search text) change.
+        if (!m_buckets.isEmpty())
+            emit dataChanged(index(0, 0), index(int(m_buckets.size()) - 1, ColumnCount - 1), {SearchTextRole});
+        return;
+    }
+    beginResetModel();
+    m_schema = schema;
+    m_frame = frame;
+    m_buckets = std::move(next);
+    endResetModel();
+}
+
+QModelIndex EntityTreeModel::indexOf(const EntityKey& key) const
+{
+    if (key.bucket < 0 || key.bucket >= m_buckets.size())
+        return {};
+    const int row = int(m_buckets[key.bucket].ids.indexOf(key.uniqueId));
+    return row < 0 ? QModelIndex{} : createIndex(row, 0, quintptr(key.bucket));
+}
+
+EntityKey EntityTreeModel::keyOf(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.internalId() == kBucketId)
+        return {};
+    const int b = int(index.internalId());
+    return {b, m_buckets[b].ids.value(index.row())};
+}
+
+vtx::ContainerView EntityTreeModel::container(const EntityKey& key) const
+{
+    const QModelIndex i = indexOf(key);
+    if (!i.isValid() || m_frame.isNull())
+        return {};
+    return m_frame.view().bucket(size_t(key.bucket)).entity(size_t(m_buckets[key.bucket].entityIndex[i.row()]));
+}
+
+QModelIndex EntityTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (!parent.isValid())
+        return row < m_buckets.size() ? createIndex(row, column, kBucketId) : QModelIndex{};
+    if (parent.internalId() != kBucketId || parent.column() != 0)
+        return {};
+    return row < m_buckets[parent.row()].ids.size() ? createIndex(row, column, quintptr(parent.row())) : QModelIndex{};
+}
+
+QModelIndex EntityTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == kBucketId)
+        return {};
+    return createIndex(int(child.internalId()), 0, kBucketId);
+}
+
+int EntityTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return int(m_buckets.size());
+    if (parent.internalId() == kBucketId && parent.column() == 0)
+        return int(m_buckets[parent.row()].ids.size());
+    return 0;
+}
+
+int EntityTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    if (index.internalId() == kBucketId) {
+        const Bucket& b = m_buckets[index.row()];
+        switch (role) {
+        case Qt::DisplayRole:
+            return index.column() == NameColumn ? QVariant(QStringLiteral("%1 (%2)").arg(b.name).arg(b.ids.size())) : QVariant();
+        case IsBucketRole: return true;
+        case KeyBucketRole: return index.row();
+        default: return {};
+        }
+    }
+    const int bi = int(index.internalId());
+    const Bucket& b = m_buckets[bi];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        return index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+    case KeyBucketRole: return bi;
+    case UniqueIdRole: return b.ids[index.row()];
+    case TypeIdRole: return b.typeIds[index.row()];
+    case IsBucketRole: return false;
+    case SearchTextRole: {
+        // id, type and every property "name=value" of this frame, for the filter
+        QString text = b.ids[index.row()] + QLatin1Char(' ') + b.types[index.row()];
+        if (m_schema && !m_frame.isNull()) {
+            const auto c = m_frame.view().bucket(size_t(bi)).entity(size_t(b.entityIndex[index.row()]));
+            for (const auto& n : vtx::buildPropertyTree(c, *m_schema))
+                if (!n.value.empty())
+                    text += QLatin1Char(' ') + QString::fromStdString(n.path) + QLatin1Char('=') + QString::fromStdString(n.value);
+        }
+        return text;
+    }
+    default: return {};
+    }
+}
+
+QVariant EntityTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    return section == NameColumn ? tr("Entity") : tr("Type");
+}
+
+EntityFilterProxy::EntityFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setRecursiveFilteringEnabled(true);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setFilterRole(EntityTreeModel::SearchTextRole);
+}
+
+bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
+{
+    const QModelIndex i = sourceModel()->index(row, 0, parent);
+    if (i.data(EntityTreeModel::IsBucketRole).toBool())
+        return filterRegularExpression().pattern().isEmpty();
+    return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+}
+
+} // namespace vtxw

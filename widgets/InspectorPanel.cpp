@@ -1,0 +1,124 @@
+#include "vtxwidgets/InspectorPanel.hpp"
+
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QStyledItemDelegate>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace vtxw {
+
+namespace {
+/// Tints values that changed since the previous frame (with a marker, not colour alone).
+class ChangeDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    bool enabled = true;
+    void initStyleOption(QStyleOptionViewItem* o, const QModelIndex& i) const override
+    {
+        QStyledItemDelegate::initStyleOption(o, i);
+        if (enabled && i.column() == PropertyTreeModel::ValueColumn && i.data(PropertyTreeModel::ChangedRole).toBool()) {
+            o->backgroundBrush = QColor(0xE6, 0x9F, 0x00, 70);
+            o->text = QStringLiteral("• ") + o->text;
+        }
+        if (i.data(PropertyTreeModel::AbsentRole).toBool())
+            o->palette.setColor(QPalette::Text, o->palette.color(QPalette::PlaceholderText));
+    }
+};
+} // namespace
+
+InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent)
+    : QWidget(parent), m_session(session), m_entities(entities), m_model(new PropertyTreeModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(6, 4, 6, 0);
+    m_header = new QLabel(tr("Select an entity"), this);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_header->font();
+    bold.setBold(true);
+    m_header->setFont(bold);
+    m_loading = new QLabel(tr("loading…"), this);
+    m_loading->setStyleSheet("color: #E69F00");
+    m_loading->setVisible(false);
+    top->addWidget(m_header, 1);
+    top->addWidget(m_loading);
+    layout->addLayout(top);
+    m_view = new QTreeView(this);
+    m_view->setModel(m_model);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    m_view->setItemDelegate(new ChangeDelegate(m_view));
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->header()->resizeSection(PropertyTreeModel::NameColumn, 180);
+    m_view->header()->resizeSection(PropertyTreeModel::ValueColumn, 300);
+    layout->addWidget(m_view, 1);
+
+    connect(m_view, &QTreeView::customContextMenuRequested, this, &InspectorPanel::showMenu);
+    connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex& i) { m_expanded.insert(i.data(PropertyTreeModel::PathRole).toString()); });
+    connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex& i) { m_expanded.remove(i.data(PropertyTreeModel::PathRole).toString()); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreExpansion);
+    connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
+    connect(session, &ReplaySession::closed, this, [this] { setEntity({}); });
+}
+
+void InspectorPanel::setEntity(const EntityKey& key)
+{
+    if (key == m_entity)
+        return;
+    m_entity = key;
+    refresh();
+}
+
+void InspectorPanel::refresh()
+{
+    const vtx::ContainerView c = m_entity.isValid() ? m_entities->container(m_entity) : vtx::ContainerView{};
+    static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
+    if (!m_entity.isValid()) {
+        m_header->setText(tr("Select an entity"));
+    } else if (c.isNull()) {
+        m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(m_session->displayedFrame().index()));
+    } else {
+        const auto* def = m_session->file() ? m_session->file()->schema().structById(c.typeId()) : nullptr;
+        m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
+    }
+    m_model->setContainer(c, m_session->file() ? &m_session->file()->schema() : nullptr);
+}
+
+void InspectorPanel::restoreExpansion()
+{
+    for (const QString& p : std::as_const(m_expanded)) {
+        const QModelIndex i = m_model->indexOfPath(p);
+        if (i.isValid())
+            m_view->expand(i);
+    }
+}
+
+QString InspectorPanel::currentPath() const { return m_view->currentIndex().data(PropertyTreeModel::PathRole).toString(); }
+
+void InspectorPanel::showMenu(const QPoint& pos)
+{
+    const QModelIndex i = m_view->indexAt(pos);
+    if (!i.isValid())
+        return;
+    const QString path = i.data(PropertyTreeModel::PathRole).toString();
+    const QString value = i.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
+    QMenu menu(this);
+    menu.addAction(tr("Copy value"), this, [value] { QApplication::clipboard()->setText(value); });
+    menu.addAction(tr("Copy path"), this, [this, path] { QApplication::clipboard()->setText(m_entity.uniqueId + QLatin1Char('.') + path); });
+    menu.addSeparator();
+    menu.addAction(tr("Watch"), this, [this, path] { emit watchRequested(m_entity, path); });
+    QAction* plot = menu.addAction(tr("Plot"), this, [this, path] { emit plotRequested(m_entity, path); });
+    plot->setEnabled(i.data(PropertyTreeModel::NumberRole).isValid());
+    menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+} // namespace vtxw

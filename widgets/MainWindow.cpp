@@ -1,0 +1,619 @@
+#include "vtxwidgets/MainWindow.hpp"
+
+#include "vtxwidgets/EventsModel.hpp"
+#include "vtxwidgets/InspectorPanel.hpp"
+#include "vtxwidgets/PlaybackController.hpp"
+#include "vtxwidgets/PropertyPlot.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/WatchModel.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimeZone>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace vtxw {
+
+namespace {
+constexpr int kMaxRecent = 10;
+
+QString utcText(const vtx::ReplayFile& f, int frame)
+{
+    int64_t utc = f.createdUtcTicks(frame);
+    if (utc >= 621355968000000000LL)
+        utc -= 621355968000000000LL;
+    if (utc <= 0)
+        return QStringLiteral("—");
+    return QDateTime::fromMSecsSinceEpoch(utc / 10000, QTimeZone::utc()).toString("HH:mm:ss.zzz");
+}
+
+QString bytesText(double b)
+{
+    return b >= 1 << 30 ? QStringLiteral("%1 GB").arg(b / double(1 << 30), 0, 'f', 1) : QStringLiteral("%1 MB").arg(b / double(1 << 20), 0, 'f', 0);
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("vtxscope"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_session = new ReplaySession(this);
+    m_playback = new PlaybackController(m_session, this);
+    m_entityModel = new EntityTreeModel(this);
+    m_entityProxy = new EntityFilterProxy(this);
+    m_entityProxy->setSourceModel(m_entityModel);
+    m_watchModel = new WatchModel(m_session, this);
+    m_eventsModel = new EventsModel(m_session, this);
+
+    // Centre: empty state or the inspector, with a non-modal problems banner above.
+    auto* centreHost = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centreHost);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    m_banner = new QLabel(centreHost);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet("background: #FFF3CD; color: #5C4400; padding: 4px;");
+    m_banner->setVisible(false);
+    centreLayout->addWidget(m_banner);
+    m_centre = new QStackedWidget(centreHost);
+    auto* empty = new QWidget(m_centre);
+    auto* emptyLayout = new QVBoxLayout(empty);
+    auto* hint = new QLabel(tr("Open a replay (Ctrl+O) or drop a .vtx file here"), empty);
+    hint->setAlignment(Qt::AlignCenter);
+    QFont big = hint->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    hint->setFont(big);
+    emptyLayout->addStretch();
+    emptyLayout->addWidget(hint);
+    auto* recentHost = new QWidget(empty);
+    recentHost->setObjectName("recentFiles");
+    recentHost->setLayout(new QVBoxLayout);
+    emptyLayout->addWidget(recentHost, 0, Qt::AlignHCenter);
+    emptyLayout->addStretch();
+    m_inspector = new InspectorPanel(m_session, m_entityModel, m_centre);
+    m_centre->addWidget(empty);
+    m_centre->addWidget(m_inspector);
+    centreLayout->addWidget(m_centre, 1);
+    setCentralWidget(centreHost);
+
+    m_timeline = new TimelineScrubber(m_session, this);
+    m_plot = new PropertyPlot(m_session, this);
+
+    buildActions();
+    buildDocks();
+
+    m_statusFrame = new QLabel(this);
+    m_statusTime = new QLabel(this);
+    m_statusLatency = new QLabel(this);
+    m_statusCache = new QLabel(this);
+    for (QLabel* l : {m_statusFrame, m_statusTime, m_statusLatency, m_statusCache})
+        statusBar()->addPermanentWidget(l);
+    statusBar()->showMessage(tr("Ready"));
+
+    connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
+    connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
+    connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
+    connect(m_session, &ReplaySession::frameReady, this, &MainWindow::onFrameReady);
+    connect(m_session, &ReplaySession::currentFrameChanged, this, &MainWindow::updateStatus);
+    connect(m_timeline, &TimelineScrubber::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_plot, &PropertyPlot::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
+    connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
+        const auto& axis = m_timeline->axis();
+        m_plot->plot(e, p, int(axis.first), int(axis.last));
+    });
+    auto* cacheTimer = new QTimer(this);
+    cacheTimer->setInterval(250);
+    connect(cacheTimer, &QTimer::timeout, this, &MainWindow::updateCachePanel);
+    cacheTimer->start();
+
+    m_defaultState = saveState();
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    m_playback->setSpeed(settings.value("playback/speed", 1.0).toDouble());
+    m_inspector->setFlashChanges(settings.value("view/flashChanges", true).toBool());
+    updateRecentMenu();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    auto add = [this](QMenu* menu, const QString& name, const QString& text, const QKeySequence& key, auto slot) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
+        const QString dir = QSettings().value("files/lastDir").toString();
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
+        if (!p.isEmpty())
+            openFile({p});
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
+    file->addSeparator();
+    QAction* record = add(file, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
+    record->setCheckable(true);
+    add(file, "saveTrace", tr("Save access trace…"), {}, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
+        if (p.isEmpty())
+            return;
+        if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
+            QMessageBox::warning(this, tr("Save access trace"), QString::fromStdString(st.message()));
+    });
+    file->addSeparator();
+    add(file, "quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    add(go, "firstFrame", tr("First frame"), QKeySequence(Qt::Key_Home), [this] { m_playback->goToStart(); });
+    add(go, "lastFrame", tr("Last frame"), QKeySequence(Qt::Key_End), [this] { m_playback->goToEnd(); });
+    add(go, "prevFrame", tr("Previous frame"), QKeySequence(Qt::Key_Left), [this] { m_playback->stepFrames(-1); });
+    add(go, "nextFrame", tr("Next frame"), QKeySequence(Qt::Key_Right), [this] { m_playback->stepFrames(1); });
+    add(go, "back1s", tr("Back 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { m_playback->stepSeconds(-1); });
+    add(go, "forward1s", tr("Forward 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { m_playback->stepSeconds(1); });
+    add(go, "prevEvent", tr("Previous event"), QKeySequence(Qt::Key_BracketLeft), [this] {
+        if (int f = m_eventsModel->previousEventFrame(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    add(go, "nextEvent", tr("Next event"), QKeySequence(Qt::Key_BracketRight), [this] {
+        if (int f = m_eventsModel->nextEventFrame(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); });
+    add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+
+    QMenu* play = menuBar()->addMenu(tr("&Playback"));
+    add(play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); });
+    add(play, "slower", tr("Slower"), QKeySequence(Qt::Key_Minus), [this] { m_playback->slower(); });
+    add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
+    QAction* faster2 = new QAction(this); // '=' is '+' without Shift on most layouts
+    faster2->setShortcut(QKeySequence(Qt::Key_Equal));
+    connect(faster2, &QAction::triggered, m_playback, &PlaybackController::faster);
+    addAction(faster2);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    add(help, "about", tr("&About vtxscope"), {}, [this] {
+        QMessageBox::about(this, tr("About vtxscope"),
+                           tr("<b>vtxscope</b> %1<br>A viewer and timeline scrubber for VTX replay files.").arg(QApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::buildDocks()
+{
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    auto dock = [this](const QString& name, const QString& title, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        m_viewMenu->addAction(d->toggleViewAction());
+        return d;
+    };
+
+    // Entities
+    auto* entities = new QWidget(this);
+    auto* el = new QVBoxLayout(entities);
+    el->setContentsMargins(2, 2, 2, 2);
+    m_filter = new QLineEdit(entities);
+    m_filter->setPlaceholderText(tr("filter: id, type or property value"));
+    m_filter->setClearButtonEnabled(true);
+    m_entityView = new QTreeView(entities);
+    m_entityView->setModel(m_entityProxy);
+    m_entityView->setUniformRowHeights(true);
+    m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_entityView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    el->addWidget(m_filter);
+    el->addWidget(m_entityView, 1);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
+        m_entityProxy->setFilterFixedString(t);
+        m_entityView->expandAll();
+        restoreSelection();
+    });
+    connect(m_entityView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        const EntityKey key = m_entityModel->keyOf(m_entityProxy->mapToSource(i));
+        if (key.isValid()) {
+            m_selected = key;
+            m_inspector->setEntity(key);
+        }
+    });
+    connect(m_entityModel, &QAbstractItemModel::modelReset, this, [this] {
+        m_entityView->expandAll();
+        restoreSelection();
+    });
+    QDockWidget* entDock = dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
+
+    // Watch
+    auto* watch = new QTableView(this);
+    watch->setModel(m_watchModel);
+    watch->horizontalHeader()->setStretchLastSection(true);
+    watch->verticalHeader()->hide();
+    watch->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* removeWatch = new QAction(tr("Remove watch"), watch);
+    removeWatch->setShortcut(QKeySequence::Delete);
+    removeWatch->setShortcutContext(Qt::WidgetShortcut);
+    watch->addAction(removeWatch);
+    watch->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(removeWatch, &QAction::triggered, this, [this, watch] {
+        QList<int> rows;
+        for (const QModelIndex& i : watch->selectionModel()->selectedRows())
+            rows << i.row();
+        m_watchModel->removeRows(rows);
+    });
+    dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
+
+    // Events
+    auto* events = new QTableView(this);
+    events->setModel(m_eventsModel);
+    events->horizontalHeader()->setSectionResizeMode(EventsModel::LabelColumn, QHeaderView::Stretch);
+    events->verticalHeader()->hide();
+    events->setWordWrap(false);
+    events->verticalHeader()->setDefaultSectionSize(events->fontMetrics().height() + 6);
+    events->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(events, &QTableView::activated, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    connect(events, &QTableView::clicked, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    QDockWidget* evDock = dock("eventsDock", tr("Events"), events, Qt::RightDockWidgetArea);
+
+    // File info and cache
+    m_fileInfo = new QTreeWidget(this);
+    m_fileInfo->setHeaderLabels({tr("Field"), tr("Value")});
+    m_fileInfo->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    QDockWidget* infoDock = dock("fileDock", tr("File"), m_fileInfo, Qt::RightDockWidgetArea);
+    auto* cacheHost = new QWidget(this);
+    auto* cl = new QVBoxLayout(cacheHost);
+    auto* policy = new QComboBox(cacheHost);
+    policy->setObjectName("cachePolicy");
+    policy->addItems({"adaptive", "fixed:2,2", "none"});
+    connect(policy, &QComboBox::currentTextChanged, this, [this](const QString& p) {
+        if (m_session->cache())
+            m_session->cache()->setPolicy(p.toStdString());
+    });
+    m_cacheLabel = new QLabel(tr("No replay open"), cacheHost);
+    m_cacheLabel->setTextFormat(Qt::RichText);
+    m_cacheLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    cl->addWidget(policy);
+    cl->addWidget(m_cacheLabel, 1);
+    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), cacheHost, Qt::RightDockWidgetArea);
+    tabifyDockWidget(evDock, infoDock);
+    tabifyDockWidget(infoDock, cacheDock);
+    evDock->raise();
+
+    // Plot and timeline (with the transport bar) along the bottom.
+    QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
+    auto* timelineHost = new QWidget(this);
+    auto* tl = new QVBoxLayout(timelineHost);
+    tl->setContentsMargins(2, 2, 2, 2);
+    auto* transport = new QHBoxLayout;
+    auto button = [&](const QString& text, const QString& actionName) {
+        auto* b = new QToolButton(timelineHost);
+        b->setText(text);
+        QAction* a = findChild<QAction*>(actionName);
+        connect(b, &QToolButton::clicked, a, &QAction::trigger);
+        if (a)
+            b->setToolTip(a->text() + " (" + a->shortcut().toString(QKeySequence::NativeText) + ")");
+        transport->addWidget(b);
+        return b;
+    };
+    button("|◀", "firstFrame");
+    button("◀", "prevFrame");
+    QToolButton* playButton = button("▶", "playPause");
+    button("▶|", "nextFrame");
+    button("▶▶|", "lastFrame");
+    connect(m_playback, &PlaybackController::playingChanged, playButton, [playButton](bool on) { playButton->setText(on ? "❚❚" : "▶"); });
+    auto* speed = new QComboBox(timelineHost);
+    speed->setObjectName("speed");
+    for (double s : PlaybackController::speeds())
+        speed->addItem(QStringLiteral("%1×").arg(s), s);
+    speed->setCurrentIndex(3);
+    connect(speed, &QComboBox::activated, this, [this, speed](int i) { m_playback->setSpeed(speed->itemData(i).toDouble()); });
+    connect(m_playback, &PlaybackController::speedChanged, speed, [speed](double s) { speed->setCurrentIndex(speed->findData(s)); });
+    transport->addWidget(speed);
+    transport->addStretch();
+    tl->addLayout(transport);
+    tl->addWidget(m_timeline);
+    QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
+    tlDock->setFeatures(QDockWidget::DockWidgetMovable);
+    splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    resizeDocks({entDock}, {260}, Qt::Horizontal);
+    m_viewMenu->addSeparator();
+    QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
+    flash->setCheckable(true);
+    flash->setChecked(QSettings().value("view/flashChanges", true).toBool());
+    connect(flash, &QAction::toggled, this, [this](bool on) {
+        m_inspector->setFlashChanges(on);
+        QSettings().setValue("view/flashChanges", on);
+    });
+    m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
+}
+
+void MainWindow::resetLayout() { restoreState(m_defaultState); }
+
+void MainWindow::openFile(const OpenRequest& request)
+{
+    m_pending = request;
+    m_lastError.clear();
+    m_session->openAsync(request.path);
+}
+
+void MainWindow::onOpened()
+{
+    const auto& f = m_session->file();
+    addRecent(m_session->path());
+    setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
+    m_centre->setCurrentWidget(m_inspector);
+    const auto& problems = f->problems();
+    std::vector<const vtx::Problem*> serious;
+    for (const auto& p : problems)
+        if (p.severity != vtx::Problem::Severity::Info)
+            serious.push_back(&p);
+    if (!serious.empty()) {
+        m_banner->setText(tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, int(serious.size()))
+                              .arg(QString::fromStdString(serious.front()->message)));
+        m_banner->setVisible(true);
+    } else {
+        m_banner->setVisible(false);
+    }
+    // File panel: header, sizes, seek table, problems.
+    m_fileInfo->clear();
+    auto item = [this](QTreeWidgetItem* parent, const QString& k, const QString& v) {
+        auto* it = parent ? new QTreeWidgetItem(parent, {k, v}) : new QTreeWidgetItem(m_fileInfo, {k, v});
+        return it;
+    };
+    const auto& h = f->header();
+    item(nullptr, tr("File"), m_session->path());
+    item(nullptr, tr("Size"), QStringLiteral("%1 bytes").arg(f->fileSize()));
+    item(nullptr, tr("Backend"), QString::fromLatin1(vtx::backendName(f->backend())));
+    item(nullptr, tr("Replay"), QString::fromStdString(h.replayName));
+    item(nullptr, tr("UUID"), QString::fromStdString(h.replayUuid));
+    item(nullptr, tr("Recorded"), QDateTime::fromSecsSinceEpoch(h.recordedUtcTimestamp, QTimeZone::utc()).toString(Qt::ISODate));
+    item(nullptr, tr("Format"), QStringLiteral("%1.%2, schema %3").arg(h.formatMajor).arg(h.formatMinor).arg(h.schemaVersion));
+    item(nullptr, tr("Data"), QStringLiteral("%1 %2 (%3)").arg(QString::fromStdString(h.dataIdentifier)).arg(h.dataVersion).arg(QString::fromStdString(h.dataVersionString)));
+    item(nullptr, tr("Frames"), QString::number(f->frameCount()));
+    item(nullptr, tr("Duration"), QStringLiteral("%1 s").arg(double(f->footer().durationSeconds), 0, 'f', 3));
+    auto* schema = item(nullptr, tr("Schema"), tr("%n struct(s)", nullptr, int(f->schema().structs().size())));
+    for (const auto& s : f->schema().structs()) {
+        auto* st = item(schema, QString::fromStdString(s.name), tr("type %1").arg(s.typeId));
+        for (const auto& fd : s.fields)
+            item(st, QString::fromStdString(fd.name),
+                 QStringLiteral("%1 %2 slot %3").arg(vtx::fieldTypeName(fd.key.type), vtx::containerKindName(fd.key.container)).arg(fd.key.slot));
+    }
+    auto* seek = item(nullptr, tr("Seek table"), tr("%n chunk(s)", nullptr, int(f->chunks().size())));
+    for (const auto& c : f->chunks())
+        item(seek, QStringLiteral("#%1").arg(c.chunkIndex), tr("frames %1–%2 · offset %3 · %4 bytes").arg(c.startFrame).arg(c.endFrame).arg(c.fileOffset).arg(c.chunkSizeBytes));
+    auto* probs = item(nullptr, tr("Problems"), QString::number(problems.size()));
+    for (const auto& p : problems)
+        item(probs, {}, QString::fromStdString(p.message));
+    m_fileInfo->expandItem(probs);
+
+    if (!m_pending.selectId.isEmpty()) {
+        bool isIndex = false;
+        int bucket = m_pending.selectBucket.toInt(&isIndex);
+        if (!isIndex) {
+            bucket = 0;
+            for (size_t b = 0; b < 64; ++b)
+                if (QString::fromStdString(f->schema().bucketName(b)) == m_pending.selectBucket)
+                    bucket = int(b);
+        }
+        m_selected = {bucket, m_pending.selectId};
+    }
+    if (m_pending.frame >= 0)
+        m_playback->seek(m_pending.frame);
+    m_pending = {};
+    statusBar()->showMessage(tr("Opened %1").arg(m_session->path()), 5000);
+}
+
+void MainWindow::onOpenFailed(const QString& path, const QString& message)
+{
+    m_lastError = message;
+    statusBar()->showMessage(tr("Could not open %1").arg(path), 8000);
+    // A dialog only when opening fails; the app stays usable.
+    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS"))
+        QMessageBox::critical(this, tr("Could not open replay"), tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+    if (!m_session->isOpen())
+        m_centre->setCurrentIndex(0);
+}
+
+void MainWindow::onClosed()
+{
+    m_entityModel->setFrame({}, nullptr);
+    m_centre->setCurrentIndex(0);
+    m_banner->setVisible(false);
+    m_fileInfo->clear();
+    setWindowTitle(tr("vtxscope"));
+    updateStatus();
+    updateRecentMenu();
+}
+
+void MainWindow::onFrameReady()
+{
+    const auto& f = m_session->file();
+    m_entityModel->setFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
+    m_inspector->refresh();
+    updateStatus();
+}
+
+void MainWindow::selectEntity(const EntityKey& key)
+{
+    m_selected = key;
+    m_inspector->setEntity(key);
+    restoreSelection();
+}
+
+void MainWindow::restoreSelection()
+{
+    if (!m_selected.isValid())
+        return;
+    const QModelIndex src = m_entityModel->indexOf(m_selected);
+    const QModelIndex i = m_entityProxy->mapFromSource(src);
+    if (i.isValid() && m_entityView->currentIndex() != i)
+        m_entityView->setCurrentIndex(i);
+    m_inspector->setEntity(m_selected); // absent entities stay selected: they come back
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_session->isOpen()) {
+        m_statusFrame->setText(tr("no replay"));
+        m_statusTime->clear();
+        m_statusLatency->clear();
+        return;
+    }
+    const int f = m_session->currentFrame();
+    m_statusFrame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
+    m_statusTime->setText(tr("game %1 s · UTC %2").arg(double(m_session->gameTimeTicks(f)) / 1e7, 0, 'f', 3).arg(utcText(*m_session->file(), f)));
+    m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
+}
+
+void MainWindow::updateCachePanel()
+{
+    auto* cache = m_session->cache();
+    if (!cache) {
+        m_cacheLabel->setText(tr("No replay open"));
+        m_statusCache->clear();
+        return;
+    }
+    const vtx::CacheStats s = cache->stats();
+    const QString mode = QString::fromLatin1(vtx::accessModeName(s.state.mode));
+    m_statusCache->setText(tr("cache: %1, %2 chunks, %3/%4, hit %5%")
+                               .arg(mode)
+                               .arg(s.residentChunks)
+                               .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
+                               .arg(int(s.hitRate() * 100)));
+    m_cacheLabel->setText(tr("<table>"
+                             "<tr><td>policy</td><td>%1</td></tr><tr><td>mode</td><td>%2</td></tr>"
+                             "<tr><td>window</td><td>−%3 / +%4 chunks</td></tr><tr><td>resident</td><td>%5 chunks, %6</td></tr>"
+                             "<tr><td>budget</td><td>%7</td></tr><tr><td>hit rate</td><td>%8% (%9 hits, %10 misses)</td></tr>"
+                             "<tr><td>decodes</td><td>%11 (%12 prefetch, %13 wasted)</td></tr><tr><td>decode time</td><td>%14 ms</td></tr></table>")
+                              .arg(QString::fromStdString(s.policy), mode)
+                              .arg(s.state.back)
+                              .arg(s.state.forward)
+                              .arg(s.residentChunks)
+                              .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
+                              .arg(s.hitRate() * 100, 0, 'f', 1)
+                              .arg(s.hits)
+                              .arg(s.misses)
+                              .arg(s.decodes)
+                              .arg(s.prefetchDecodes)
+                              .arg(s.prefetchWasted)
+                              .arg(s.decodeMs, 0, 'f', 1));
+}
+
+void MainWindow::goToDialog()
+{
+    if (!m_session->isOpen())
+        return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Go to"), tr("Frame number, or time in seconds (e.g. 12.5s):"), QLineEdit::Normal,
+                                               QString::number(m_session->currentFrame()), &ok);
+    if (!ok)
+        return;
+    QString t = text.trimmed();
+    if (t.endsWith('s')) {
+        t.chop(1);
+        const double s = t.toDouble(&ok);
+        if (ok)
+            m_playback->seek(m_session->frameAtGameTime(int64_t(s * 1e7)));
+    } else {
+        const int f = t.toInt(&ok);
+        if (ok)
+            m_playback->seek(f);
+    }
+    if (!ok)
+        statusBar()->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings s;
+    QStringList recent = s.value("files/recent").toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    s.setValue("files/recent", recent);
+    s.setValue("files/lastDir", QFileInfo(abs).absolutePath());
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    const QStringList recent = QSettings().value("files/recent").toStringList();
+    m_recentMenu->clear();
+    auto* host = findChild<QWidget*>("recentFiles");
+    for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+        old->deleteLater();
+    for (const QString& p : recent) {
+        m_recentMenu->addAction(p, this, [this, p] { openFile({p}); });
+        auto* b = new QPushButton(QFileInfo(p).fileName(), host);
+        b->setFlat(true);
+        b->setToolTip(p);
+        connect(b, &QPushButton::clicked, this, [this, p] { openFile({p}); });
+        host->layout()->addWidget(b);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    s.setValue("playback/speed", m_playback->speed());
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls() && !e->mimeData()->urls().isEmpty() && e->mimeData()->urls().first().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty())
+        openFile({urls.first().toLocalFile()});
+}
+
+} // namespace vtxw

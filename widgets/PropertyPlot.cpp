@@ -1,0 +1,234 @@
+#include "vtxwidgets/PropertyPlot.hpp"
+
+#include "vtx/PropertyTree.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QThreadPool>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace vtxw {
+
+PlotCanvas::PlotCanvas(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+{
+    setMouseTracking(true);
+    setMinimumHeight(80);
+    connect(session, &ReplaySession::currentFrameChanged, this, qOverload<>(&QWidget::update));
+}
+
+void PlotCanvas::setSeries(PlotSeries s, int firstFrame, int lastFrame)
+{
+    m_series = std::move(s);
+    m_first = firstFrame;
+    m_last = std::max(firstFrame + 1, lastFrame);
+    m_min = 1e300;
+    m_max = -1e300;
+    for (double v : m_series.values)
+        if (std::isfinite(v))
+            m_min = std::min(m_min, v), m_max = std::max(m_max, v);
+    if (m_min > m_max)
+        m_min = 0, m_max = 1;
+    if (m_max - m_min < 1e-12)
+        m_min -= 0.5, m_max += 0.5;
+    update();
+}
+
+QRect PlotCanvas::plotRect() const { return rect().adjusted(64, 8, -8, -16); }
+
+int PlotCanvas::frameAtX(int x) const
+{
+    const QRect r = plotRect();
+    const double t = std::clamp(double(x - r.left()) / std::max(1, r.width()), 0.0, 1.0);
+    return int(std::lround(m_first + t * (m_last - m_first)));
+}
+
+void PlotCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().base());
+    const QRect r = plotRect();
+    p.setPen(palette().color(QPalette::Mid));
+    p.drawRect(r);
+    if (m_series.frames.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter, tr("Right-click a numeric property in the inspector and choose Plot"));
+        return;
+    }
+    auto xOf = [&](double f) { return r.left() + (f - m_first) / double(m_last - m_first) * r.width(); };
+    auto yOf = [&](double v) { return r.bottom() - (v - m_min) / (m_max - m_min) * r.height(); };
+    p.setPen(palette().color(QPalette::WindowText));
+    p.drawText(QRect(0, r.top() - 6, 60, 14), Qt::AlignRight, QString::number(m_max, 'g', 5));
+    p.drawText(QRect(0, r.bottom() - 8, 60, 14), Qt::AlignRight, QString::number(m_min, 'g', 5));
+    // One vertex per pixel column at most: min/max folding keeps spikes visible.
+    QPainterPath path;
+    int lastX = INT_MIN;
+    double colMin = 0, colMax = 0;
+    bool started = false;
+    for (size_t i = 0; i < m_series.frames.size(); ++i) {
+        const int x = int(xOf(m_series.frames[i]));
+        const double v = m_series.values[i];
+        if (x != lastX) {
+            if (started) {
+                path.lineTo(lastX, yOf(colMin));
+                path.lineTo(lastX, yOf(colMax));
+            }
+            colMin = colMax = v;
+            if (!started)
+                path.moveTo(x, yOf(v)), started = true;
+            lastX = x;
+        } else {
+            colMin = std::min(colMin, v);
+            colMax = std::max(colMax, v);
+        }
+    }
+    if (started)
+        path.lineTo(lastX, yOf(colMax));
+    p.setPen(QPen(QColor(0x00, 0x72, 0xB2), 1.5));
+    p.drawPath(path);
+    const int cur = m_session->currentFrame();
+    if (cur >= m_first && cur <= m_last) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 1));
+        p.drawLine(int(xOf(cur)), r.top(), int(xOf(cur)), r.bottom());
+    }
+    if (m_hoverX >= r.left() && m_hoverX <= r.right()) {
+        const int f = frameAtX(m_hoverX);
+        auto it = std::lower_bound(m_series.frames.begin(), m_series.frames.end(), f);
+        if (it != m_series.frames.end()) {
+            const double v = m_series.values[size_t(it - m_series.frames.begin())];
+            p.setPen(palette().color(QPalette::WindowText));
+            p.drawText(QRect(r.left() + 4, r.bottom() + 1, r.width(), 14), Qt::AlignLeft, tr("frame %1: %2").arg(*it).arg(v, 0, 'g', 8));
+        }
+    }
+}
+
+void PlotCanvas::mousePressEvent(QMouseEvent* e)
+{
+    if (e->button() == Qt::LeftButton && !m_series.frames.empty())
+        emit seekRequested(frameAtX(int(e->position().x())));
+}
+
+void PlotCanvas::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hoverX = int(e->position().x());
+    if (e->buttons() & Qt::LeftButton && !m_series.frames.empty())
+        emit seekRequested(frameAtX(m_hoverX));
+    update();
+}
+
+PropertyPlot::PropertyPlot(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel(tr("No property plotted"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(200);
+    m_progress->setVisible(false);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setVisible(false);
+    top->addWidget(m_title, 1);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancelButton);
+    layout->addLayout(top);
+    m_canvas = new PlotCanvas(session, this);
+    layout->addWidget(m_canvas, 1);
+    connect(m_cancelButton, &QPushButton::clicked, this, &PropertyPlot::cancel);
+    connect(m_canvas, &PlotCanvas::seekRequested, this, &PropertyPlot::seekRequested);
+    connect(session, &ReplaySession::closed, this, [this] {
+        cancel();
+        m_canvas->setSeries({}, 0, 1);
+        m_title->setText(tr("No property plotted"));
+    });
+}
+
+PropertyPlot::~PropertyPlot() { cancel(); }
+
+void PropertyPlot::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+    ++m_generation;
+    m_progress->setVisible(false);
+    m_cancelButton->setVisible(false);
+}
+
+void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstFrame, int lastFrame)
+{
+    cancel();
+    auto file = m_session->file();
+    if (!file)
+        return;
+    firstFrame = std::clamp(firstFrame, 0, file->frameCount() - 1);
+    lastFrame = std::clamp(lastFrame, firstFrame, file->frameCount() - 1);
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag;
+    const uint64_t generation = m_generation;
+    m_title->setText(tr("%1.%2 · frames %3–%4").arg(entity.uniqueId, path).arg(firstFrame).arg(lastFrame));
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancelButton->setVisible(true);
+    QPointer<PropertyPlot> self(this);
+    QThreadPool::globalInstance()->start([=] {
+        PlotSeries s;
+        const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
+        const vtx::Schema& schema = file->schema();
+        int frame = firstFrame;
+        while (frame <= lastFrame && !cancelFlag->load()) {
+            auto ci = file->chunkForFrame(frame);
+            if (!ci)
+                break;
+            // Decoded here, not through the playhead's cache, so a scan never moves the
+            // playhead's window and outlives nothing it borrowed (it owns `file`).
+            auto d = file->decodeChunk(*ci);
+            if (!d) {
+                frame = file->chunks()[*ci].endFrame + 1;
+                continue;
+            }
+            const std::shared_ptr<const vtx::DecodedChunk> chunk = *d;
+            const int end = std::min(lastFrame, chunk->startFrame() + int(chunk->frameCount()) - 1);
+            for (; frame <= end && !cancelFlag->load(); ++frame) {
+                const vtx::FrameView fv = chunk->frame(size_t(frame - chunk->startFrame()));
+                if (size_t(entity.bucket) >= fv.bucketCount())
+                    continue;
+                const vtx::BucketView b = fv.bucket(size_t(entity.bucket));
+                for (size_t e = 0; e < b.entityCount(); ++e)
+                    if (b.uniqueId(e) == id) {
+                        if (auto v = vtx::evaluatePath(b.entity(e), schema, p); v && v->number) {
+                            s.frames.push_back(frame);
+                            s.values.push_back(*v->number);
+                        }
+                        break;
+                    }
+            }
+            frame = std::max(frame, end + 1);
+            const int permille = int(1000.0 * (frame - firstFrame) / std::max(1, lastFrame - firstFrame + 1));
+            QMetaObject::invokeMethod(self.data(), [self, generation, permille] {
+                if (self && self->m_generation == generation)
+                    self->m_progress->setValue(permille);
+            }, Qt::QueuedConnection);
+        }
+        if (cancelFlag->load())
+            return;
+        QMetaObject::invokeMethod(self.data(), [self, generation, s = std::move(s), firstFrame, lastFrame]() mutable {
+            if (!self || self->m_generation != generation)
+                return;
+            self->m_cancel.reset();
+            self->m_progress->setVisible(false);
+            self->m_cancelButton->setVisible(false);
+            self->m_canvas->setSeries(std::move(s), firstFrame, lastFrame);
+            emit self->finished();
+        }, Qt::QueuedConnection);
+    });
+}
+
+} // namespace vtxw

@@ -1,0 +1,130 @@
+#include "vtxwidgets/PropertyTreeModel.hpp"
+
+#include <QFont>
+#include <QFontDatabase>
+
+namespace vtxw {
+
+PropertyTreeModel::PropertyTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+
+void PropertyTreeModel::clear()
+{
+    beginResetModel();
+    m_nodes.clear();
+    m_row.clear();
+    m_changed.clear();
+    endResetModel();
+}
+
+void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* schema)
+{
+    if (c.isNull() || !schema) {
+        if (!m_nodes.empty())
+            clear();
+        return;
+    }
+    std::vector<vtx::PropertyNode> next = vtx::buildPropertyTree(c, *schema);
+    bool sameShape = next.size() == m_nodes.size();
+    for (size_t i = 0; sameShape && i < next.size(); ++i)
+        sameShape = next[i].path == m_nodes[i].path && next[i].parent == m_nodes[i].parent;
+    if (sameShape) {
+        QSet<int> changed;
+        for (size_t i = 1; i < next.size(); ++i)
+            if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type)
+                changed.insert(int(i));
+        const QSet<int> unflag = m_changed - changed;
+        m_nodes = std::move(next);
+        m_changed = changed;
+        for (int n : changed | unflag)
+            emit dataChanged(indexOfNode(n, 0), indexOfNode(n, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_nodes = std::move(next);
+    m_row.assign(m_nodes.size(), 0);
+    for (const auto& n : m_nodes)
+        for (size_t r = 0; r < n.children.size(); ++r)
+            m_row[size_t(n.children[r])] = int(r);
+    m_changed.clear();
+    endResetModel();
+}
+
+QModelIndex PropertyTreeModel::indexOfNode(int node, int column) const
+{
+    if (node <= 0 || size_t(node) >= m_nodes.size())
+        return {};
+    return createIndex(m_row[size_t(node)], column, quintptr(node));
+}
+
+QModelIndex PropertyTreeModel::indexOfPath(const QString& path) const
+{
+    const std::string p = path.toStdString();
+    for (size_t i = 1; i < m_nodes.size(); ++i)
+        if (m_nodes[i].path == p)
+            return indexOfNode(int(i));
+    return {};
+}
+
+QModelIndex PropertyTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (m_nodes.empty() || row < 0 || column < 0 || column >= ColumnCount || (parent.isValid() && parent.column() != 0))
+        return {};
+    const auto& kids = m_nodes[size_t(nodeOf(parent))].children;
+    return row < int(kids.size()) ? createIndex(row, column, quintptr(kids[size_t(row)])) : QModelIndex{};
+}
+
+QModelIndex PropertyTreeModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOfNode(m_nodes[child.internalId()].parent);
+}
+
+int PropertyTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (m_nodes.empty() || (parent.isValid() && parent.column() != 0))
+        return 0;
+    return int(m_nodes[size_t(nodeOf(parent))].children.size());
+}
+
+int PropertyTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+
+QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const auto& n = m_nodes[index.internalId()];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn: return QString::fromStdString(n.name);
+        case ValueColumn: return QString::fromStdString(n.value);
+        case TypeColumn: return QString::fromStdString(n.type);
+        }
+        return {};
+    case Qt::ToolTipRole: return QString::fromStdString(n.path + " = " + n.value);
+    case Qt::TextAlignmentRole:
+        if (index.column() == ValueColumn && n.number)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return int(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::FontRole:
+        if (index.column() == ValueColumn)
+            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        return {};
+    case PathRole: return QString::fromStdString(n.path);
+    case NumberRole: return n.number ? QVariant(*n.number) : QVariant();
+    case ChangedRole: return m_changed.contains(int(index.internalId()));
+    case AbsentRole: return n.absent;
+    default: return {};
+    }
+}
+
+QVariant PropertyTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* names[] = {QT_TR_NOOP("Property"), QT_TR_NOOP("Value"), QT_TR_NOOP("Type")};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+} // namespace vtxw

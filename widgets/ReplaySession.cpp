@@ -1,0 +1,136 @@
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QPointer>
+#include <QThreadPool>
+#include <algorithm>
+
+namespace vtxw {
+
+ReplaySession::ReplaySession(QObject* parent) : QObject(parent) { m_clock.start(); }
+
+ReplaySession::~ReplaySession() = default;
+
+void ReplaySession::openAsync(const QString& path)
+{
+    const uint64_t generation = ++m_openGeneration;
+    m_opening = true;
+    emit opening(path);
+    QPointer<ReplaySession> self(this);
+    QThreadPool::globalInstance()->start([self, path, generation] {
+        auto result = vtx::ReplayFile::open(path.toStdString());
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, path, generation, result = std::move(result)]() mutable {
+                if (!self || generation != self->m_openGeneration)
+                    return; // a newer open or a close happened meanwhile
+                self->m_opening = false;
+                if (!result) {
+                    emit self->openFailed(path, QString::fromStdString(result.message()));
+                    return;
+                }
+                self->close();
+                self->m_path = path;
+                self->m_file = std::move(*result);
+                self->m_cache = std::make_unique<vtx::ChunkCache>(self->m_file);
+                self->m_current = 0;
+                self->setCurrentFrame(0); // before opened(): listeners may seek elsewhere
+                emit self->opened();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ReplaySession::close()
+{
+    if (!m_file)
+        return;
+    m_displayed = {};
+    m_cache.reset(); // joins the decode workers; pending callbacks find no session work
+    m_file.reset();
+    m_path.clear();
+    m_loading = false;
+    emit closed();
+}
+
+void ReplaySession::setCurrentFrame(int frame)
+{
+    if (!m_cache)
+        return;
+    frame = std::clamp(frame, 0, std::max(0, frameCount() - 1));
+    const bool moved = frame != m_current;
+    m_current = frame;
+    if (moved)
+        emit currentFrameChanged(frame);
+    if (m_recorder)
+        m_recorder->record(frame);
+    const qint64 requested = m_clock.nsecsElapsed();
+    QPointer<ReplaySession> self(this);
+    vtx::ChunkCache* cache = m_cache.get();
+    bool answered = false;
+    m_cache->request(frame, [self, frame, requested, cache, &answered, this](const vtx::Result<vtx::FrameHandle>& r) {
+        if (QThread::currentThread() == thread() && self && self->m_cache.get() == cache) {
+            answered = true; // a cache hit answers inline, on the UI thread
+            deliver(frame, r, requested);
+            return;
+        }
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, frame, requested, cache, r] {
+                if (self && self->m_cache.get() == cache)
+                    self->deliver(frame, r, requested);
+            },
+            Qt::QueuedConnection);
+    });
+    if (!answered && !m_loading) {
+        m_loading = true;
+        emit loadingChanged(true);
+    }
+}
+
+void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
+{
+    if (!r) {
+        if (r.message() == "superseded")
+            return;
+        if (frame == m_current && m_loading) {
+            m_loading = false;
+            emit loadingChanged(false);
+        }
+        return;
+    }
+    m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
+    // Show the newest frame that arrived; an older answer never replaces a newer one.
+    m_displayed = *r;
+    if (frame == m_current && m_loading) {
+        m_loading = false;
+        emit loadingChanged(false);
+    }
+    emit frameReady();
+}
+
+int ReplaySession::frameAtGameTime(int64_t ticks) const
+{
+    if (!m_file || m_file->frameCount() == 0)
+        return 0;
+    const auto& t = m_file->footer().times.gameTime;
+    if (t.size() != size_t(m_file->frameCount()))
+        return std::clamp(int(double(ticks) / 1e7 * 60), 0, m_file->frameCount() - 1);
+    auto it = std::lower_bound(t.begin(), t.end(), ticks);
+    if (it == t.end())
+        return int(t.size()) - 1;
+    if (it != t.begin() && (ticks - *(it - 1)) < (*it - ticks))
+        --it;
+    return int(it - t.begin());
+}
+
+void ReplaySession::setTraceRecording(bool on)
+{
+    if (on && !m_recorder)
+        m_recorder = std::make_unique<vtx::TraceRecorder>();
+    else if (!on)
+        m_recorder.reset();
+}
+
+vtx::AccessTrace ReplaySession::recordedTrace() const { return m_recorder ? m_recorder->trace() : vtx::AccessTrace{}; }
+
+} // namespace vtxw

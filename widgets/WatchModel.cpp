@@ -1,0 +1,93 @@
+#include "vtxwidgets/WatchModel.hpp"
+
+#include "vtx/PropertyTree.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QFontDatabase>
+
+namespace vtxw {
+
+WatchModel::WatchModel(ReplaySession* session, QObject* parent) : QAbstractTableModel(parent), m_session(session)
+{
+    connect(session, &ReplaySession::frameReady, this, &WatchModel::refresh);
+    connect(session, &ReplaySession::closed, this, &WatchModel::refresh);
+}
+
+QString WatchModel::valueOf(const Watch& w) const
+{
+    const vtx::FrameHandle& h = m_session->displayedFrame();
+    if (h.isNull() || !m_session->file() || w.entity.bucket < 0 || size_t(w.entity.bucket) >= h->bucketCount())
+        return tr("—");
+    const vtx::BucketView b = h->bucket(size_t(w.entity.bucket));
+    const std::string id = w.entity.uniqueId.toStdString();
+    for (size_t e = 0; e < b.entityCount(); ++e)
+        if (b.uniqueId(e) == id) {
+            auto v = vtx::evaluatePath(b.entity(e), m_session->file()->schema(), w.path.toStdString());
+            return v ? QString::fromStdString(v->text) : tr("—");
+        }
+    return tr("(not in this frame)");
+}
+
+void WatchModel::refresh()
+{
+    QStringList next;
+    for (const Watch& w : m_watches)
+        next << valueOf(w);
+    for (int i = 0; i < next.size(); ++i)
+        if (i < m_values.size() && next[i] != m_values[i]) {
+            m_values[i] = next[i];
+            emit dataChanged(index(i, ValueColumn), index(i, ValueColumn));
+        }
+    m_values = next;
+}
+
+void WatchModel::addWatch(const Watch& w)
+{
+    if (m_watches.contains(w))
+        return;
+    const int row = int(m_watches.size());
+    beginInsertRows({}, row, row);
+    m_watches << w;
+    m_values << valueOf(w);
+    endInsertRows();
+}
+
+void WatchModel::removeRows(const QList<int>& rows)
+{
+    QList<int> sorted = rows;
+    std::sort(sorted.begin(), sorted.end(), std::greater<int>());
+    for (int r : sorted) {
+        if (r < 0 || r >= m_watches.size())
+            continue;
+        beginRemoveRows({}, r, r);
+        m_watches.removeAt(r);
+        m_values.removeAt(r);
+        endRemoveRows();
+    }
+}
+
+int WatchModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_watches.size()); }
+int WatchModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant WatchModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_watches.size())
+        return {};
+    const Watch& w = m_watches[index.row()];
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+        return index.column() == WatchColumn ? w.entity.uniqueId + QLatin1Char('.') + w.path : m_values.value(index.row());
+    if (role == Qt::FontRole && index.column() == ValueColumn)
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (role == Qt::TextAlignmentRole && index.column() == ValueColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant WatchModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    return section == WatchColumn ? tr("Watch") : tr("Value");
+}
+
+} // namespace vtxw

@@ -1,0 +1,36 @@
+#pragma once
+// Timeline events of the open replay as a table (time, type, label, entity, frame).
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace vtxw {
+
+class ReplaySession;
+
+class EventsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { TimeColumn, TypeColumn, LabelColumn, EntityColumn, FrameColumn, ColumnCount };
+    enum Roles { FrameRole = Qt::UserRole + 1 };
+    explicit EventsModel(ReplaySession* session, QObject* parent = nullptr);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    /// Index of the first event after / last event before `frame`, or -1.
+    int nextEventFrame(int frame) const;
+    int previousEventFrame(int frame) const;
+
+private:
+    void reload();
+    struct Row {
+        double seconds;
+        QString type, label, entity;
+        int frame;
+    };
+    ReplaySession* m_session;
+    std::vector<Row> m_rows;
+};
+
+} // namespace vtxw

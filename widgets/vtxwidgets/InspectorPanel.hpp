@@ -1,0 +1,51 @@
+#pragma once
+// The property inspector: every property of the selected entity at the displayed frame, with a
+// "loading" hint while the exact frame decodes, value flashes on change, and a context menu to
+// copy a value or path, watch it, or plot it.
+
+#include "vtxwidgets/EntityTreeModel.hpp"
+#include "vtxwidgets/PropertyTreeModel.hpp"
+
+#include <QSet>
+#include <QWidget>
+
+class QLabel;
+class QTreeView;
+
+namespace vtxw {
+
+class ReplaySession;
+
+class InspectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent = nullptr);
+    void setEntity(const EntityKey& key);
+    const EntityKey& entity() const { return m_entity; }
+    PropertyTreeModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+    void setFlashChanges(bool on) { m_flash = on; }
+    /// The path of the property under the cursor (for keyboard actions), or empty.
+    QString currentPath() const;
+    /// Re-reads the entity from the entity model (call after the model moved to a new frame).
+    void refresh();
+
+signals:
+    void watchRequested(const EntityKey& entity, const QString& path);
+    void plotRequested(const EntityKey& entity, const QString& path);
+
+private:
+    void showMenu(const QPoint& pos);
+    void restoreExpansion();
+    ReplaySession* m_session;
+    EntityTreeModel* m_entities;
+    PropertyTreeModel* m_model;
+    QTreeView* m_view;
+    QLabel* m_header;
+    QLabel* m_loading;
+    EntityKey m_entity;
+    QSet<QString> m_expanded;
+    bool m_flash = true;
+};
+
+} // namespace vtxw

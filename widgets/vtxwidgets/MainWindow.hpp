@@ -1,0 +1,107 @@
+#pragma once
+// The vtxscope main window: entities left, inspector centre, watch right, plot and timeline
+// below, every panel a dock whose layout is remembered. All long work happens elsewhere
+// (ReplaySession's worker open, the cache's decode pool, the plot worker).
+
+#include "vtxwidgets/EntityTreeModel.hpp"
+
+#include <QMainWindow>
+#include <QPointer>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QStackedWidget;
+class QTreeView;
+class QTableView;
+class QTreeWidget;
+
+namespace vtxw {
+
+class ReplaySession;
+class PlaybackController;
+class TimelineScrubber;
+class InspectorPanel;
+class WatchModel;
+class EventsModel;
+class PropertyPlot;
+
+struct OpenRequest {
+    OpenRequest(QString p = {}) : path(std::move(p)) {}
+    QString path;
+    int frame = -1;          ///< --frame N
+    QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
+    QString selectId;
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const OpenRequest& request);
+    ReplaySession* session() const { return m_session; }
+    PlaybackController* playback() const { return m_playback; }
+    TimelineScrubber* timeline() const { return m_timeline; }
+    InspectorPanel* inspector() const { return m_inspector; }
+    EntityTreeModel* entityModel() const { return m_entityModel; }
+    QTreeView* entityView() const { return m_entityView; }
+    WatchModel* watchModel() const { return m_watchModel; }
+    EventsModel* eventsModel() const { return m_eventsModel; }
+    PropertyPlot* plot() const { return m_plot; }
+    QLineEdit* entityFilter() const { return m_filter; }
+    EntityKey selectedEntity() const { return m_selected; }
+    void selectEntity(const EntityKey& key);
+    /// The last error shown to the user (for tests), empty if none.
+    QString lastError() const { return m_lastError; }
+
+protected:
+    void closeEvent(QCloseEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void onOpened();
+    void onOpenFailed(const QString& path, const QString& message);
+    void onClosed();
+    void onFrameReady();
+    void updateStatus();
+    void updateCachePanel();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void goToDialog();
+    void restoreSelection();
+    void resetLayout();
+
+    ReplaySession* m_session;
+    PlaybackController* m_playback;
+    TimelineScrubber* m_timeline;
+    InspectorPanel* m_inspector;
+    EntityTreeModel* m_entityModel;
+    EntityFilterProxy* m_entityProxy;
+    QTreeView* m_entityView;
+    QLineEdit* m_filter;
+    WatchModel* m_watchModel;
+    EventsModel* m_eventsModel;
+    PropertyPlot* m_plot;
+    QTreeWidget* m_fileInfo;
+    QLabel* m_cacheLabel;
+    QStackedWidget* m_centre;
+    QLabel* m_banner;
+    QLabel* m_statusFrame;
+    QLabel* m_statusTime;
+    QLabel* m_statusLatency;
+    QLabel* m_statusCache;
+    QMenu* m_recentMenu;
+    QMenu* m_viewMenu;
+    QByteArray m_defaultState;
+    EntityKey m_selected;
+    OpenRequest m_pending;
+    QString m_lastError;
+};
+
+} // namespace vtxw

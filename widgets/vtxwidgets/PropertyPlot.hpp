@@ -1,0 +1,78 @@
+#pragma once
+// Plots one numeric property (or vector component) of one entity over a frame range. The series
+// is computed on a worker thread, chunk by chunk, with progress and cancel; the UI only paints.
+// Clicking the plot seeks there.
+
+#include "vtxwidgets/EntityTreeModel.hpp"
+
+#include <QPointer>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace vtxw {
+
+class ReplaySession;
+
+struct PlotSeries {
+    std::vector<int> frames;
+    std::vector<double> values;
+};
+
+/// The painted curve.
+class PlotCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlotCanvas(ReplaySession* session, QWidget* parent = nullptr);
+    void setSeries(PlotSeries s, int firstFrame, int lastFrame);
+    const PlotSeries& series() const { return m_series; }
+    int frameAtX(int x) const;
+    QSize sizeHint() const override { return {600, 140}; }
+
+signals:
+    void seekRequested(int frame);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+
+private:
+    QRect plotRect() const;
+    ReplaySession* m_session;
+    PlotSeries m_series;
+    int m_first = 0, m_last = 1;
+    double m_min = 0, m_max = 1;
+    int m_hoverX = -1;
+};
+
+class PropertyPlot : public QWidget {
+    Q_OBJECT
+public:
+    explicit PropertyPlot(ReplaySession* session, QWidget* parent = nullptr);
+    ~PropertyPlot() override;
+    /// Starts computing the series of entity.path over [first, last] (cancels a running one).
+    void plot(const EntityKey& entity, const QString& path, int firstFrame, int lastFrame);
+    void cancel();
+    bool isComputing() const { return bool(m_cancel); }
+    PlotCanvas* canvas() const { return m_canvas; }
+
+signals:
+    void seekRequested(int frame);
+    void finished();
+
+private:
+    ReplaySession* m_session;
+    PlotCanvas* m_canvas;
+    QLabel* m_title;
+    QProgressBar* m_progress;
+    QPushButton* m_cancelButton;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    uint64_t m_generation = 0;
+};
+
+} // namespace vtxw

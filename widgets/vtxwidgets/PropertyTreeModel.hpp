@@ -1,0 +1,44 @@
+#pragma once
+// Every property of one entity in the displayed frame: name, value, type; nested structs,
+// arrays and maps as expandable rows. When the shape is unchanged between frames only values
+// change (dataChanged), so expansion and selection survive scrubbing; values that changed since
+// the previous update are flagged (ChangedRole) for the inspector's flash.
+
+#include "vtx/PropertyTree.hpp"
+
+#include <QAbstractItemModel>
+#include <QSet>
+
+namespace vtxw {
+
+class PropertyTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, ValueColumn, TypeColumn, ColumnCount };
+    enum Roles { PathRole = Qt::UserRole + 1, NumberRole, ChangedRole, AbsentRole };
+
+    explicit PropertyTreeModel(QObject* parent = nullptr);
+
+    /// Shows `c` (null view: empty). `title` names the entity for the header.
+    void setContainer(vtx::ContainerView c, const vtx::Schema* schema);
+    void clear();
+    QModelIndex indexOfPath(const QString& path) const;
+    const std::vector<vtx::PropertyNode>& nodes() const { return m_nodes; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    int nodeOf(const QModelIndex& index) const { return index.isValid() ? int(index.internalId()) : 0; }
+    QModelIndex indexOfNode(int node, int column = 0) const;
+
+    std::vector<vtx::PropertyNode> m_nodes;
+    std::vector<int> m_row; ///< row of each node under its parent
+    QSet<int> m_changed;
+};
+
+} // namespace vtxw

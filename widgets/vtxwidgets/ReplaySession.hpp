@@ -1,0 +1,76 @@
+#pragma once
+// The open replay as the GUI sees it: the file, its chunk cache, the current frame and the last
+// decoded frame shown. Opening runs on a worker thread; frames are requested from the cache
+// asynchronously (latest wins) and arrive on the UI thread. The UI thread never decodes.
+
+#include "vtx/ReplayFile.hpp"
+#include "vtx/cache/AccessTrace.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <memory>
+
+namespace vtxw {
+
+class ReplaySession : public QObject {
+    Q_OBJECT
+public:
+    explicit ReplaySession(QObject* parent = nullptr);
+    ~ReplaySession() override;
+
+    /// Opens on a worker thread; emits opened() or openFailed().
+    void openAsync(const QString& path);
+    void close();
+
+    bool isOpen() const { return bool(m_file); }
+    bool isOpening() const { return m_opening; }
+    QString path() const { return m_path; }
+    const std::shared_ptr<const vtx::ReplayFile>& file() const { return m_file; }
+    vtx::ChunkCache* cache() const { return m_cache.get(); }
+    int frameCount() const { return m_file ? m_file->frameCount() : 0; }
+
+    int currentFrame() const { return m_current; }
+    /// Moves the playhead; the frame arrives later through frameReady().
+    void setCurrentFrame(int frame);
+    /// The last decoded frame (may lag currentFrame() while its chunk decodes).
+    const vtx::FrameHandle& displayedFrame() const { return m_displayed; }
+    bool isLoading() const { return m_loading; }
+    double lastLatencyMs() const { return m_lastLatencyMs; }
+
+    /// Frame whose game time is closest to `ticks` (binary search over the footer's times).
+    int frameAtGameTime(int64_t ticks) const;
+    int64_t gameTimeTicks(int frame) const { return m_file ? m_file->gameTimeTicks(frame) : 0; }
+
+    /// Records every playhead request while enabled (File ▸ Record access trace).
+    void setTraceRecording(bool on);
+    bool isTraceRecording() const { return bool(m_recorder); }
+    vtx::AccessTrace recordedTrace() const;
+
+signals:
+    void opening(const QString& path);
+    void opened();
+    void openFailed(const QString& path, const QString& message);
+    void closed();
+    void currentFrameChanged(int frame);
+    void frameReady();
+    void loadingChanged(bool loading);
+
+private:
+    void deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
+
+    QString m_path;
+    bool m_opening = false;
+    uint64_t m_openGeneration = 0;
+    std::shared_ptr<const vtx::ReplayFile> m_file;
+    std::unique_ptr<vtx::ChunkCache> m_cache;
+    int m_current = 0;
+    vtx::FrameHandle m_displayed;
+    bool m_loading = false;
+    double m_lastLatencyMs = 0;
+    QElapsedTimer m_clock;
+    std::unique_ptr<vtx::TraceRecorder> m_recorder;
+};
+
+} // namespace vtxw
