@@ -158,9 +158,12 @@ EntityFilterProxy::EntityFilterProxy(QObject* parent) : QSortFilterProxyModel(pa
 
 bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 {
+    // No filter: accept without asking for the search text (it renders every property).
+    if (filterRegularExpression().pattern().isEmpty())
+        return true;
     const QModelIndex i = sourceModel()->index(row, 0, parent);
     if (i.data(EntityTreeModel::IsBucketRole).toBool())
-        return filterRegularExpression().pattern().isEmpty();
+        return false; // shown while a child matches (recursive filtering)
     return QSortFilterProxyModel::filterAcceptsRow(row, parent);
 }
 

@@ -64,30 +64,33 @@ void ReplaySession::setCurrentFrame(int frame)
     if (m_recorder)
         m_recorder->record(frame);
     const qint64 requested = m_clock.nsecsElapsed();
+    const uint64_t serial = ++m_requestSerial;
     QPointer<ReplaySession> self(this);
     vtx::ChunkCache* cache = m_cache.get();
-    bool answered = false;
-    m_cache->request(frame, [self, frame, requested, cache, &answered, this](const vtx::Result<vtx::FrameHandle>& r) {
-        if (QThread::currentThread() == thread() && self && self->m_cache.get() == cache) {
-            answered = true; // a cache hit answers inline, on the UI thread
-            deliver(frame, r, requested);
+    QThread* uiThread = thread();
+    // The callback runs inline (a hit, or a superseded older request) or on a decode worker.
+    // It captures nothing that can dangle: older requests' callbacks may run during a newer call.
+    m_cache->request(frame, [self, frame, requested, cache, serial, uiThread](const vtx::Result<vtx::FrameHandle>& r) {
+        if (QThread::currentThread() == uiThread) {
+            if (self && self->m_cache.get() == cache)
+                self->deliver(frame, r, requested, serial);
             return;
         }
         QMetaObject::invokeMethod(
             self.data(),
-            [self, frame, requested, cache, r] {
+            [self, frame, requested, cache, r, serial] {
                 if (self && self->m_cache.get() == cache)
-                    self->deliver(frame, r, requested);
+                    self->deliver(frame, r, requested, serial);
             },
             Qt::QueuedConnection);
     });
-    if (!answered && !m_loading) {
+    if (m_deliveredSerial != serial && !m_loading) {
         m_loading = true;
         emit loadingChanged(true);
     }
 }
 
-void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
+void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial)
 {
     if (!r) {
         if (r.message() == "superseded")
@@ -99,6 +102,7 @@ void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, q
         return;
     }
     m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
+    m_deliveredSerial = serial;
     // Show the newest frame that arrived; an older answer never replaces a newer one.
     m_displayed = *r;
     if (frame == m_current && m_loading) {

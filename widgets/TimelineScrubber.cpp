@@ -31,7 +31,7 @@ TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QW
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    setFixedHeight(10 + kLaneHeights[0] + kLaneHeights[1] + kLaneHeights[2] + kLaneHeights[3] + kLaneHeights[4] + 8);
+    setFixedHeight(10 + kLaneHeights[0] + kLaneHeights[1] + kLaneHeights[2] + kLaneHeights[3] + kLaneHeights[4] + 8 + 18); // + hover label
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::closed, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::currentFrameChanged, this, qOverload<>(&QWidget::update));

@@ -58,7 +58,7 @@ signals:
     void loadingChanged(bool loading);
 
 private:
-    void deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
+    void deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial);
 
     QString m_path;
     bool m_opening = false;
@@ -69,6 +69,8 @@ private:
     vtx::FrameHandle m_displayed;
     bool m_loading = false;
     double m_lastLatencyMs = 0;
+    uint64_t m_requestSerial = 0;
+    uint64_t m_deliveredSerial = 0;
     QElapsedTimer m_clock;
     std::unique_ptr<vtx::TraceRecorder> m_recorder;
 };

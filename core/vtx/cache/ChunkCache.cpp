@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace vtx {
@@ -282,6 +283,8 @@ std::optional<std::pair<size_t, bool>> ChunkCache::pickJobLocked()
 
 void ChunkCache::workerLoop()
 {
+    // Decoding yields to the thread that shows frames: on Linux nice applies per thread.
+    (void)setpriority(PRIO_PROCESS, 0, 5);
     std::unique_lock lock(m_mutex);
     while (true) {
         m_wake.wait(lock, [&] { return m_stop || hasWorkLocked(); });
