@@ -7,6 +7,7 @@
 #include "vtxgen/Generator.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
+#include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
 
@@ -108,6 +109,21 @@ private slots:
         qInfo("smoke: %s", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
         QVERIFY(!latencies.empty());
         QVERIFY2(maxGap < 50, qPrintable(QString("the UI thread stalled for %1 ms").arg(maxGap)));
+
+        // Artifacts for the record: the timeline zoomed around the playhead, and a plot.
+        w.playback()->seek(5200);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
+        for (int i = 0; i < 6; ++i) {
+            const QPoint at(tl->xOfFrame(5200), y);
+            QWheelEvent wheel(at, tl->mapToGlobal(at), {}, {0, 120}, Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(tl, &wheel);
+        }
+        QVERIFY(tl->axis().span() < 4000);
+        QSignalSpy plotted(w.plot(), &PropertyPlot::finished);
+        w.plot()->plot({0, "player_3"}, "Health", 0, w.session()->frameCount() - 1);
+        QVERIFY(plotted.wait(60000));
+        QVERIFY(!w.plot()->canvas()->series().frames.empty());
+        w.grab().save(artifacts + "/smoke-zoomed-and-plot.png");
     }
 };
 

@@ -223,23 +223,28 @@ CachePlan AdaptivePolicy::observe(const Access& a, const CacheGeometry& g)
     case AccessMode::Idle: {
         p.back = p.forward = mode == AccessMode::Idle ? 1 : 0;
         windowOrder(p, count, p.back, p.forward, 1);
-        // Jumps anywhere: when the whole replay fits the budget comfortably, fill it in the
-        // background, nearest to the recent requests first; otherwise prefetch nothing.
-        if (double(count) * chunkBytes <= 0.8 * double(g.budgetBytes)) {
-            std::vector<std::pair<double, size_t>> order;
-            for (size_t c = 0; c < count; ++c) {
-                double dist = 1e18;
-                for (size_t i = n > 4 ? n - 4 : 0; i < n; ++i)
-                    dist = std::min(dist, std::abs(double(c) - double(g.chunkOf(m_history[i].frame))));
-                order.push_back({dist, c});
-            }
-            std::sort(order.begin(), order.end());
-            for (auto [d, c] : order)
-                if (std::find(p.prefetch.begin(), p.prefetch.end(), c) == p.prefetch.end())
-                    p.prefetch.push_back(c);
-        }
         break;
     }
+    }
+    // When the whole replay fits the budget comfortably, idle prefetch capacity decodes the
+    // rest too (after the window, nearest to the recent requests first, ahead of the motion
+    // before behind it): any later jump is then a hit. Otherwise nothing beyond the window.
+    if (double(count) * chunkBytes <= 0.8 * double(g.budgetBytes)) {
+        std::vector<std::pair<double, size_t>> order;
+        for (size_t c = 0; c < count; ++c) {
+            double dist = 1e18;
+            for (size_t i = n > 4 ? n - 4 : 0; i < n; ++i) {
+                double d = double(c) - double(g.chunkOf(m_history[i].frame));
+                if (p.direction != 0 && d * p.direction < 0)
+                    d *= 2;
+                dist = std::min(dist, std::abs(d));
+            }
+            order.push_back({dist, c});
+        }
+        std::sort(order.begin(), order.end());
+        for (auto [d, c] : order)
+            if (std::find(p.prefetch.begin(), p.prefetch.end(), c) == p.prefetch.end())
+                p.prefetch.push_back(c);
     }
     m_state = {mode, p.back, p.forward, m_velocity};
     return p;
