@@ -4,11 +4,13 @@
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtx/Validate.hpp"
+#include "vtx/diff/DiffExport.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -22,6 +24,9 @@ const char* kUsage = R"(usage: vtxscope-cli [-v] COMMAND ...
 commands:
   info FILE                 header, schema summary, seek table, times, events, problems
   frame FILE N              every entity of frame N with named property values
+  diff FILE A B [--json] [--epsilon E] [--relative R] [--ignore NAME]... [--only BUCKET:ID]... [--no-hash]
+                            what changed from frame A to frame B (entities matched by unique id);
+                            A and B are frame numbers or "last"; text report, or JSON with --json
   validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...)
   generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L]
                             write a synthetic replay; KIND is demo, cs2 or rl
@@ -76,6 +81,90 @@ int cmdFrame(const std::vector<std::string>& args)
     if (!frame)
         return fail(frame.message());
     print(vtx::frameJson(**file, *frame));
+    return 0;
+}
+
+bool parseDouble(const std::string& s, double& out)
+{
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc{} && p == s.data() + s.size() && out >= 0;
+}
+
+int cmdDiff(const std::vector<std::string>& args)
+{
+    if (args.size() < 3)
+        return usage("diff takes FILE, frame A and frame B");
+    auto file = vtx::ReplayFile::open(args[0]);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    auto frameArg = [&](const std::string& s, int32_t& out) {
+        long long n = 0;
+        if (s == "last")
+            n = f.frameCount() - 1;
+        else if (!parseInt(s, n))
+            return false;
+        if (n < 0 || n >= f.frameCount())
+            return false;
+        out = static_cast<int32_t>(n);
+        return true;
+    };
+    int32_t a = 0, b = 0;
+    for (int k = 1; k <= 2; ++k)
+        if (!frameArg(args[size_t(k)], k == 1 ? a : b))
+            return fail(args[0] + ": frame " + args[size_t(k)] + " is out of range (0.." + std::to_string(f.frameCount() - 1) + " or last)");
+    vtx::DiffOptions opt;
+    bool json = false;
+    for (size_t i = 3; i < args.size(); ++i) {
+        const std::string& o = args[i];
+        if (o == "--json") {
+            json = true;
+            continue;
+        }
+        if (o == "--no-hash") {
+            opt.useContentHash = false;
+            continue;
+        }
+        if (i + 1 >= args.size())
+            return usage("option " + o + " needs a value");
+        const std::string& val = args[++i];
+        if (o == "--epsilon" && parseDouble(val, opt.tolerance.absolute))
+            continue;
+        if (o == "--relative" && parseDouble(val, opt.tolerance.relative))
+            continue;
+        if (o == "--ignore") {
+            opt.ignore.push_back(val);
+            continue;
+        }
+        if (o == "--only") {
+            const size_t colon = val.find(':');
+            if (colon == std::string::npos)
+                return usage("--only takes BUCKET:UNIQUE_ID");
+            const std::string bucket = val.substr(0, colon);
+            long long bi = -1;
+            if (!parseInt(bucket, bi)) {
+                const auto& names = f.schema().bucketNames();
+                auto it = std::find(names.begin(), names.end(), bucket);
+                if (it == names.end())
+                    return fail(args[0] + ": no bucket named '" + bucket + "'");
+                bi = it - names.begin();
+            }
+            opt.only.push_back({static_cast<uint32_t>(bi), val.substr(colon + 1)});
+            continue;
+        }
+        return usage("bad option " + o + " " + val);
+    }
+    auto fa = f.frame(a);
+    if (!fa)
+        return fail(fa.message());
+    auto fb = f.frame(b);
+    if (!fb)
+        return fail(fb.message());
+    const vtx::FrameDiff d = vtx::diffFrames(*fa, *fb, f.schema(), opt);
+    if (json)
+        print(vtx::diffJson(d, f.schema(), opt));
+    else
+        std::cout << vtx::diffText(d, f.schema());
     return 0;
 }
 
@@ -159,6 +248,8 @@ int main(int argc, char** argv)
             return cmdFrame(args);
         if (cmd == "validate")
             return cmdValidate(args);
+        if (cmd == "diff")
+            return cmdDiff(args);
         if (cmd == "generate")
             return cmdGenerate(args);
     } catch (const std::exception& e) {

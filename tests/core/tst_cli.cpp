@@ -33,6 +33,9 @@ private slots:
         QTest::newRow("frame 0") << QStringList{"frame", demo(), "0"} << "demo_frame_0.json";
         QTest::newRow("frame 1000") << QStringList{"frame", demo(), "1000"} << "demo_frame_1000.json";
         QTest::newRow("last frame") << QStringList{"frame", demo(), "1799"} << "demo_frame_1799.json";
+        QTest::newRow("diff consecutive") << QStringList{"diff", demo(), "1000", "1001", "--json"} << "demo_diff_1000_1001.json";
+        QTest::newRow("diff first last") << QStringList{"diff", demo(), "0", "last", "--json", "--epsilon", "0.01"}
+                                         << "demo_diff_0_last.json";
     }
     void golden()
     {
@@ -107,6 +110,10 @@ private slots:
         QTest::newRow("frame not a number") << QStringList{"frame", demo(), "abc"} << 2 << "frame takes FILE and a frame number";
         QTest::newRow("not a replay") << QStringList{"info", QString::fromStdString(vtxtest::sourceDir()) + "/CMakeLists.txt"} << 1
                                       << "unknown file format";
+        QTest::newRow("diff frame out of range") << QStringList{"diff", demo(), "0", "5000"} << 1 << "frame 5000 is out of range";
+        QTest::newRow("diff missing frames") << QStringList{"diff", demo(), "0"} << 2 << "diff takes FILE, frame A and frame B";
+        QTest::newRow("diff bad epsilon") << QStringList{"diff", demo(), "0", "1", "--epsilon", "-1"} << 2 << "bad option --epsilon";
+        QTest::newRow("diff unknown bucket") << QStringList{"diff", demo(), "0", "1", "--only", "nope:x"} << 1 << "no bucket named 'nope'";
         QTest::newRow("bad kind") << QStringList{"generate", "nope", "/tmp/x.vtx"} << 2 << "unknown replay kind";
     }
     void errors()

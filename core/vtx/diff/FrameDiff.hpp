@@ -1,0 +1,96 @@
+#pragma once
+// What changed between two frames, in entities and named properties. Entities are matched by
+// unique id per bucket (not by position); changes go down into nested structs, arrays
+// (element-wise, with length changes) and maps (by key). Entities and nested structs whose
+// stored content hashes and types are equal are skipped without reading their properties.
+//
+// The result is flat and reusable (diffFrames() clears and refills it, keeping capacity), and
+// its values view strings inside the two frames, so it holds their handles.
+
+#include "vtx/DecodedChunk.hpp"
+#include "vtx/Schema.hpp"
+#include "vtx/Value.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+struct EntityRef {
+    uint32_t bucket = 0;
+    std::string uniqueId;
+    friend bool operator==(const EntityRef&, const EntityRef&) = default;
+};
+
+struct DiffOptions {
+    FloatTolerance tolerance;           ///< applies to float, double, vector, quat, transform
+    std::vector<std::string> ignore;    ///< property names ignored at any depth ("Timestamp")
+    std::vector<EntityRef> only;        ///< when non-empty, only these entities are compared
+    bool useContentHash = true;         ///< the equal-hash short-circuit (off: compare values)
+    uint32_t maxChangesPerProperty = 1000; ///< element changes kept per array/map; the rest are counted
+};
+
+enum class EntityStatus : uint8_t { Added, Removed, Changed };
+/// Changed: present in both with different values. Added / Removed: an array element or map
+/// key only in B / only in A. TypeChanged: the entity's or struct's type differs.
+enum class ChangeKind : uint8_t { Changed, Added, Removed, TypeChanged };
+
+const char* entityStatusName(EntityStatus s);
+const char* changeKindName(ChangeKind k);
+
+struct PathStep {
+    enum class Kind : uint8_t { Field, Index, Key };
+    Kind kind = Kind::Field;
+    int32_t typeId = -1;   ///< Field: the struct owning the field
+    uint32_t index = 0;    ///< Field: index in StructDef::fields; Index: element index
+    std::string_view key;  ///< Key: the map key (a view into frame A or B)
+};
+
+struct PropertyChange {
+    ChangeKind kind = ChangeKind::Changed;
+    uint32_t pathBegin = 0, pathSize = 0; ///< steps[pathBegin, pathBegin + pathSize)
+    Value a, b;
+};
+
+struct EntityDiff {
+    EntityStatus status = EntityStatus::Changed;
+    uint32_t bucket = 0;
+    std::string_view uniqueId;
+    int32_t typeIdA = -1, typeIdB = -1;
+    int32_t indexA = -1, indexB = -1;   ///< position in the bucket; -1 when absent
+    uint32_t firstChange = 0, changeCount = 0;
+};
+
+struct BucketDiffCounts {
+    uint32_t added = 0, removed = 0, changed = 0, unchanged = 0;
+    uint32_t skippedByHash = 0; ///< unchanged entities decided by the content hash alone
+};
+
+class FrameDiff {
+public:
+    FrameHandle a, b; ///< keep the frames' chunks (and the views below) alive; may be null
+    std::vector<EntityDiff> entities;
+    std::vector<PropertyChange> changes;
+    std::vector<PathStep> steps;
+    std::vector<BucketDiffCounts> buckets;
+    uint64_t omittedChanges = 0; ///< element changes beyond maxChangesPerProperty
+
+    void clear();
+    std::span<const PropertyChange> changesOf(const EntityDiff& e) const { return {changes.data() + e.firstChange, e.changeCount}; }
+    std::span<const PathStep> pathOf(const PropertyChange& c) const { return {steps.data() + c.pathBegin, c.pathSize}; }
+    /// "Weapon.Ammo", "Trail[2]", "RoundStats[r1].Kills": the inspector's path syntax.
+    std::string pathText(const PropertyChange& c, const Schema& schema) const;
+    /// Name of the last step ("Ammo", "[2]").
+    std::string leafName(const PropertyChange& c, const Schema& schema) const;
+    BucketDiffCounts totals() const;
+    bool empty() const { return entities.empty(); }
+};
+
+/// Diffs two frame views into `out` (cleared first; capacity is reused). The views must stay
+/// valid while `out` is used; prefer the FrameHandle overload, which keeps them alive.
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
+void diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
+FrameDiff diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options = {});
+
+} // namespace vtx
