@@ -6,6 +6,8 @@
 //   vtxscope-bench cold-jumps FILE [--jumps N] [--seed S]
 //                                                N seeded random frames, each decoded cold
 //   vtxscope-bench zstd FILE                     decompression-only speed of the chunks (limit)
+//   vtxscope-bench diff FILE [--pairs N]         consecutive-frame and first-vs-last frame diffs
+//                                                (median µs), with and without the hash short-circuit
 //   vtxscope-bench make-traces DIR [--frames N] [--fps F]
 //                                                write the deterministic access-trace suite
 //   vtxscope-bench replay-trace FILE TRACE... --policy P [--policy P2 ...] [--sweep]
@@ -19,6 +21,7 @@
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
+#include "vtx/diff/FrameDiff.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -288,6 +291,92 @@ int replayTrace(const std::vector<std::string>& args)
     return 0;
 }
 
+struct DiffTiming {
+    double medianUs = 0, meanUs = 0;
+    double entities = 0, changedEntities = 0, skippedByHash = 0, changedProperties = 0;
+};
+
+/// Times diffFrames over `pairs` (each diffed once per round, `rounds` rounds; the median of
+/// every single call is reported), with a reused result so steady-state allocation is zero.
+DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>>& pairs, const vtx::Schema& schema,
+                     const vtx::DiffOptions& opt, int rounds)
+{
+    vtx::FrameDiff d;
+    std::vector<double> us;
+    DiffTiming t;
+    for (int r = 0; r < rounds; ++r) {
+        for (const auto& [a, b] : pairs) {
+            const auto t0 = Clock::now();
+            vtx::diffFrames(a.view(), b.view(), schema, opt, d);
+            us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+            if (r == 0) {
+                const vtx::BucketDiffCounts c = d.totals();
+                t.entities += c.added + c.removed + c.changed + c.unchanged;
+                t.changedEntities += c.changed + c.added + c.removed;
+                t.skippedByHash += c.skippedByHash;
+                t.changedProperties += double(d.changes.size());
+            }
+        }
+    }
+    const double n = double(pairs.size());
+    t.entities /= n, t.changedEntities /= n, t.skippedByHash /= n, t.changedProperties /= n;
+    double sum = 0;
+    for (double u : us)
+        sum += u;
+    t.meanUs = sum / double(us.size());
+    std::nth_element(us.begin(), us.begin() + long(us.size() / 2), us.end());
+    t.medianUs = us[us.size() / 2];
+    return t;
+}
+
+vtx::Json timingJson(const DiffTiming& t)
+{
+    return {{"median_us", t.medianUs},          {"mean_us", t.meanUs},
+            {"entities", t.entities},           {"changed_entities", t.changedEntities},
+            {"skipped_by_hash", t.skippedByHash}, {"changed_properties", t.changedProperties}};
+}
+
+int diffBench(const std::string& path, int pairsWanted)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> consecutive;
+    auto first = f.decodeChunk(0);
+    if (!first)
+        return fail(first.message());
+    const auto chunk = *first;
+    const int32_t n = std::min<int32_t>(pairsWanted, int32_t(chunk->frameCount()) - 1);
+    for (int32_t i = 0; i < n; ++i)
+        consecutive.emplace_back(vtx::FrameHandle(chunk, i), vtx::FrameHandle(chunk, i + 1));
+    auto last = f.frame(f.frameCount() - 1);
+    if (!last)
+        return fail(last.message());
+    const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> firstLast(50, {vtx::FrameHandle(chunk, 0), *last});
+    vtx::DiffOptions hash, noHash;
+    noHash.useContentHash = false;
+    const DiffTiming c = timeDiffs(consecutive, f.schema(), hash, 5);
+    const DiffTiming cNo = timeDiffs(consecutive, f.schema(), noHash, 5);
+    const DiffTiming fl = timeDiffs(firstLast, f.schema(), hash, 5);
+    std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> same;
+    for (const auto& p : consecutive)
+        same.emplace_back(p.first, p.first);
+    const DiffTiming identical = timeDiffs(same, f.schema(), hash, 5);
+    std::cout << vtx::Json{{"bench", "diff"},
+                           {"file", path},
+                           {"backend", vtx::backendName(f.backend())},
+                           {"pairs", n},
+                           {"consecutive", timingJson(c)},
+                           {"consecutive_no_hash", timingJson(cNo)},
+                           {"first_vs_last", timingJson(fl)},
+                           {"identical", timingJson(identical)},
+                           {"peak_rss_mb", peakRssMb()}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -305,6 +394,8 @@ int main(int argc, char** argv)
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
         return zstdOnly(file);
+    if (cmd == "diff")
+        return diffBench(file, std::stoi(option(args, "--pairs", "500")));
     if (cmd == "make-traces")
         return makeTraces(args);
     if (cmd == "replay-trace")

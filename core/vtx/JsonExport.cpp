@@ -194,7 +194,7 @@ Json containerJson(ContainerView c, const Schema& schema, int depth)
     for (const FieldDef& f : def->fields) {
         if (f.name.empty() || !f.key.valid())
             continue;
-        if (def->field(f.name) != &f)
+        if (f.name.empty() || f.shadowed)
             continue; // shadowed by a later field of the same name
         o[sanitizeUtf8(f.name)] = visitProperty(c, f.key, conv);
     }

@@ -63,7 +63,7 @@ public:
         if (!def || depth > m_opt.maxDepth)
             return;
         for (const FieldDef& f : def->fields) {
-            if (f.name.empty() || !f.key.valid() || def->field(f.name) != &f)
+            if (f.name.empty() || !f.key.valid() || f.shadowed)
                 continue;
             field(parent, f, c, depth);
         }

@@ -194,8 +194,10 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
                 if (f.key.type == FieldType::None)
                     warn(structName + "." + f.name + ": type \"" + f.typeToken + "\" is not addressable", Problem::Severity::Info);
                 if (!f.name.empty()) {
-                    if (def.fieldIndexByName.count(f.name))
+                    if (auto earlier = def.fieldIndexByName.find(f.name); earlier != def.fieldIndexByName.end()) {
                         warn(structName + ": property \"" + f.name + "\" is defined twice; the later one wins");
+                        def.fields[earlier->second].shadowed = true;
+                    }
                     def.fieldIndexByName[f.name] = def.fields.size();
                 }
                 def.fields.push_back(std::move(f));

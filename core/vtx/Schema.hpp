@@ -42,6 +42,7 @@ struct FieldDef {
     std::string category;
     std::string tooltip;
     PropertyKey key;
+    bool shadowed = false; ///< a later field of the same struct has the same name (§5.4): lookups never find this one
 };
 
 struct StructDef {

@@ -69,7 +69,15 @@ std::string formatValue(const Value& v);
 struct FloatTolerance {
     double absolute = 0;
     double relative = 0;
-    bool equal(double a, double b) const;
+    bool equal(double a, double b) const
+    {
+        if (a == b)
+            return true;
+        return equalSlow(a, b);
+    }
+
+private:
+    bool equalSlow(double a, double b) const;
 };
 /// Whether two leaf values are equal under the tolerance (Struct compares type and hash,
 /// Array/Map compare counts and digests: the diff descends into them instead).

@@ -290,12 +290,12 @@ private slots:
         for (const auto& c : d.changesOf(d.entities[0]))
             byPath[d.pathText(c, s)] = &c;
         QCOMPARE(byPath.size(), size_t(3));
-        QCOMPARE(byPath["Health"]->a.number, 100.0);
-        QCOMPARE(byPath["Health"]->b.number, 87.5);
-        QCOMPARE(deltaJson(byPath["Health"]->a, byPath["Health"]->b).dump(), std::string("-12.5"));
-        QCOMPARE(deltaJson(byPath["Position"]->a, byPath["Position"]->b).dump(), std::string("[0.0,0.0,1.0]"));
-        QCOMPARE(deltaJson(byPath["Team"]->a, byPath["Team"]->b).dump(), std::string("2"));
-        QCOMPARE(formatValue(byPath["Position"]->b), std::string("(1, 2, 4)"));
+        QCOMPARE(byPath["Health"]->a().number, 100.0);
+        QCOMPARE(byPath["Health"]->b().number, 87.5);
+        QCOMPARE(deltaJson(byPath["Health"]->a(), byPath["Health"]->b()).dump(), std::string("-12.5"));
+        QCOMPARE(deltaJson(byPath["Position"]->a(), byPath["Position"]->b()).dump(), std::string("[0.0,0.0,1.0]"));
+        QCOMPARE(deltaJson(byPath["Team"]->a(), byPath["Team"]->b()).dump(), std::string("2"));
+        QCOMPARE(formatValue(byPath["Position"]->b()), std::string("(1, 2, 4)"));
         QCOMPARE(d.leafName(*byPath["Position"], s), std::string("Position"));
     }
 

@@ -126,8 +126,8 @@ Json diffJson(const FrameDiff& d, const Schema& schema, const DiffOptions& optio
             ej["type_b"] = typeName(schema, e.typeIdB);
         Json changes = Json::array();
         for (const PropertyChange& c : d.changesOf(e)) {
-            Json cj{{"path", d.pathText(c, schema)}, {"change", changeKindName(c.kind)}, {"a", valueJson(c.a, schema)}, {"b", valueJson(c.b, schema)}};
-            Json delta = deltaJson(c.a, c.b);
+            Json cj{{"path", d.pathText(c, schema)}, {"change", changeKindName(c.kind)}, {"a", valueJson(c.a(), schema)}, {"b", valueJson(c.b(), schema)}};
+            Json delta = deltaJson(c.a(), c.b());
             if (!delta.is_null())
                 cj["delta"] = std::move(delta);
             changes.push_back(std::move(cj));
@@ -152,8 +152,8 @@ std::string diffCsv(const FrameDiff& d, const Schema& schema)
             continue;
         }
         for (const PropertyChange& c : d.changesOf(e))
-            out += head + csvField(d.pathText(c, schema)) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a)) + "," +
-                   csvField(formatValue(c.b)) + "," + csvField(deltaText(c.a, c.b)) + "\n";
+            out += head + csvField(d.pathText(c, schema)) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a())) + "," +
+                   csvField(formatValue(c.b())) + "," + csvField(deltaText(c.a(), c.b())) + "\n";
     }
     return out;
 }
@@ -173,12 +173,12 @@ std::string diffText(const FrameDiff& d, const Schema& schema)
         for (const PropertyChange& c : d.changesOf(e)) {
             out += "    " + d.pathText(c, schema) + ": ";
             if (c.kind == ChangeKind::Added)
-                out += "added " + formatValue(c.b);
+                out += "added " + formatValue(c.b());
             else if (c.kind == ChangeKind::Removed)
-                out += "removed " + formatValue(c.a);
+                out += "removed " + formatValue(c.a());
             else
-                out += formatValue(c.a) + " -> " + formatValue(c.b);
-            const std::string delta = deltaText(c.a, c.b);
+                out += formatValue(c.a()) + " -> " + formatValue(c.b());
+            const std::string delta = deltaText(c.a(), c.b());
             if (!delta.empty())
                 out += delta.front() == '(' ? " Δ" + delta : " (" + delta + ")";
             out += "\n";

@@ -1,5 +1,7 @@
 #include "vtx/diff/FrameDiff.hpp"
 
+#include "vtx/PropertyVisit.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -95,6 +97,78 @@ Value toValue(const Vec3& v) { return Value::ofVector(v); }
 Value toValue(const Quat& v) { return Value::ofQuat(v); }
 Value toValue(const Transform& v) { return Value::ofTransform(v); }
 Value toValue(ContainerView c) { return Value::ofStruct(c.typeId(), c.contentHash()); }
+
+/// Lifts a property (or one element of it) out of a container for ValueRef::lift().
+struct Lifter {
+    int32_t elementType;
+    uint32_t index;
+    bool element;
+
+    Value operator()(Absent) const { return {}; }
+    template <class T>
+    Value operator()(const T& v) const
+    {
+        if (element)
+            return {};
+        return toValue(v);
+    }
+    Value operator()(BoolSpan s) const
+    {
+        if (!element)
+            return Value::ofArray(s.values.size());
+        return index < s.values.size() ? toValue(s.values[index] != 0) : Value{};
+    }
+    template <class T>
+    Value operator()(std::span<const T> s) const
+    {
+        if (!element)
+            return Value::ofArray(s.size());
+        return index < s.size() ? toValue(s[index]) : Value{};
+    }
+    template <class List>
+    Value operator()(const ListSlice<List>& s) const
+    {
+        if (!element)
+            return Value::ofArray(s.size(), elementType);
+        return index < s.size() ? toValue(s[index]) : Value{};
+    }
+    Value operator()(MapView m) const
+    {
+        if (!element)
+            return Value::ofMap(m.size(), elementType);
+        return index < m.size() ? toValue(m.values()[index]) : Value{};
+    }
+};
+
+} // namespace
+
+Value ValueRef::lift() const
+{
+    if (!parent)
+        return {};
+    const ContainerView c(parent);
+    if (part == Part::Self)
+        return toValue(c);
+    return visitProperty(c, key, Lifter{key.structTypeId, index, part != Part::Whole});
+}
+
+namespace {
+
+/// The path from the entity to the property being compared. Fixed capacity: nesting is capped
+/// at Differ::kMaxDepth containers, each adding a field step and at most one index/key step.
+class PathStack {
+public:
+    void push_back(const PathStep& s) { m_steps[m_size++] = s; }
+    void pop_back() { --m_size; }
+    void clear() { m_size = 0; }
+    size_t size() const { return m_size; }
+    const PathStep* begin() const { return m_steps; }
+    const PathStep* end() const { return m_steps + m_size; }
+
+private:
+    PathStep m_steps[2 * 64 + 8];
+    size_t m_size = 0;
+};
 
 class Differ {
 public:
@@ -214,10 +288,7 @@ private:
             return;
         }
         m_path.clear();
-        if (ca.typeId() != cb.typeId())
-            record(ChangeKind::TypeChanged, toValue(ca), toValue(cb));
-        else
-            containers(ca, cb);
+        nested(ca, cb);
         d.changeCount = uint32_t(m_out.changes.size() - d.firstChange);
         if (d.changeCount == 0) {
             ++counts.unchanged;
@@ -233,18 +304,24 @@ private:
         return m_opt.useContentHash && a.contentHash() == b.contentHash() && a.contentHash() != 0;
     }
 
-    // ---- properties -------------------------------------------------------------------------
+    // ---- recording --------------------------------------------------------------------------
 
-    void record(ChangeKind kind, const Value& a, const Value& b)
+    static ValueRef whole(ContainerView c, const PropertyKey& k) { return {c.raw(), k, 0, ValueRef::Part::Whole}; }
+    static ValueRef element(ContainerView c, const PropertyKey& k, size_t i) { return {c.raw(), k, uint32_t(i), ValueRef::Part::Element}; }
+    static ValueRef mapValue(ContainerView c, const PropertyKey& k, size_t i) { return {c.raw(), k, uint32_t(i), ValueRef::Part::MapValue}; }
+    static ValueRef self(ContainerView c) { return {c.raw(), {}, 0, ValueRef::Part::Self}; }
+
+    void record(ChangeKind kind, const ValueRef& a, const ValueRef& b)
     {
-        PropertyChange c;
+        PropertyChange& c = m_out.changes.emplace_back();
         c.kind = kind;
         c.pathBegin = uint32_t(m_out.steps.size());
         c.pathSize = uint32_t(m_path.size());
-        m_out.steps.insert(m_out.steps.end(), m_path.begin(), m_path.end());
-        c.a = a;
-        c.b = b;
-        m_out.changes.push_back(c);
+        const size_t at = m_out.steps.size();
+        m_out.steps.resize(at + m_path.size());
+        std::copy(m_path.begin(), m_path.end(), m_out.steps.begin() + long(at));
+        c.refA = a;
+        c.refB = b;
     }
 
     bool ignored(const std::string& name) const
@@ -255,67 +332,65 @@ private:
         return false;
     }
 
-    void containers(ContainerView a, ContainerView b)
+    // ---- comparing --------------------------------------------------------------------------
+
+    bool eq(bool a, bool b) const { return a == b; }
+    bool eq(uint8_t a, uint8_t b) const { return (a != 0) == (b != 0); }
+    bool eq(int32_t a, int32_t b) const { return a == b; }
+    bool eq(int64_t a, int64_t b) const { return a == b; }
+    bool eq(std::string_view a, std::string_view b) const { return a == b; }
+    bool eq(float a, float b) const { return m_opt.tolerance.equal(a, b); }
+    bool eq(double a, double b) const { return m_opt.tolerance.equal(a, b); }
+    bool eq(const Vec3& a, const Vec3& b) const { return eq(a.x, b.x) && eq(a.y, b.y) && eq(a.z, b.z); }
+    bool eq(const Quat& a, const Quat& b) const { return eq(a.x, b.x) && eq(a.y, b.y) && eq(a.z, b.z) && eq(a.w, b.w); }
+    bool eq(const Transform& a, const Transform& b) const
     {
-        if (++m_depth > kMaxDepth) { // hostile nesting: report the subtree as one change
-            record(ChangeKind::Changed, toValue(a), toValue(b));
-            --m_depth;
-            return;
-        }
-        const StructDef* def = m_schema.structById(a.typeId());
-        if (!def) {
-            // No schema for this type: the hash is all we can compare by.
-            if (a.contentHash() != b.contentHash() || !m_opt.useContentHash)
-                record(ChangeKind::Changed, toValue(a), toValue(b));
-        } else {
-            for (size_t fi = 0; fi < def->fields.size(); ++fi) {
-                const FieldDef& f = def->fields[fi];
-                if (f.name.empty() || !f.key.valid() || def->field(f.name) != &f || ignored(f.name))
-                    continue;
-                m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
-                field(f.key, a, b);
-                m_path.pop_back();
-            }
-        }
-        --m_depth;
+        return eq(a.translation, b.translation) && eq(a.rotation, b.rotation) && eq(a.scale, b.scale);
     }
 
-    template <class T>
-    void scalar(std::span<const T> sa, std::span<const T> sb, uint32_t slot)
-    {
-        const bool ha = slot < sa.size(), hb = slot < sb.size();
-        if (!ha && !hb)
-            return;
-        const Value va = ha ? toValue(sa[slot]) : Value{}, vb = hb ? toValue(sb[slot]) : Value{};
-        if (!valuesEqual(va, vb, m_opt.tolerance))
-            record(ChangeKind::Changed, va, vb);
-    }
-
-    void scalarBool(std::span<const uint8_t> sa, std::span<const uint8_t> sb, uint32_t slot)
-    {
-        const bool ha = slot < sa.size(), hb = slot < sb.size();
-        if (!ha && !hb)
-            return;
-        const Value va = ha ? toValue(sa[slot] != 0) : Value{}, vb = hb ? toValue(sb[slot] != 0) : Value{};
-        if (!valuesEqual(va, vb, m_opt.tolerance))
-            record(ChangeKind::Changed, va, vb);
-    }
-
+    /// Both non-null containers: the same type and hash end it, otherwise field by field.
     void nested(ContainerView a, ContainerView b)
     {
-        if (a.isNull() && b.isNull())
-            return;
-        if (a.isNull() || b.isNull()) {
-            record(ChangeKind::Changed, a.isNull() ? Value{} : toValue(a), b.isNull() ? Value{} : toValue(b));
-            return;
-        }
         if (a.typeId() != b.typeId()) {
-            record(ChangeKind::TypeChanged, toValue(a), toValue(b));
+            record(ChangeKind::TypeChanged, self(a), self(b));
             return;
         }
         if (sameHash(a, b))
             return;
-        containers(a, b);
+        if (m_depth >= kMaxDepth) { // hostile nesting: report the subtree as one change
+            record(ChangeKind::Changed, self(a), self(b));
+            return;
+        }
+        const StructDef* def = m_schema.structById(a.typeId());
+        if (!def) {
+            // No schema for this type: the hash is all there is to compare.
+            if (a.contentHash() != b.contentHash() || !m_opt.useContentHash)
+                record(ChangeKind::Changed, self(a), self(b));
+            return;
+        }
+        ++m_depth;
+        for (size_t fi = 0; fi < def->fields.size(); ++fi) {
+            const FieldDef& f = def->fields[fi];
+            if (f.name.empty() || !f.key.valid() || f.shadowed || (!m_opt.ignore.empty() && ignored(f.name)))
+                continue;
+            m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
+            field(f.key, a, b);
+            m_path.pop_back();
+        }
+        --m_depth;
+    }
+
+    template <class Span>
+    void scalar(const Span& sa, const Span& sb, const PropertyKey& k, ContainerView a, ContainerView b)
+    {
+        const uint32_t s = k.slot;
+        const bool ha = s < sa.size(), hb = s < sb.size();
+        if (ha && hb) {
+            if (!eq(sa[s], sb[s]))
+                record(ChangeKind::Changed, whole(a, k), whole(b, k));
+        } else if (ha || hb) {
+            record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
+        }
     }
 
     template <class T>
@@ -324,121 +399,78 @@ private:
         return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
     }
 
-    /// Element-wise comparison of two lists of any element type; `eq(i)` compares element i,
-    /// `value(list, i)` lifts it, `deep(i)` (for struct elements) recurses instead of recording.
-    template <class EqFn, class ValueA, class ValueB>
-    void elements(size_t na, size_t nb, int32_t elementType, EqFn eq, ValueA valueA, ValueB valueB)
+    /// Element-wise comparison of the array property `k` (lists `la`, `lb`): length change,
+    /// changed elements (or nested struct changes), then removed and added elements.
+    template <class List>
+    void elements(const List& la, const List& lb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
+        const size_t na = la.size(), nb = lb.size();
         if (na != nb)
-            record(ChangeKind::Changed, Value::ofArray(na, elementType), Value::ofArray(nb, elementType));
+            record(ChangeKind::Changed, whole(a, k), whole(b, k));
         uint32_t kept = 0;
-        auto push = [&](size_t i) {
-            m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
-        };
         const size_t common = std::min(na, nb);
         for (size_t i = 0; i < common; ++i) {
-            const size_t before = m_out.changes.size();
-            push(i);
-            eq(i, kept < m_opt.maxChangesPerProperty);
-            m_path.pop_back();
-            if (m_out.changes.size() > before)
-                ++kept;
+            if constexpr (std::is_same_v<List, ListSlice<ContainerList>>) {
+                const ContainerView ea = la[i], eb = lb[i];
+                if (ea.typeId() == eb.typeId() && sameHash(ea, eb))
+                    continue;
+                if (kept >= m_opt.maxChangesPerProperty) {
+                    ++m_out.omittedChanges;
+                    continue;
+                }
+                const size_t before = m_out.changes.size();
+                m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
+                nested(ea, eb);
+                m_path.pop_back();
+                kept += m_out.changes.size() > before;
+            } else {
+                if (eq(la[i], lb[i]))
+                    continue;
+                if (kept++ >= m_opt.maxChangesPerProperty) {
+                    ++m_out.omittedChanges;
+                    continue;
+                }
+                m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
+                record(ChangeKind::Changed, element(a, k, i), element(b, k, i));
+                m_path.pop_back();
+            }
         }
-        for (size_t i = common; i < na; ++i) {
+        for (size_t i = common; i < std::max(na, nb); ++i) {
             if (kept++ >= m_opt.maxChangesPerProperty) {
                 ++m_out.omittedChanges;
                 continue;
             }
-            push(i);
-            record(ChangeKind::Removed, valueA(i), Value{});
-            m_path.pop_back();
-        }
-        for (size_t i = common; i < nb; ++i) {
-            if (kept++ >= m_opt.maxChangesPerProperty) {
-                ++m_out.omittedChanges;
-                continue;
-            }
-            push(i);
-            record(ChangeKind::Added, Value{}, valueB(i));
+            m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
+            if (i < na)
+                record(ChangeKind::Removed, element(a, k, i), {});
+            else
+                record(ChangeKind::Added, {}, element(b, k, i));
             m_path.pop_back();
         }
     }
 
     template <class T>
-    void array(std::span<const T> a, std::span<const T> b)
+    void array(std::span<const T> sa, std::span<const T> sb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
-        if (bitwiseEqual(a, b)) // equal bits are equal values under any tolerance
+        if (bitwiseEqual(sa, sb)) // equal bits are equal values under any tolerance
             return;
-        elements(
-            a.size(), b.size(), -1,
-            [&](size_t i, bool keep) {
-                const Value va = toValue(a[i]), vb = toValue(b[i]);
-                if (!valuesEqual(va, vb, m_opt.tolerance)) {
-                    if (keep)
-                        record(ChangeKind::Changed, va, vb);
-                    else
-                        ++m_out.omittedChanges;
-                }
-            },
-            [&](size_t i) { return toValue(a[i]); }, [&](size_t i) { return toValue(b[i]); });
+        elements(sa, sb, k, a, b);
     }
 
-    void boolArray(std::span<const uint8_t> a, std::span<const uint8_t> b)
+    void map(const PropertyKey& k, ContainerView a, ContainerView b)
     {
-        if (bitwiseEqual(a, b))
-            return;
-        elements(
-            a.size(), b.size(), -1,
-            [&](size_t i, bool keep) {
-                if ((a[i] != 0) != (b[i] != 0)) {
-                    if (keep)
-                        record(ChangeKind::Changed, toValue(a[i] != 0), toValue(b[i] != 0));
-                    else
-                        ++m_out.omittedChanges;
-                }
-            },
-            [&](size_t i) { return toValue(a[i] != 0); }, [&](size_t i) { return toValue(b[i] != 0); });
-    }
-
-    void stringArray(const ListSlice<StringList>& a, const ListSlice<StringList>& b)
-    {
-        elements(
-            a.size(), b.size(), -1,
-            [&](size_t i, bool keep) {
-                if (a[i] != b[i]) {
-                    if (keep)
-                        record(ChangeKind::Changed, toValue(a[i]), toValue(b[i]));
-                    else
-                        ++m_out.omittedChanges;
-                }
-            },
-            [&](size_t i) { return toValue(a[i]); }, [&](size_t i) { return toValue(b[i]); });
-    }
-
-    void structArray(const ListSlice<ContainerList>& a, const ListSlice<ContainerList>& b, int32_t elementType)
-    {
-        elements(
-            a.size(), b.size(), elementType,
-            [&](size_t i, bool keep) {
-                if (keep)
-                    nested(a[i], b[i]);
-                else if (!sameHash(a[i], b[i]))
-                    ++m_out.omittedChanges;
-            },
-            [&](size_t i) { return toValue(a[i]); }, [&](size_t i) { return toValue(b[i]); });
-    }
-
-    void map(MapView a, MapView b, int32_t valueType, bool presentA, bool presentB)
-    {
-        if (!presentA && !presentB)
-            return;
-        const size_t na = a.size(), nb = b.size();
-        if (!presentA || !presentB) {
-            record(ChangeKind::Changed, presentA ? Value::ofMap(na, valueType) : Value{}, presentB ? Value::ofMap(nb, valueType) : Value{});
+        MapList la = a.maps(), lb = b.maps();
+        const uint32_t s = k.slot;
+        const bool ha = s < la.size(), hb = s < lb.size();
+        if (!ha || !hb) {
+            if (ha || hb)
+                record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
             return;
         }
-        StringList ka = a.keys(), kb = b.keys();
-        ContainerList va = a.values(), vb = b.values();
+        const MapView ma = la[s], mb = lb[s];
+        const size_t na = ma.size(), nb = mb.size();
+        StringList ka = ma.keys(), kb = mb.keys();
+        ContainerList va = ma.values(), vb = mb.values();
         std::vector<int32_t> matchB(nb, -1); // maps are small and rare: a local is fine
         uint32_t kept = 0;
         auto limited = [&] {
@@ -450,29 +482,28 @@ private:
         for (size_t i = 0; i < na; ++i) {
             const std::string_view key = ka[i];
             size_t j = nb;
-            if (i < nb && kb[i] == key && matchB[i] < 0)
+            if (i < nb && matchB[i] < 0 && kb[i] == key)
                 j = i;
             else
-                for (size_t k = 0; k < nb; ++k)
-                    if (matchB[k] < 0 && kb[k] == key) {
-                        j = k;
+                for (size_t m = 0; m < nb; ++m)
+                    if (matchB[m] < 0 && kb[m] == key) {
+                        j = m;
                         break;
                     }
             m_path.push_back({PathStep::Kind::Key, -1, 0, key});
             if (j == nb) {
                 if (!limited())
-                    record(ChangeKind::Removed, toValue(va[i]), Value{});
+                    record(ChangeKind::Removed, mapValue(a, k, i), {});
             } else {
                 matchB[j] = int32_t(i);
-                const size_t before = m_out.changes.size();
-                if (!sameHash(va[i], vb[j])) {
+                if (va[i].typeId() != vb[j].typeId() || !sameHash(va[i], vb[j])) {
+                    const size_t before = m_out.changes.size();
                     if (kept < m_opt.maxChangesPerProperty)
                         nested(va[i], vb[j]);
                     else
                         ++m_out.omittedChanges;
+                    kept += m_out.changes.size() > before;
                 }
-                if (m_out.changes.size() > before)
-                    ++kept;
             }
             m_path.pop_back();
         }
@@ -481,7 +512,7 @@ private:
                 continue;
             m_path.push_back({PathStep::Kind::Key, -1, 0, kb[j]});
             if (!limited())
-                record(ChangeKind::Added, Value{}, toValue(vb[j]));
+                record(ChangeKind::Added, {}, mapValue(b, k, j));
             m_path.pop_back();
         }
     }
@@ -492,67 +523,63 @@ private:
         switch (k.container) {
         case ContainerKind::Scalar:
             switch (k.type) {
-            case FieldType::Bool: return scalarBool(a.bools(), b.bools(), s);
+            case FieldType::Bool: return scalar(a.bools(), b.bools(), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return scalar(a.int32s(), b.int32s(), s);
-            case FieldType::Int64: return scalar(a.int64s(), b.int64s(), s);
-            case FieldType::Float: return scalar(a.floats(), b.floats(), s);
-            case FieldType::Double: return scalar(a.doubles(), b.doubles(), s);
-            case FieldType::Vector: return scalar(a.vectors(), b.vectors(), s);
-            case FieldType::Quat: return scalar(a.quats(), b.quats(), s);
-            case FieldType::Transform: return scalar(a.transforms(), b.transforms(), s);
-            case FieldType::String: {
-                StringList sa = a.strings(), sb = b.strings();
-                const bool ha = s < sa.size(), hb = s < sb.size();
-                if ((ha || hb) && (ha != hb || sa[s] != sb[s]))
-                    record(ChangeKind::Changed, ha ? toValue(sa[s]) : Value{}, hb ? toValue(sb[s]) : Value{});
-                return;
-            }
+            case FieldType::Int32: return scalar(a.int32s(), b.int32s(), k, a, b);
+            case FieldType::Int64: return scalar(a.int64s(), b.int64s(), k, a, b);
+            case FieldType::Float: return scalar(a.floats(), b.floats(), k, a, b);
+            case FieldType::Double: return scalar(a.doubles(), b.doubles(), k, a, b);
+            case FieldType::Vector: return scalar(a.vectors(), b.vectors(), k, a, b);
+            case FieldType::Quat: return scalar(a.quats(), b.quats(), k, a, b);
+            case FieldType::Transform: return scalar(a.transforms(), b.transforms(), k, a, b);
+            case FieldType::String: return scalar(a.strings(), b.strings(), k, a, b);
             case FieldType::Struct: {
                 ContainerList sa = a.structs(), sb = b.structs();
-                return nested(s < sa.size() ? sa[s] : ContainerView{}, s < sb.size() ? sb[s] : ContainerView{});
+                const bool ha = s < sa.size(), hb = s < sb.size();
+                if (ha && hb)
+                    nested(sa[s], sb[s]);
+                else if (ha || hb)
+                    record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
+                return;
             }
             case FieldType::None: return;
             }
             return;
         case ContainerKind::Array:
             switch (k.type) {
-            case FieldType::Bool: return boolArray(a.boolArrays().at(s), b.boolArrays().at(s));
+            case FieldType::Bool: return array(a.boolArrays().at(s), b.boolArrays().at(s), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return array(a.int32Arrays().at(s), b.int32Arrays().at(s));
-            case FieldType::Int64: return array(a.int64Arrays().at(s), b.int64Arrays().at(s));
-            case FieldType::Float: return array(a.floatArrays().at(s), b.floatArrays().at(s));
-            case FieldType::Double: return array(a.doubleArrays().at(s), b.doubleArrays().at(s));
-            case FieldType::Vector: return array(a.vectorArrays().at(s), b.vectorArrays().at(s));
-            case FieldType::Quat: return array(a.quatArrays().at(s), b.quatArrays().at(s));
-            case FieldType::Transform: return array(a.transformArrays().at(s), b.transformArrays().at(s));
-            case FieldType::String: return stringArray(a.stringArrays().at(s), b.stringArrays().at(s));
-            case FieldType::Struct: return structArray(a.structArrays().at(s), b.structArrays().at(s), k.structTypeId);
+            case FieldType::Int32: return array(a.int32Arrays().at(s), b.int32Arrays().at(s), k, a, b);
+            case FieldType::Int64: return array(a.int64Arrays().at(s), b.int64Arrays().at(s), k, a, b);
+            case FieldType::Float: return array(a.floatArrays().at(s), b.floatArrays().at(s), k, a, b);
+            case FieldType::Double: return array(a.doubleArrays().at(s), b.doubleArrays().at(s), k, a, b);
+            case FieldType::Vector: return array(a.vectorArrays().at(s), b.vectorArrays().at(s), k, a, b);
+            case FieldType::Quat: return array(a.quatArrays().at(s), b.quatArrays().at(s), k, a, b);
+            case FieldType::Transform: return array(a.transformArrays().at(s), b.transformArrays().at(s), k, a, b);
+            case FieldType::String: return elements(a.stringArrays().at(s), b.stringArrays().at(s), k, a, b);
+            case FieldType::Struct: return elements(a.structArrays().at(s), b.structArrays().at(s), k, a, b);
             case FieldType::None: return;
             }
             return;
-        case ContainerKind::Map: {
-            if (k.type == FieldType::None)
-                return;
-            MapList ma = a.maps(), mb = b.maps();
-            const bool ha = s < ma.size(), hb = s < mb.size();
-            return map(ha ? ma[s] : MapView{}, hb ? mb[s] : MapView{}, k.structTypeId, ha, hb);
-        }
+        case ContainerKind::Map:
+            if (k.type != FieldType::None)
+                map(k, a, b);
+            return;
         }
     }
 
-    static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxDepth = 64; // PathStack holds 2 steps per level
     const Schema& m_schema;
     const DiffOptions& m_opt;
     FrameDiff& m_out;
-    std::vector<PathStep>& m_path = scratchPath();
+    PathStack& m_path = scratchPath();
     int m_depth = 0;
-    // Reused across buckets (and across calls through thread-local storage below).
+    // Reused across calls (per thread), so a steady stream of diffs does not allocate.
     std::vector<int32_t>& m_matchA = scratchA();
     std::vector<int32_t>& m_matchB = scratchB();
     std::vector<std::pair<std::string_view, uint32_t>>& m_index = scratchIndex();
 
-    static std::vector<PathStep>& scratchPath() { thread_local std::vector<PathStep> v; return v; }
+    static PathStack& scratchPath() { thread_local PathStack p; return p; }
     static std::vector<int32_t>& scratchA() { thread_local std::vector<int32_t> v; return v; }
     static std::vector<int32_t>& scratchB() { thread_local std::vector<int32_t> v; return v; }
     static std::vector<std::pair<std::string_view, uint32_t>>& scratchIndex()

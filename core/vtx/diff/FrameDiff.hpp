@@ -47,10 +47,28 @@ struct PathStep {
     std::string_view key;  ///< Key: the map key (a view into frame A or B)
 };
 
+/// Where one side's value of a change lives: the diff records references, not copies, so a
+/// diff of many changes costs a few words each; values are lifted only when shown.
+struct ValueRef {
+    enum class Part : uint8_t {
+        Whole,    ///< the property `key` of `parent` (a scalar, or an array/map as a whole)
+        Element,  ///< element `index` of the array property `key`
+        MapValue, ///< value `index` of the map property `key`
+        Self,     ///< `parent` itself (an entity or struct whose type changed)
+    };
+    const fbsvtx::PropertyContainer* parent = nullptr; ///< null: absent on this side
+    PropertyKey key;
+    uint32_t index = 0;
+    Part part = Part::Whole;
+    Value lift() const;
+};
+
 struct PropertyChange {
     ChangeKind kind = ChangeKind::Changed;
     uint32_t pathBegin = 0, pathSize = 0; ///< steps[pathBegin, pathBegin + pathSize)
-    Value a, b;
+    ValueRef refA, refB;
+    Value a() const { return refA.lift(); }
+    Value b() const { return refB.lift(); }
 };
 
 struct EntityDiff {
