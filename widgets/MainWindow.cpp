@@ -1,5 +1,7 @@
 #include "vtxwidgets/MainWindow.hpp"
 
+#include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/EventsModel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
@@ -24,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
@@ -102,6 +105,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineScrubber(m_session, this);
     m_plot = new PropertyPlot(m_session, this);
+    m_diff = new DiffPanel(m_session, this);
+    m_seeker = new ChangeSeeker(m_session, this);
 
     buildActions();
     buildDocks();
@@ -112,7 +117,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_statusCache = new QLabel(this);
     for (QLabel* l : {m_statusFrame, m_statusTime, m_statusLatency, m_statusCache})
         statusBar()->addPermanentWidget(l);
+    m_seekProgress = new QProgressBar(this);
+    m_seekProgress->setRange(0, 100);
+    m_seekProgress->setMaximumWidth(140);
+    m_seekProgress->setVisible(false);
+    statusBar()->addWidget(m_seekProgress);
     statusBar()->showMessage(tr("Ready"));
+    QAction* cancelSearch = findChild<QAction*>("cancelSearch");
+    cancelSearch->setEnabled(false); // Esc belongs to dialogs and editors unless a search runs
+    connect(m_seeker, &ChangeSeeker::started, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(true); });
+    connect(m_seeker, &ChangeSeeker::finished, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(false); });
+    connect(m_seeker, &ChangeSeeker::started, this, [this](const QString& what) {
+        m_seekProgress->setValue(0);
+        m_seekProgress->setVisible(true);
+        statusBar()->showMessage(what + tr(" (Esc cancels)"));
+    });
+    connect(m_seeker, &ChangeSeeker::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_seeker, &ChangeSeeker::finished, this, [this](int frame, const QString& message) {
+        m_seekProgress->setVisible(false);
+        statusBar()->showMessage(message, 5000);
+        if (frame >= 0)
+            m_playback->seek(frame);
+    });
+    connect(m_diff, &DiffPanel::markersChanged, m_timeline, &TimelineScrubber::setMarkers);
+    connect(m_diff, &DiffPanel::entityActivated, this, [this](const EntityKey& e, const QString&) { selectEntity(e); });
 
     connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
@@ -201,6 +229,30 @@ void MainWindow::buildActions()
         m_filter->selectAll();
     });
 
+    add(go, "nextChange", tr("Next change of the selected property"), QKeySequence(Qt::Key_F3), [this] { seekPropertyChange(true); });
+    add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
+        [this] { seekPropertyChange(false); });
+    add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
+    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] { m_seeker->cancel(); });
+
+    QMenu* diff = menuBar()->addMenu(tr("&Diff"));
+    add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_diff->pinA(); });
+    add(diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B), [this] {
+        if (!m_diff->isActive())
+            m_diff->pinA(m_session->currentFrame());
+        m_diff->setB(m_session->currentFrame());
+    });
+    add(diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_diff->setB(-1); });
+    QAction* previous = add(diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
+                            [this](bool on) { m_diff->setPreviousFrameMode(on); });
+    previous->setCheckable(true);
+    connect(m_diff, &DiffPanel::markersChanged, previous, [this, previous] { previous->setChecked(m_diff->previousFrameMode()); });
+    add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_diff->swap(); });
+    add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_diff->clear(); });
+    diff->addSeparator();
+    add(diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); });
+    add(diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); });
+
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
     add(play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); });
     add(play, "slower", tr("Slower"), QKeySequence(Qt::Key_Minus), [this] { m_playback->slower(); });
@@ -279,7 +331,9 @@ void MainWindow::buildDocks()
             rows << i.row();
         m_watchModel->removeRows(rows);
     });
-    dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
+    QDockWidget* watchDock = dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
+    QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
+    splitDockWidget(watchDock, diffDock, Qt::Vertical);
 
     // Events
     auto* events = new QTableView(this);
@@ -313,9 +367,11 @@ void MainWindow::buildDocks()
     cl->addWidget(policy);
     cl->addWidget(m_cacheLabel, 1);
     QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), cacheHost, Qt::RightDockWidgetArea);
+    // Right column: watch / events / file / cache as tabs above the diff, which needs the height.
+    tabifyDockWidget(watchDock, evDock);
     tabifyDockWidget(evDock, infoDock);
     tabifyDockWidget(infoDock, cacheDock);
-    evDock->raise();
+    watchDock->raise();
 
     // Plot and timeline (with the transport bar) along the bottom.
     QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
@@ -353,7 +409,8 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
-    resizeDocks({entDock}, {260}, Qt::Horizontal);
+    resizeDocks({entDock, diffDock}, {260, 560}, Qt::Horizontal);
+    resizeDocks({watchDock, diffDock}, {220, 420}, Qt::Vertical);
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
     flash->setCheckable(true);
@@ -367,6 +424,51 @@ void MainWindow::buildDocks()
 }
 
 void MainWindow::resetLayout() { restoreState(m_defaultState); }
+
+void MainWindow::seekPropertyChange(bool forward)
+{
+    EntityKey entity = m_selected;
+    QString path = m_inspector->currentPath();
+    if (m_diff->view()->hasFocus()) {
+        auto [e, p] = m_diff->selectedProperty();
+        if (e.isValid() && !p.isEmpty())
+            entity = e, path = p;
+    }
+    if (!entity.isValid() || path.isEmpty()) {
+        statusBar()->showMessage(tr("Select a property in the inspector or the diff first"), 5000);
+        return;
+    }
+    m_seeker->seekChange(entity, path, forward);
+}
+
+void MainWindow::seekCondition(const QString& condition, bool forward)
+{
+    if (!m_selected.isValid()) {
+        statusBar()->showMessage(tr("Select an entity first"), 5000);
+        return;
+    }
+    m_seeker->seekCondition(m_selected, condition, forward);
+}
+
+void MainWindow::findConditionDialog()
+{
+    if (!m_session->isOpen() || !m_selected.isValid()) {
+        statusBar()->showMessage(tr("Open a replay and select an entity first"), 5000);
+        return;
+    }
+    QSettings settings;
+    bool ok = false;
+    const QString last = settings.value("search/lastCondition", QStringLiteral("Health < 20")).toString();
+    const QString c = QInputDialog::getText(this, tr("Find frame where…"),
+                                            tr("Condition on %1 (e.g. Health < 20, IsAlive == false, Weapon.Name == \"ak47\").\n"
+                                               "Searches forward from the playhead for the next frame where it becomes true:")
+                                                .arg(m_selected.uniqueId),
+                                            QLineEdit::Normal, last, &ok);
+    if (!ok || c.trimmed().isEmpty())
+        return;
+    settings.setValue("search/lastCondition", c);
+    seekCondition(c, true);
+}
 
 void MainWindow::openFile(const OpenRequest& request)
 {

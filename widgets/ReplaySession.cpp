@@ -90,6 +90,32 @@ void ReplaySession::setCurrentFrame(int frame)
     }
 }
 
+void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done)
+{
+    if (!m_cache || frame < 0 || frame >= frameCount())
+        return;
+    QPointer<ReplaySession> self(this);
+    vtx::ChunkCache* cache = m_cache.get();
+    QThread* uiThread = thread();
+    auto deliverOnUi = [self, cache, done = std::move(done)](const vtx::FrameHandle& h) {
+        if (self && self->m_cache.get() == cache)
+            done(h);
+    };
+    // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
+    m_cache->request(
+        frame,
+        [self, uiThread, deliverOnUi](const vtx::Result<vtx::FrameHandle>& r) {
+            if (!r)
+                return;
+            if (QThread::currentThread() == uiThread) {
+                deliverOnUi(*r);
+                return;
+            }
+            QMetaObject::invokeMethod(self.data(), [deliverOnUi, h = *r] { deliverOnUi(h); }, Qt::QueuedConnection);
+        },
+        {true, int(channel)});
+}
+
 void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial)
 {
     if (!r) {

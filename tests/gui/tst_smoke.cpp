@@ -5,6 +5,8 @@
 
 #include "TestSupport.hpp"
 #include "vtxgen/Generator.hpp"
+#include "vtxwidgets/DiffModel.hpp"
+#include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
@@ -13,6 +15,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QTreeView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -160,6 +163,40 @@ private slots:
         QVERIFY(plotted.wait(60000));
         QVERIFY(!w.plot()->canvas()->series().frames.empty());
         w.grab().save(artifacts + "/smoke-zoomed-and-plot.png");
+    }
+
+    // The diff panel on the demo replay, for the record: A pinned at 300, B at 1200.
+    void diffPanelOnTheDemo()
+    {
+        MainWindow w;
+        w.resize(1600, 980);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(OpenRequest(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx"));
+        QVERIFY(opened.wait(30000));
+        w.selectEntity({0, "player_3"});
+        auto settle = [&] { return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000); };
+        w.playback()->seek(300);
+        QVERIFY(settle());
+        // Shortcuts need the active window (Xvfb has no window manager to activate it), and
+        // letter shortcuts do not fire while a text field has focus: act from the timeline.
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.timeline()->setFocus();
+        QTest::keyClick(w.timeline(), Qt::Key_A);
+        QVERIFY2(w.diffPanel()->frameA() == 300, qPrintable(QString("focus: %1 frameA %2").arg(QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none").arg(w.diffPanel()->frameA())));
+        w.playback()->seek(1200);
+        QVERIFY(settle());
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QVERIFY(w.diffPanel()->model()->rowCount() > 0);
+        w.diffPanel()->view()->setFocus();
+        w.diffPanel()->selectNextChange(true);
+        runEventLoopFor(100);
+        const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
+        QDir().mkpath(artifacts);
+        QVERIFY(w.grab().save(artifacts + "/diff-panel.png"));
+        QVERIFY(w.diffPanel()->grab().save(artifacts + "/diff-panel-only.png"));
     }
 };
 

@@ -10,6 +10,7 @@
 
 class QAction;
 class QLabel;
+class QProgressBar;
 class QLineEdit;
 class QMenu;
 class QStackedWidget;
@@ -26,6 +27,8 @@ class InspectorPanel;
 class WatchModel;
 class EventsModel;
 class PropertyPlot;
+class DiffPanel;
+class ChangeSeeker;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -52,6 +55,13 @@ public:
     EventsModel* eventsModel() const { return m_eventsModel; }
     PropertyPlot* plot() const { return m_plot; }
     QLineEdit* entityFilter() const { return m_filter; }
+    DiffPanel* diffPanel() const { return m_diff; }
+    ChangeSeeker* changeSeeker() const { return m_seeker; }
+    /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
+    /// property selected in the diff panel when it has focus, else the inspector's).
+    void seekPropertyChange(bool forward);
+    /// Go ▸ Find frame where…: a condition on the selected entity ("Health < 20").
+    void seekCondition(const QString& condition, bool forward);
     EntityKey selectedEntity() const { return m_selected; }
     void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
@@ -74,6 +84,7 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void goToDialog();
+    void findConditionDialog();
     void restoreSelection();
     void resetLayout();
 
@@ -88,6 +99,9 @@ private:
     WatchModel* m_watchModel;
     EventsModel* m_eventsModel;
     PropertyPlot* m_plot;
+    DiffPanel* m_diff;
+    ChangeSeeker* m_seeker;
+    QProgressBar* m_seekProgress;
     QTreeWidget* m_fileInfo;
     QLabel* m_cacheLabel;
     QStackedWidget* m_centre;

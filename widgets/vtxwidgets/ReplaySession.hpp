@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
+#include <functional>
 #include <memory>
 
 namespace vtxw {
@@ -38,6 +39,12 @@ public:
     const vtx::FrameHandle& displayedFrame() const { return m_displayed; }
     bool isLoading() const { return m_loading; }
     double lastLatencyMs() const { return m_lastLatencyMs; }
+
+    /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
+    /// own latest-wins channel; `done` runs on the UI thread with the frame, or not at all when
+    /// superseded, failed, or the replay was closed meanwhile.
+    enum class Channel { DiffA = 1, DiffB = 2 };
+    void requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done);
 
     /// Frame whose game time is closest to `ticks` (binary search over the footer's times).
     int frameAtGameTime(int64_t ticks) const;

@@ -1,0 +1,302 @@
+// The diff panel in the main window: pin A, move B, the model matches the core diff (under
+// QAbstractItemModelTester), previous-frame mode, swap, filters, export, and F3 / Shift+F3
+// landing on the frame the core scan finds.
+
+#include "TestSupport.hpp"
+#include "vtx/diff/DiffExport.hpp"
+#include "vtx/diff/FrameScan.hpp"
+#include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/DiffPanel.hpp"
+#include "vtxwidgets/InspectorPanel.hpp"
+#include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/PlaybackController.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace vtxw;
+
+namespace {
+QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+
+bool settle(MainWindow& w)
+{
+    return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000);
+}
+
+bool seekAndSettle(MainWindow& w, int frame)
+{
+    w.playback()->seek(frame);
+    return settle(w);
+}
+
+/// The model's rows as "status id" / "  path" lines, in model order.
+QStringList modelRows(const QAbstractItemModel* m)
+{
+    QStringList out;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        const QModelIndex e = m->index(r, 0);
+        out << e.data(DiffModel::StatusRole).toString() + " " + e.data(DiffModel::UniqueIdRole).toString();
+        for (int c = 0; c < m->rowCount(e); ++c)
+            out << "  " + m->index(c, 0, e).data(DiffModel::PathRole).toString();
+    }
+    return out;
+}
+
+/// The same lines straight from the core engine.
+QStringList coreRows(const vtx::ReplayFile& f, int a, int b, const vtx::DiffOptions& opt = {})
+{
+    auto fa = f.frame(a), fb = f.frame(b);
+    if (!fa || !fb)
+        return {"<frame error>"};
+    const vtx::FrameDiff d = vtx::diffFrames(*fa, *fb, f.schema(), opt);
+    QStringList out;
+    for (const auto& e : d.entities) {
+        out << QString(vtx::entityStatusName(e.status)) + " " + QString::fromUtf8(e.uniqueId.data(), qsizetype(e.uniqueId.size()));
+        for (const auto& c : d.changesOf(e))
+            out << "  " + QString::fromStdString(d.pathText(c, f.schema()));
+    }
+    return out;
+}
+} // namespace
+
+class TestDiffPanel : public QObject {
+    Q_OBJECT
+    std::unique_ptr<MainWindow> m_w;
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        m_w = std::make_unique<MainWindow>();
+        m_w->resize(1400, 900);
+        m_w->show();
+        new QAbstractItemModelTester(m_w->diffPanel()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+        new QAbstractItemModelTester(m_w->diffPanel()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest, this);
+        QSignalSpy opened(m_w->session(), &ReplaySession::opened);
+        m_w->openFile(OpenRequest(demoPath()));
+        QVERIFY(opened.wait(20000));
+        QVERIFY(settle(*m_w));
+    }
+
+    void init()
+    {
+        m_w->diffPanel()->clear();
+        m_w->diffPanel()->setOptions({});
+    }
+
+    void pinAThenScrubB_data()
+    {
+        QTest::addColumn<int>("a");
+        QTest::addColumn<int>("b");
+        QTest::newRow("consecutive") << 100 << 101;
+        QTest::newRow("first vs last") << 0 << 1799;
+        QTest::newRow("backwards") << 900 << 300;
+        QTest::newRow("same frame") << 640 << 640;
+    }
+    void pinAThenScrubB()
+    {
+        QFETCH(int, a);
+        QFETCH(int, b);
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, a));
+        QSignalSpy markers(w.diffPanel(), &DiffPanel::markersChanged);
+        QTest::keyClick(&w, Qt::Key_A);
+        QCOMPARE(w.diffPanel()->frameA(), a);
+        QVERIFY(!markers.isEmpty());
+        QCOMPARE(markers.last().at(0).toInt(), a);
+        QVERIFY(seekAndSettle(w, b));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QCOMPARE(w.diffPanel()->frameB(), b);
+        QCOMPARE(markers.last().at(1).toInt(), b);
+        QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), a, b));
+        if (a == b) {
+            QCOMPARE(w.diffPanel()->model()->rowCount(), 0);
+            QVERIFY(w.diffPanel()->summary()->text().contains("identical"));
+        } else {
+            QVERIFY(w.diffPanel()->model()->rowCount() > 0);
+        }
+    }
+
+    void previousFrameModeFollowsThePlayhead()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 500));
+        QTest::keyClick(&w, Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(w.diffPanel()->previousFrameMode());
+        for (int step = 0; step < 3; ++step) {
+            QTest::keyClick(&w, Qt::Key_Right);
+            QVERIFY(settle(w));
+            QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+            const int b = w.session()->currentFrame();
+            QCOMPARE(w.diffPanel()->frameB(), b);
+            QCOMPARE(w.diffPanel()->frameA(), b - 1);
+            QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), b - 1, b));
+        }
+        QTest::keyClick(&w, Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(!w.diffPanel()->previousFrameMode());
+        QVERIFY(!w.diffPanel()->isActive());
+    }
+
+    void swapAndSetB()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 10));
+        QTest::keyClick(&w, Qt::Key_A);
+        QVERIFY(seekAndSettle(w, 1500));
+        QTest::keyClick(&w, Qt::Key_B); // B fixed at 1500
+        QVERIFY(seekAndSettle(w, 700)); // the playhead moves on; B stays
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QCOMPARE(w.diffPanel()->frameB(), 1500);
+        QTest::keyClick(&w, Qt::Key_X);
+        QCOMPARE(w.diffPanel()->frameA(), 1500);
+        QCOMPARE(w.diffPanel()->frameB(), 10);
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), 1500, 10));
+        QTest::keyClick(&w, Qt::Key_B, Qt::ShiftModifier); // follow the playhead again
+        QVERIFY(w.diffPanel()->followsPlayhead());
+        QCOMPARE(w.diffPanel()->frameB(), 700);
+    }
+
+    void filtersAndExport()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 0));
+        w.diffPanel()->pinA();
+        QVERIFY(seekAndSettle(w, 1799));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        DiffFilterProxy* p = w.diffPanel()->proxy();
+        const int all = p->rowCount();
+        p->setText("Position");
+        QVERIFY(p->rowCount() > 0);
+        for (int r = 0; r < p->rowCount(); ++r) {
+            const QModelIndex e = p->index(r, 0);
+            for (int c = 0; c < p->rowCount(e); ++c)
+                QVERIFY(p->index(c, 0, e).data(DiffModel::PathRole).toString().contains("Position"));
+        }
+        p->setText("");
+        QCOMPARE(p->rowCount(), all);
+        p->setShowStatus("changed", false);
+        for (int r = 0; r < p->rowCount(); ++r)
+            QVERIFY(p->index(r, 0).data(DiffModel::StatusRole).toString() != "changed");
+        p->setShowStatus("changed", true);
+        p->setBucket("world");
+        for (int r = 0; r < p->rowCount(); ++r)
+            QCOMPARE(p->index(r, 0).data(DiffModel::BucketRole).toString(), QString("world"));
+        p->setBucket("");
+        QCOMPARE(p->rowCount(), all);
+
+        const auto& f = *w.session()->file();
+        const vtx::FrameDiff d = vtx::diffFrames(*f.frame(0), *f.frame(1799), f.schema());
+        QCOMPARE(w.diffPanel()->toJson().toStdString(), vtx::diffJson(d, f.schema(), {}).dump(1));
+        const QStringList csv = w.diffPanel()->toCsv().split('\n', Qt::SkipEmptyParts);
+        size_t expectedLines = 1;
+        for (const auto& e : d.entities)
+            expectedLines += e.status == vtx::EntityStatus::Changed ? e.changeCount : 1;
+        QCOMPARE(size_t(csv.size()), expectedLines);
+        QCOMPARE(csv.front(), QString("bucket,unique_id,type,entity,path,change,a,b,delta"));
+
+        // Epsilon: a huge tolerance leaves only non-float changes.
+        vtx::DiffOptions loose;
+        loose.tolerance.absolute = 1e9;
+        w.diffPanel()->setOptions(loose);
+        QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(f, 0, 1799, loose));
+        QVERIFY(modelRows(w.diffPanel()->model()).size() < coreRows(f, 0, 1799).size());
+    }
+
+    void nextChangeRowsWrapAround()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 200));
+        w.diffPanel()->pinA();
+        QVERIFY(seekAndSettle(w, 201));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QTreeView* v = w.diffPanel()->view();
+        w.diffPanel()->selectNextChange(true);
+        const QModelIndex first = v->currentIndex();
+        QVERIFY(first.isValid());
+        w.diffPanel()->selectNextChange(true);
+        QVERIFY(v->currentIndex() != first);
+        w.diffPanel()->selectNextChange(false);
+        QCOMPARE(v->currentIndex(), first);
+        w.diffPanel()->selectNextChange(false); // wraps to the last change
+        QVERIFY(v->currentIndex() != first);
+    }
+
+    void f3LandsOnTheNextChange_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("from");
+        QTest::addColumn<bool>("forward");
+        QTest::newRow("Health forward") << "Health" << 100 << true;
+        QTest::newRow("Health backward") << "Health" << 1700 << false;
+        QTest::newRow("Clip forward") << "ActiveWeapon.Clip" << 900 << true;
+    }
+    void f3LandsOnTheNextChange()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, from);
+        QFETCH(bool, forward);
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, from));
+        w.selectEntity({0, "player_3"});
+        QVERIFY(QTest::qWaitFor([&] { return w.inspector()->model()->indexOfPath(path).isValid(); }, 5000));
+        w.inspector()->view()->setCurrentIndex(w.inspector()->model()->indexOfPath(path));
+        QCOMPARE(w.inspector()->currentPath(), path);
+
+        vtx::FrameScanRequest req;
+        req.entity = {0, "player_3"};
+        req.path = path.toStdString();
+        req.from = from;
+        req.forward = forward;
+        auto expected = vtx::scanFrames(*w.session()->file(), req);
+        VTX_VERIFY_OK(expected);
+        QVERIFY(expected->frame);
+
+        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+        QTest::keyClick(&w, Qt::Key_F3, forward ? Qt::NoModifier : Qt::ShiftModifier);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.last().at(0).toInt(), *expected->frame);
+        QCOMPARE(w.session()->currentFrame(), *expected->frame);
+    }
+
+    void badConditionIsReported()
+    {
+        MainWindow& w = *m_w;
+        w.selectEntity({0, "player_3"});
+        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+        w.seekCondition("Health <", true);
+        QCOMPARE(done.count(), 1);
+        QCOMPARE(done.last().at(0).toInt(), -1);
+        QVERIFY(done.last().at(1).toString().contains("missing value"));
+    }
+
+    void conditionSeek()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 0));
+        w.selectEntity({0, "player_3"});
+        auto c = vtx::Condition::parse("Health < 60");
+        VTX_VERIFY_OK(c);
+        vtx::FrameScanRequest req;
+        req.entity = {0, "player_3"};
+        req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
+        req.condition = *c;
+        auto expected = vtx::scanFrames(*w.session()->file(), req);
+        VTX_VERIFY_OK(expected);
+        QVERIFY(expected->frame);
+        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+        w.seekCondition("Health < 60", true);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(w.session()->currentFrame(), *expected->frame);
+    }
+
+    void cleanupTestCase() { m_w.reset(); }
+};
+
+QTEST_MAIN(TestDiffPanel)
+#include "tst_diffpanel.moc"

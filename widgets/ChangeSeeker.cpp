@@ -1,0 +1,101 @@
+#include "vtxwidgets/ChangeSeeker.hpp"
+
+#include "vtx/diff/FrameScan.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QPointer>
+#include <QThreadPool>
+
+namespace vtxw {
+
+ChangeSeeker::ChangeSeeker(ReplaySession* session, QObject* parent) : QObject(parent), m_session(session)
+{
+    connect(session, &ReplaySession::closed, this, &ChangeSeeker::cancel);
+}
+
+ChangeSeeker::~ChangeSeeker() { cancel(); }
+
+void ChangeSeeker::cancel()
+{
+    if (m_cancel) {
+        m_cancel->store(true);
+        m_cancel.reset();
+        ++m_generation;
+        emit finished(-1, tr("Search cancelled"));
+    }
+}
+
+void ChangeSeeker::seekChange(const EntityKey& entity, const QString& path, bool forward) { start(entity, path, forward, false); }
+
+void ChangeSeeker::seekCondition(const EntityKey& entity, const QString& condition, bool forward) { start(entity, condition, forward, true); }
+
+void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forward, bool isCondition)
+{
+    cancel();
+    auto file = m_session->file();
+    if (!file || !entity.isValid() || what.isEmpty()) {
+        emit finished(-1, tr("Select an entity and a property first"));
+        return;
+    }
+    vtx::FrameScanRequest req;
+    req.entity = {uint32_t(entity.bucket), entity.uniqueId.toStdString()};
+    req.from = m_session->currentFrame();
+    req.forward = forward;
+    if (isCondition) {
+        auto c = vtx::Condition::parse(what.toStdString());
+        if (!c) {
+            emit finished(-1, QString::fromStdString(c.message()));
+            return;
+        }
+        req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
+        req.condition = std::move(*c);
+    } else {
+        req.mode = vtx::FrameScanRequest::Mode::NextChange;
+        req.path = what.toStdString();
+    }
+    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    m_cancel = cancelFlag;
+    const uint64_t generation = ++m_generation;
+    const QString description = isCondition ? tr("Searching %1 for the %2 frame where %3")
+                                                  .arg(entity.uniqueId, forward ? tr("next") : tr("previous"), what)
+                                            : tr("Searching %1.%2 for the %3 change")
+                                                  .arg(entity.uniqueId, what, forward ? tr("next") : tr("previous"));
+    emit started(description);
+    QPointer<ChangeSeeker> self(this);
+    QThreadPool::globalInstance()->start([self, file, req, cancelFlag, generation, forward] {
+        vtx::FrameScanControl ctl;
+        ctl.cancel = cancelFlag.get();
+        ctl.progress = [self, generation](int64_t done, int64_t total) {
+            const int percent = total > 0 ? int(done * 100 / total) : 100;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, generation, percent] {
+                    if (self && self->m_generation == generation)
+                        emit self->progress(percent);
+                },
+                Qt::QueuedConnection);
+        };
+        auto r = vtx::scanFrames(*file, req, ctl);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, r = std::move(r), forward] {
+                if (!self || self->m_generation != generation)
+                    return;
+                self->m_cancel.reset();
+                if (!r) {
+                    emit self->finished(-1, QString::fromStdString(r.message()));
+                    return;
+                }
+                if (r->cancelled)
+                    return;
+                if (!r->frame) {
+                    emit self->finished(-1, forward ? tr("No later frame found") : tr("No earlier frame found"));
+                    return;
+                }
+                emit self->finished(*r->frame, tr("Found at frame %1").arg(*r->frame));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace vtxw

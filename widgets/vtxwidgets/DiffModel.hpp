@@ -1,0 +1,76 @@
+#pragma once
+// The diff panel's model: changed entities (added / removed / changed) as top-level rows, their
+// changed properties as children, with old → new values and deltas. Values are lifted from the
+// diff's frames only when a row is shown. DiffFilterProxy filters by text, bucket, type and
+// change kind, keeping an entity when any of its properties matches.
+
+#include "vtx/diff/FrameDiff.hpp"
+
+#include <QAbstractItemModel>
+#include <QSortFilterProxyModel>
+#include <memory>
+
+namespace vtxw {
+
+class DiffModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, AColumn, BColumn, DeltaColumn, ColumnCount };
+    enum Roles {
+        StatusRole = Qt::UserRole + 1, ///< "added" / "removed" / "changed" (entity rows and their children)
+        BucketRole,                    ///< bucket name
+        BucketIndexRole,
+        TypeRole,                      ///< entity type name
+        UniqueIdRole,
+        PathRole,                      ///< property path; empty on entity rows
+        IsEntityRole,
+        DeltaSignRole,                 ///< -1, 0, +1 for numeric changes (sum of component signs)
+    };
+
+    explicit DiffModel(QObject* parent = nullptr);
+
+    /// Replaces the shown diff (the model keeps it, and so its frames, alive).
+    void setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::Schema* schema);
+    void clear();
+    const std::shared_ptr<const vtx::FrameDiff>& diff() const { return m_diff; }
+    const vtx::Schema* schema() const { return m_schema; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// Entity row of (bucket, unique id), or invalid.
+    QModelIndex entityIndex(int bucket, const QString& uniqueId) const;
+    /// Child row of `entity` with this property path, or invalid.
+    QModelIndex propertyIndex(const QModelIndex& entity, const QString& path) const;
+
+private:
+    QVariant entityData(const vtx::EntityDiff& e, int column, int role) const;
+    QVariant changeData(const vtx::EntityDiff& e, const vtx::PropertyChange& c, int column, int role) const;
+    QString typeName(int32_t typeId) const;
+
+    std::shared_ptr<const vtx::FrameDiff> m_diff;
+    const vtx::Schema* m_schema = nullptr;
+};
+
+class DiffFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit DiffFilterProxy(QObject* parent = nullptr);
+    void setText(const QString& text);
+    void setBucket(const QString& bucket); ///< empty: every bucket
+    void setType(const QString& type);     ///< empty: every type
+    void setShowStatus(const QString& status, bool shown); ///< "added", "removed", "changed"
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    QString m_text, m_bucket, m_type;
+    bool m_added = true, m_removed = true, m_changed = true;
+};
+
+} // namespace vtxw

@@ -1,0 +1,100 @@
+#pragma once
+// The diff panel: frame A pinned (or the previous frame), B following the playhead (or set),
+// the diff recomputed live as B moves. Counts, a filterable tree of changed entities and
+// properties with old → new values and signed, colour-coded deltas, next/previous change
+// navigation, swap, and copy/export as JSON or CSV.
+
+#include "vtxwidgets/DiffModel.hpp"
+#include "vtxwidgets/EntityTreeModel.hpp"
+
+#include "vtx/diff/FrameDiff.hpp"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QToolButton;
+class QTreeView;
+
+namespace vtxw {
+
+class ReplaySession;
+
+class DiffPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DiffPanel(ReplaySession* session, QWidget* parent = nullptr);
+
+    /// Pins A at `frame` (the playhead when -1).
+    void pinA(int frame = -1);
+    /// Sets B to `frame` and stops following the playhead (-1: follow the playhead again).
+    void setB(int frame);
+    /// "Diff with previous frame": A is always the frame before B.
+    void setPreviousFrameMode(bool on);
+    void swap();
+    void clear();
+
+    int frameA() const { return m_wantA; }
+    int frameB() const { return m_wantB; }
+    bool followsPlayhead() const { return m_followPlayhead; }
+    bool previousFrameMode() const { return m_previousMode; }
+    bool isActive() const { return m_previousMode || m_wantA >= 0; }
+    bool isUpToDate() const;
+
+    DiffModel* model() const { return m_model; }
+    DiffFilterProxy* proxy() const { return m_proxy; }
+    QTreeView* view() const { return m_view; }
+    QLabel* summary() const { return m_summary; }
+    const vtx::DiffOptions& options() const { return m_options; }
+    void setOptions(const vtx::DiffOptions& options);
+
+    /// Moves the selection to the next / previous changed property row (wraps around).
+    void selectNextChange(bool forward);
+    /// The selected row as (entity, property path); path empty on an entity row.
+    std::pair<EntityKey, QString> selectedProperty() const;
+
+    QString toJson() const;
+    QString toCsv() const;
+
+signals:
+    void markersChanged(int a, int b);
+    /// The user activated a row: select this entity (and property, when not empty).
+    void entityActivated(const EntityKey& entity, const QString& path);
+    void diffUpdated();
+
+private:
+    void onFrameReady();
+    void requestFrames();
+    void recompute();
+    void updateSummary();
+    void rememberView();
+    void restoreView();
+    void rebuildFilters();
+    void exportTo(bool json);
+
+    ReplaySession* m_session;
+    DiffModel* m_model;
+    DiffFilterProxy* m_proxy;
+    QTreeView* m_view;
+    QLabel* m_summary;
+    QLineEdit* m_filter;
+    QComboBox* m_bucketFilter;
+    QComboBox* m_typeFilter;
+    QCheckBox* m_showAdded;
+    QCheckBox* m_showRemoved;
+    QCheckBox* m_showChanged;
+    QLineEdit* m_epsilon;
+
+    vtx::DiffOptions m_options;
+    int m_wantA = -1, m_wantB = -1;
+    bool m_followPlayhead = true;
+    bool m_previousMode = false;
+    vtx::FrameHandle m_a, m_b;
+    // What was expanded / selected, by entity and path, so a live update keeps the view.
+    QSet<QString> m_expanded;
+    QString m_selectedKey;
+};
+
+} // namespace vtxw
