@@ -49,7 +49,9 @@ lines = ["# Performance", "",
 
 meta = load("meta.jsonl")
 if meta:
-    lines += [f"Run: {meta[-1].get('date', '?')}, commit `{meta[-1].get('commit', '?')}`.", ""]
+    m = meta[-1]
+    lines += [f"Run: {m.get('date', '?')}, commit `{m.get('commit', '?')}`, {m.get('build_type', '?')} build"
+              f"{', full fixed-window sweep' if m.get('sweep') else ''}.", ""]
 
 # ---- whole-file reads -------------------------------------------------------------------------
 reads = load("read.jsonl")
@@ -120,6 +122,40 @@ if runs:
         for b, t, ratio, not_worse, p95 in verdicts:
             lines.append(f"| {b} | {t} | {ratio:.2f}× | {'yes' if not_worse else 'no'} | {ms(p95)} |")
         lines.append("")
+
+# ---- cache budgets ------------------------------------------------------------------------------
+budgets = load("budget.jsonl")
+if budgets:
+    lines += ["## Chunk cache: byte budgets", "",
+              "The adaptive policy on the CS2-like FlatBuffers replay under small budgets. Peak cache bytes are what the "
+              "cache held at its fullest (pinned frames included); the budget must never be exceeded.", "",
+              "| trace | budget (MB) | total (ms) | p95 (ms) | hit rate | peak cache (MB) | within budget |", "|---|---|---|---|---|---|---|"]
+    for r in budgets:
+        lines.append(f"| {r['trace']} | {r['budget_bytes'] / 2**20:.0f} | {ms(r['total_ms'])} | {ms(r['p95_ms'])} | {r['hit_rate'] * 100:.0f}% | "
+                     f"{r['peak_cache_bytes'] / 2**20:.1f} | {'yes' if r['peak_cache_bytes'] <= r['budget_bytes'] else '**no**'} |")
+    lines.append("")
+
+# ---- frame diff -------------------------------------------------------------------------------
+diffs = load("diff.jsonl")
+if diffs:
+    lines += ["## Frame diff", "",
+              "`vtxscope-bench diff`: `diffFrames` on decoded frames, result reused (no steady-state allocation); median of "
+              "every call over 5 rounds. *Consecutive*: frames i → i+1 of the first chunk; *first vs last*: frame 0 → the "
+              "last frame; *identical*: a frame with itself (every entity decided by its content hash). Counts are per diff.", "",
+              "| backend | pair | median (µs) | mean (µs) | entities | changed entities | skipped by hash | changed properties | ns per changed property |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for r in diffs:
+        for key, label in [("consecutive", "consecutive"), ("consecutive_no_hash", "consecutive, hash short-circuit off"),
+                           ("first_vs_last", "first vs last"), ("identical", "identical")]:
+            t = r.get(key)
+            if not t:
+                continue
+            per = t["median_us"] * 1000 / t["changed_properties"] if t["changed_properties"] else 0
+            lines.append(f"| {r['backend']} | {label} | {t['median_us']:.1f} | {t['mean_us']:.1f} | {t['entities']:.0f} | "
+                         f"{t['changed_entities']:.1f} | {t['skipped_by_hash']:.1f} | {t['changed_properties']:.0f} | "
+                         f"{per:.0f} |" if per else f"| {r['backend']} | {label} | {t['median_us']:.1f} | {t['mean_us']:.1f} | "
+                         f"{t['entities']:.0f} | {t['changed_entities']:.1f} | {t['skipped_by_hash']:.1f} | 0 | — |")
+    lines.append("")
 
 open(os.path.join(root, "docs", "PERFORMANCE.md"), "w").write("\n".join(lines) + "\n")
 print("wrote docs/PERFORMANCE.md")
