@@ -28,6 +28,15 @@ std::string formatDouble(double v)
 
 namespace {
 
+// Built by appending: GCC 12 at -O3 warns (-Wrestrict, a known false positive) on "[" + to_string(i).
+std::string indexLabel(size_t i)
+{
+    std::string s = "[";
+    s += std::to_string(i);
+    s += ']';
+    return s;
+}
+
 std::string quoted(std::string_view s) { return "\"" + sanitizeUtf8(s) + "\""; }
 
 std::string vecText(const Vec3& v) { return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")"; }
@@ -122,20 +131,20 @@ private:
     }
     void value(int p, const std::string& n, const std::string& t, int32_t, BoolSpan s, int d)
     {
-        elements(p, n, t, s.values.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s.values[i] != 0, d); });
+        elements(p, n, t, s.values.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), t, -1, s.values[i] != 0, d); });
     }
     template <class T>
     void value(int p, const std::string& n, const std::string& t, int32_t, std::span<const T> s, int d)
     {
-        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s[i], d); });
+        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), t, -1, s[i], d); });
     }
     void value(int p, const std::string& n, const std::string& t, int32_t, const ListSlice<StringList>& s, int d)
     {
-        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", t, -1, s[i], d); });
+        elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), t, -1, s[i], d); });
     }
     void value(int p, const std::string& n, const std::string&, int32_t st, const ListSlice<ContainerList>& s, int d)
     {
-        elements(p, n, structName(st), s.size(), d, [&](int id, size_t i) { value(id, "[" + std::to_string(i) + "]", "", -1, s[i], d); });
+        elements(p, n, structName(st), s.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), "", -1, s[i], d); });
     }
     void value(int p, const std::string& n, const std::string&, int32_t st, MapView m, int d)
     {
