@@ -95,7 +95,8 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b)
         return std::nullopt;
     if (a.kind == Value::Kind::Int) {
         ValueComponents d;
-        d.values[0] = double(b.integer - a.integer);
+        int64_t exact = 0; // int64 extremes overflow the subtraction: fall back to doubles
+        d.values[0] = __builtin_sub_overflow(b.integer, a.integer, &exact) ? double(b.integer) - double(a.integer) : double(exact);
         d.size = 1;
         return d;
     }

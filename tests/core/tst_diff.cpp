@@ -178,6 +178,7 @@ const std::vector<EngineCase>& engineCases()
         {"float", [](PlayerSpec& p) { p.health = 87.5f; }, {"Health:changed"}},
         {"int32", [](PlayerSpec& p) { p.team = 2; }, {"Team:changed"}},
         {"int64", [](PlayerSpec& p) { p.damageDealt = 1001; }, {"DamageDealt:changed"}},
+        {"int64 extremes", [](PlayerSpec& p) { p.damageDealt = std::numeric_limits<int64_t>::max(); }, {"DamageDealt:changed"}},
         {"double", [](PlayerSpec& p) { p.accuracy = 0.75; }, {"Accuracy:changed"}},
         {"bool", [](PlayerSpec& p) { p.alive = false; }, {"IsAlive:changed"}},
         {"string", [](PlayerSpec& p) { p.name = "Echo"; }, {"Name:changed"}},
@@ -231,6 +232,8 @@ PlayerSpec baseSpec(const char* caseName)
     PlayerSpec p;
     if (std::strcmp(caseName, "nan to nan") == 0)
         p.health = kNaN;
+    if (std::strcmp(caseName, "int64 extremes") == 0)
+        p.damageDealt = std::numeric_limits<int64_t>::min();
     if (std::strcmp(caseName, "plus zero to minus zero") == 0)
         p.position.x = 0.0;
     return p;
@@ -297,6 +300,12 @@ private slots:
         QCOMPARE(deltaJson(byPath["Team"]->a(), byPath["Team"]->b()).dump(), std::string("2"));
         QCOMPARE(formatValue(byPath["Position"]->b()), std::string("(1, 2, 4)"));
         QCOMPARE(d.leafName(*byPath["Position"], s), std::string("Position"));
+        // int64 extremes: the exact difference overflows int64, so the delta is a double.
+        const Value lo = Value::ofInt(std::numeric_limits<int64_t>::min()), hi = Value::ofInt(std::numeric_limits<int64_t>::max());
+        QCOMPARE(deltaJson(lo, hi).get<double>(), 18446744073709551615.0);
+        QCOMPARE(deltaJson(hi, lo).get<double>(), -18446744073709551615.0);
+        QCOMPARE(deltaOf(lo, hi)->values[0], 18446744073709551615.0);
+        QCOMPARE(deltaJson(Value::ofInt(-5), Value::ofInt(7)).get<int64_t>(), int64_t(12));
     }
 
     void entitiesMatchedByUniqueId_data()

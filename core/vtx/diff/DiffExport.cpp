@@ -76,11 +76,17 @@ Json valueJson(const Value& v, const Schema& schema)
 
 Json deltaJson(const Value& a, const Value& b)
 {
+    if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int) {
+        int64_t exact = 0;
+        if (!__builtin_sub_overflow(b.integer, a.integer, &exact))
+            return exact;
+        return f64Json(double(b.integer) - double(a.integer));
+    }
     auto d = deltaOf(a, b);
     if (!d)
         return nullptr;
     const bool f32 = a.kind == Value::Kind::Float || a.kind == Value::Kind::Quat;
-    auto one = [&](double x) { return a.kind == Value::Kind::Int ? Json(int64_t(x)) : (f32 ? f32Json(float(x)) : f64Json(x)); };
+    auto one = [&](double x) { return f32 ? f32Json(float(x)) : f64Json(x); };
     if (d->size == 1)
         return one(d->values[0]);
     Json arr = Json::array();

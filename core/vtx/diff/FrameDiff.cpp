@@ -306,22 +306,34 @@ private:
 
     // ---- recording --------------------------------------------------------------------------
 
-    static ValueRef whole(ContainerView c, const PropertyKey& k) { return {c.raw(), k, 0, ValueRef::Part::Whole}; }
-    static ValueRef element(ContainerView c, const PropertyKey& k, size_t i) { return {c.raw(), k, uint32_t(i), ValueRef::Part::Element}; }
-    static ValueRef mapValue(ContainerView c, const PropertyKey& k, size_t i) { return {c.raw(), k, uint32_t(i), ValueRef::Part::MapValue}; }
-    static ValueRef self(ContainerView c) { return {c.raw(), {}, 0, ValueRef::Part::Self}; }
+    // Where each side of a change lives. Passed in registers and written straight into the
+    // change: building ValueRefs on the stack and copying them stalled on store forwarding.
+    struct Side {
+        ValueRef::Part part;
+        const fbsvtx::PropertyContainer* container; ///< null: absent on this side
+        uint32_t index;
+    };
+    static Side whole(ContainerView c) { return {ValueRef::Part::Whole, c.raw(), 0}; }
+    static Side element(ContainerView c, size_t i) { return {ValueRef::Part::Element, c.raw(), uint32_t(i)}; }
+    static Side mapValue(ContainerView c, size_t i) { return {ValueRef::Part::MapValue, c.raw(), uint32_t(i)}; }
+    static Side self(ContainerView c) { return {ValueRef::Part::Self, c.raw(), 0}; }
+    static Side absent() { return {ValueRef::Part::Whole, nullptr, 0}; }
 
-    void record(ChangeKind kind, const ValueRef& a, const ValueRef& b)
+    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b)
     {
         PropertyChange& c = m_out.changes.emplace_back();
         c.kind = kind;
         c.pathBegin = uint32_t(m_out.steps.size());
         c.pathSize = uint32_t(m_path.size());
-        const size_t at = m_out.steps.size();
-        m_out.steps.resize(at + m_path.size());
-        std::copy(m_path.begin(), m_path.end(), m_out.steps.begin() + long(at));
-        c.refA = a;
-        c.refB = b;
+        m_out.steps.insert(m_out.steps.end(), m_path.begin(), m_path.end());
+        c.refA.parent = a.container;
+        c.refA.key = k;
+        c.refA.index = a.index;
+        c.refA.part = a.part;
+        c.refB.parent = b.container;
+        c.refB.key = k;
+        c.refB.index = b.index;
+        c.refB.part = b.part;
     }
 
     bool ignored(const std::string& name) const
@@ -352,20 +364,20 @@ private:
     void nested(ContainerView a, ContainerView b)
     {
         if (a.typeId() != b.typeId()) {
-            record(ChangeKind::TypeChanged, self(a), self(b));
+            record(ChangeKind::TypeChanged, {}, self(a), self(b));
             return;
         }
         if (sameHash(a, b))
             return;
         if (m_depth >= kMaxDepth) { // hostile nesting: report the subtree as one change
-            record(ChangeKind::Changed, self(a), self(b));
+            record(ChangeKind::Changed, {}, self(a), self(b));
             return;
         }
         const StructDef* def = m_schema.structById(a.typeId());
         if (!def) {
             // No schema for this type: the hash is all there is to compare.
             if (a.contentHash() != b.contentHash() || !m_opt.useContentHash)
-                record(ChangeKind::Changed, self(a), self(b));
+                record(ChangeKind::Changed, {}, self(a), self(b));
             return;
         }
         ++m_depth;
@@ -387,9 +399,9 @@ private:
         const bool ha = s < sa.size(), hb = s < sb.size();
         if (ha && hb) {
             if (!eq(sa[s], sb[s]))
-                record(ChangeKind::Changed, whole(a, k), whole(b, k));
+                record(ChangeKind::Changed, k, whole(a), whole(b));
         } else if (ha || hb) {
-            record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
+            record(ChangeKind::Changed, k, ha ? whole(a) : absent(), hb ? whole(b) : absent());
         }
     }
 
@@ -406,7 +418,7 @@ private:
     {
         const size_t na = la.size(), nb = lb.size();
         if (na != nb)
-            record(ChangeKind::Changed, whole(a, k), whole(b, k));
+            record(ChangeKind::Changed, k, whole(a), whole(b));
         uint32_t kept = 0;
         const size_t common = std::min(na, nb);
         for (size_t i = 0; i < common; ++i) {
@@ -431,7 +443,7 @@ private:
                     continue;
                 }
                 m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
-                record(ChangeKind::Changed, element(a, k, i), element(b, k, i));
+                record(ChangeKind::Changed, k, element(a, i), element(b, i));
                 m_path.pop_back();
             }
         }
@@ -442,9 +454,9 @@ private:
             }
             m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
             if (i < na)
-                record(ChangeKind::Removed, element(a, k, i), {});
+                record(ChangeKind::Removed, k, element(a, i), absent());
             else
-                record(ChangeKind::Added, {}, element(b, k, i));
+                record(ChangeKind::Added, k, absent(), element(b, i));
             m_path.pop_back();
         }
     }
@@ -464,7 +476,7 @@ private:
         const bool ha = s < la.size(), hb = s < lb.size();
         if (!ha || !hb) {
             if (ha || hb)
-                record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
+                record(ChangeKind::Changed, k, ha ? whole(a) : absent(), hb ? whole(b) : absent());
             return;
         }
         const MapView ma = la[s], mb = lb[s];
@@ -493,7 +505,7 @@ private:
             m_path.push_back({PathStep::Kind::Key, -1, 0, key});
             if (j == nb) {
                 if (!limited())
-                    record(ChangeKind::Removed, mapValue(a, k, i), {});
+                    record(ChangeKind::Removed, k, mapValue(a, i), absent());
             } else {
                 matchB[j] = int32_t(i);
                 if (va[i].typeId() != vb[j].typeId() || !sameHash(va[i], vb[j])) {
@@ -512,7 +524,7 @@ private:
                 continue;
             m_path.push_back({PathStep::Kind::Key, -1, 0, kb[j]});
             if (!limited())
-                record(ChangeKind::Added, {}, mapValue(b, k, j));
+                record(ChangeKind::Added, k, absent(), mapValue(b, j));
             m_path.pop_back();
         }
     }
@@ -539,7 +551,7 @@ private:
                 if (ha && hb)
                     nested(sa[s], sb[s]);
                 else if (ha || hb)
-                    record(ChangeKind::Changed, ha ? whole(a, k) : ValueRef{}, hb ? whole(b, k) : ValueRef{});
+                    record(ChangeKind::Changed, k, ha ? whole(a) : absent(), hb ? whole(b) : absent());
                 return;
             }
             case FieldType::None: return;
