@@ -1,6 +1,8 @@
 #include "vtxwidgets/PropertyPlot.hpp"
 
+#include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyTree.hpp"
+#include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 
 #include <QHBoxLayout>
@@ -180,9 +182,13 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
     QPointer<PropertyPlot> self(this);
     QThreadPool::globalInstance()->start([=] {
         PlotSeries s;
-        const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
+        const std::string id = entity.uniqueId.toStdString();
         const vtx::Schema& schema = file->schema();
-        int frame = firstFrame;
+        // Parsed once; field lookups are cached per struct type, entity positions by hint.
+        auto parsed = vtx::PropertyPath::parse(path.toStdString());
+        const vtx::PropertyPath compiled = parsed ? std::move(*parsed) : vtx::PropertyPath{};
+        int32_t hint = -1;
+        int frame = parsed ? firstFrame : lastFrame + 1; // a bad path plots nothing
         while (frame <= lastFrame && !cancelFlag->load()) {
             auto ci = file->chunkForFrame(frame);
             if (!ci)
@@ -198,17 +204,11 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
             const int end = std::min(lastFrame, chunk->startFrame() + int(chunk->frameCount()) - 1);
             for (; frame <= end && !cancelFlag->load(); ++frame) {
                 const vtx::FrameView fv = chunk->frame(size_t(frame - chunk->startFrame()));
-                if (size_t(entity.bucket) >= fv.bucketCount())
-                    continue;
-                const vtx::BucketView b = fv.bucket(size_t(entity.bucket));
-                for (size_t e = 0; e < b.entityCount(); ++e)
-                    if (b.uniqueId(e) == id) {
-                        if (auto v = vtx::evaluatePath(b.entity(e), schema, p); v && v->number) {
-                            s.frames.push_back(frame);
-                            s.values.push_back(*v->number);
-                        }
-                        break;
-                    }
+                const vtx::Value v = compiled.evaluate(vtx::findEntity(fv, uint32_t(entity.bucket), id, &hint), schema);
+                if (v.isNumber()) {
+                    s.frames.push_back(frame);
+                    s.values.push_back(v.number);
+                }
             }
             frame = std::max(frame, end + 1);
             const int permille = int(1000.0 * (frame - firstFrame) / std::max(1, lastFrame - firstFrame + 1));

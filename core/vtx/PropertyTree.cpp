@@ -1,7 +1,9 @@
 #include "vtx/PropertyTree.hpp"
 
 #include "vtx/JsonExport.hpp"
+#include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyVisit.hpp"
+#include "vtx/Value.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -182,15 +184,17 @@ std::vector<PropertyNode> buildPropertyTree(ContainerView c, const Schema& schem
 
 std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, const std::string& path)
 {
-    // Small entities: building the tree with a tight array cap and searching it keeps one
-    // definition of paths. Callers evaluating many frames should cache the result per frame.
-    PropertyTreeOptions opt;
-    opt.maxArrayChildren = 4096;
-    const auto nodes = buildPropertyTree(c, schema, opt);
-    for (const auto& n : nodes)
-        if (n.path == path && !n.absent)
-            return PathValue{n.value, n.number};
-    return std::nullopt;
+    auto p = PropertyPath::parse(path);
+    if (!p)
+        return std::nullopt;
+    const Value v = p->evaluate(c, schema);
+    if (v.isAbsent())
+        return std::nullopt;
+    PathValue out;
+    out.text = v.kind == Value::Kind::Struct ? std::string() : formatValue(v);
+    if (v.isNumber())
+        out.number = v.number;
+    return out;
 }
 
 } // namespace vtx

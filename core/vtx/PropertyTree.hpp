@@ -36,7 +36,8 @@ struct PathValue {
     std::optional<double> number;
 };
 
-/// Evaluates `path` in `c`; nullopt when any step does not exist in this frame.
+/// Evaluates `path` in `c`; nullopt when any step does not exist in this frame. Parses the path
+/// on every call: loops over many frames should keep a PropertyPath instead.
 std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, const std::string& path);
 
 /// Shortest round-trip text of a float32 / float64 value.

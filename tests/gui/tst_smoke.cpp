@@ -159,8 +159,11 @@ private slots:
         }
         QVERIFY(tl->axis().span() < 4000);
         QSignalSpy plotted(w.plot(), &PropertyPlot::finished);
+        QElapsedTimer plotClock;
+        plotClock.start();
         w.plot()->plot({0, "player_3"}, "Health", 0, w.session()->frameCount() - 1);
         QVERIFY(plotted.wait(60000));
+        qInfo("plot: player_3.Health over %d frames in %lld ms", w.session()->frameCount(), plotClock.elapsed());
         QVERIFY(!w.plot()->canvas()->series().frames.empty());
         w.grab().save(artifacts + "/smoke-zoomed-and-plot.png");
     }
