@@ -51,7 +51,8 @@ meta = load("meta.jsonl")
 if meta:
     m = meta[-1]
     lines += [f"Run: {m.get('date', '?')}, commit `{m.get('commit', '?')}`, {m.get('build_type', '?')} build"
-              f"{', full fixed-window sweep' if m.get('sweep') else ''}.", ""]
+              f"{', full fixed-window sweep' if m.get('sweep') else ''}"
+              f"{'; diff rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}.", ""]
 
 # ---- whole-file reads -------------------------------------------------------------------------
 reads = load("read.jsonl")
