@@ -41,11 +41,6 @@ std::string indexLabel(size_t i)
 
 std::string quoted(std::string_view s) { return "\"" + sanitizeUtf8(s) + "\""; }
 
-std::string vecText(const Vec3& v) { return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")"; }
-std::string quatText(const Quat& q)
-{
-    return "(" + formatFloat(q.x) + ", " + formatFloat(q.y) + ", " + formatFloat(q.z) + ", " + formatFloat(q.w) + ")";
-}
 
 class TreeBuilder {
 public:
@@ -106,14 +101,14 @@ private:
     void value(int p, const std::string& n, const std::string& t, int32_t, std::string_view v, int) { add(p, n, t, quoted(v)); }
     void value(int p, const std::string& n, const std::string& t, int32_t, const Vec3& v, int)
     {
-        const int id = add(p, n, t, vecText(v));
+        const int id = add(p, n, t, formatValue(Value::ofVector(v)));
         add(id, "x", "Double", formatDouble(v.x), v.x);
         add(id, "y", "Double", formatDouble(v.y), v.y);
         add(id, "z", "Double", formatDouble(v.z), v.z);
     }
     void value(int p, const std::string& n, const std::string& t, int32_t, const Quat& q, int)
     {
-        const int id = add(p, n, t, quatText(q));
+        const int id = add(p, n, t, formatValue(Value::ofQuat(q)));
         add(id, "x", "Float", formatFloat(q.x), q.x);
         add(id, "y", "Float", formatFloat(q.y), q.y);
         add(id, "z", "Float", formatFloat(q.z), q.z);
@@ -121,7 +116,7 @@ private:
     }
     void value(int p, const std::string& n, const std::string& t, int32_t, const Transform& x, int d)
     {
-        const int id = add(p, n, t, "T" + vecText(x.translation) + " R" + quatText(x.rotation) + " S" + vecText(x.scale));
+        const int id = add(p, n, t, formatValue(Value::ofTransform(x)));
         value(id, "translation", "Vector", -1, x.translation, d);
         value(id, "rotation", "Quat", -1, x.rotation, d);
         value(id, "scale", "Vector", -1, x.scale, d);
