@@ -62,9 +62,12 @@ void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forw
                                                   .arg(entity.uniqueId, what, forward ? tr("next") : tr("previous"));
     emit started(description);
     QPointer<ChangeSeeker> self(this);
-    QThreadPool::globalInstance()->start([self, file, req, cancelFlag, generation, forward] {
+    // The scan starts in the chunk on screen, which is already decoded.
+    std::shared_ptr<const vtx::DecodedChunk> shown = m_session->displayedFrame().chunk();
+    QThreadPool::globalInstance()->start([self, file, req, cancelFlag, generation, forward, shown] {
         vtx::FrameScanControl ctl;
         ctl.cancel = cancelFlag.get();
+        ctl.decoded = {shown};
         ctl.progress = [self, generation](int64_t done, int64_t total) {
             const int percent = total > 0 ? int(done * 100 / total) : 100;
             QMetaObject::invokeMethod(

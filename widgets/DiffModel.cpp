@@ -24,19 +24,20 @@ QString elideMiddle(const QString& s, int max = 80)
     return s.size() <= max ? s : s.left(max / 2 - 1) + QStringLiteral("…") + s.right(max / 2 - 1);
 }
 
-QString deltaText(const vtx::Value& a, const vtx::Value& b, int* sign)
+struct DeltaText {
+    QString text;
+    int sign = 0; ///< sum of the components' signs: the colour of the whole delta
+};
+
+DeltaText deltaText(const vtx::PropertyChange& c)
 {
-    *sign = 0;
-    auto d = vtx::deltaOf(a, b);
-    if (!d)
-        return {};
-    QStringList parts;
-    for (size_t i = 0; i < d->size; ++i) {
-        const double v = d->values[i];
-        *sign += v > 0 ? 1 : v < 0 ? -1 : 0;
-        parts << qs(vtx::formatDelta(a.kind, v)).replace(QLatin1Char('-'), QChar(0x2212));
-    }
-    return parts.size() == 1 ? parts.front() : "(" + parts.join(", ") + ")";
+    const vtx::Value a = c.a(), b = c.b();
+    DeltaText d;
+    d.text = qs(vtx::formatDeltaOf(a, b)).replace(QLatin1Char('-'), QChar(0x2212));
+    if (auto parts = vtx::deltaOf(a, b))
+        for (size_t i = 0; i < parts->size; ++i)
+            d.sign += parts->values[i] > 0 ? 1 : parts->values[i] < 0 ? -1 : 0;
+    return d;
 }
 } // namespace
 
@@ -145,7 +146,6 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
     case TypeRole: return type;
     case UniqueIdRole: return qs(e.uniqueId);
     case PathRole: return QString();
-    case IsEntityRole: return true;
     default: return {};
     }
 }
@@ -177,17 +177,13 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
             const QString text = qs(vtx::formatValue(v));
             return tip ? text : elideMiddle(text, 48);
         }
-        case DeltaColumn: {
-            int sign = 0;
-            return deltaText(c.a(), c.b(), &sign);
-        }
+        case DeltaColumn: return deltaText(c).text;
         }
         return {};
     }
     case Qt::ForegroundRole:
         if (column == DeltaColumn) {
-            int sign = 0;
-            deltaText(c.a(), c.b(), &sign);
+            const int sign = deltaText(c).sign;
             return sign > 0 ? QVariant(QBrush(kIncrease)) : sign < 0 ? QVariant(QBrush(kDecrease)) : QVariant();
         }
         if (column == NameColumn && c.kind == vtx::ChangeKind::Added)
@@ -203,44 +199,14 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
         if (column != NameColumn)
             return QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return {};
-    case DeltaSignRole: {
-        int sign = 0;
-        deltaText(c.a(), c.b(), &sign);
-        return sign;
-    }
     case StatusRole: return qs(vtx::entityStatusName(e.status));
     case BucketRole: return m_schema ? qs(m_schema->bucketName(e.bucket)) : QString::number(e.bucket);
     case BucketIndexRole: return int(e.bucket);
     case TypeRole: return typeName(e.typeIdA);
     case UniqueIdRole: return qs(e.uniqueId);
     case PathRole: return qs(m_diff->pathText(c, *m_schema));
-    case IsEntityRole: return false;
     default: return {};
     }
-}
-
-QModelIndex DiffModel::entityIndex(int bucket, const QString& uniqueId) const
-{
-    if (!m_diff)
-        return {};
-    const QByteArray id = uniqueId.toUtf8();
-    for (size_t i = 0; i < m_diff->entities.size(); ++i) {
-        const auto& e = m_diff->entities[i];
-        if (int(e.bucket) == bucket && e.uniqueId == std::string_view(id.constData(), size_t(id.size())))
-            return index(int(i), 0);
-    }
-    return {};
-}
-
-QModelIndex DiffModel::propertyIndex(const QModelIndex& entity, const QString& path) const
-{
-    const int n = rowCount(entity);
-    for (int r = 0; r < n; ++r) {
-        const QModelIndex i = index(r, 0, entity);
-        if (i.data(PathRole).toString() == path)
-            return i;
-    }
-    return {};
 }
 
 DiffFilterProxy::DiffFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) { setRecursiveFilteringEnabled(true); }

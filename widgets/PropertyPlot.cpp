@@ -2,7 +2,6 @@
 
 #include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyTree.hpp"
-#include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 
 #include <QHBoxLayout>

@@ -18,14 +18,11 @@ QString WatchModel::valueOf(const Watch& w) const
     const vtx::FrameHandle& h = m_session->displayedFrame();
     if (h.isNull() || !m_session->file() || w.entity.bucket < 0 || size_t(w.entity.bucket) >= h->bucketCount())
         return tr("—");
-    const vtx::BucketView b = h->bucket(size_t(w.entity.bucket));
-    const std::string id = w.entity.uniqueId.toStdString();
-    for (size_t e = 0; e < b.entityCount(); ++e)
-        if (b.uniqueId(e) == id) {
-            auto v = vtx::evaluatePath(b.entity(e), m_session->file()->schema(), w.path.toStdString());
-            return v ? QString::fromStdString(v->text) : tr("—");
-        }
-    return tr("(not in this frame)");
+    const vtx::ContainerView e = vtx::findEntity(h.view(), uint32_t(w.entity.bucket), w.entity.uniqueId.toStdString());
+    if (e.isNull())
+        return tr("(not in this frame)");
+    auto v = vtx::evaluatePath(e, m_session->file()->schema(), w.path.toStdString());
+    return v ? QString::fromStdString(v->text) : tr("—");
 }
 
 void WatchModel::refresh()

@@ -8,6 +8,7 @@
 #include "vtx/Types.hpp"
 #include "vtx_generated.h"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -286,5 +287,25 @@ public:
 private:
     const fbsvtx::Frame* m_f = nullptr;
 };
+
+/// The entity with `uniqueId` in `bucket` of `frame`; `hint` (the index it had last time) is
+/// tried first and updated. Null when the entity is not in this frame.
+inline ContainerView findEntity(FrameView frame, uint32_t bucket, std::string_view uniqueId, int32_t* hint = nullptr)
+{
+    if (bucket >= frame.bucketCount())
+        return {};
+    const BucketView b = frame.bucket(bucket);
+    const StringList ids = b.uniqueIds();
+    const size_t n = std::min(ids.size(), b.entityCount());
+    if (hint && *hint >= 0 && size_t(*hint) < n && ids[size_t(*hint)] == uniqueId)
+        return b.entity(size_t(*hint));
+    for (size_t i = 0; i < n; ++i)
+        if (ids[i] == uniqueId) {
+            if (hint)
+                *hint = int32_t(i);
+            return b.entity(i);
+        }
+    return {};
+}
 
 } // namespace vtx

@@ -117,6 +117,19 @@ std::string formatDelta(Value::Kind kind, double delta)
     return text;
 }
 
+std::string formatDeltaOf(const Value& a, const Value& b)
+{
+    auto d = deltaOf(a, b);
+    if (!d)
+        return {};
+    if (d->size == 1)
+        return formatDelta(a.kind, d->values[0]);
+    std::string out = "(";
+    for (size_t i = 0; i < d->size; ++i)
+        out += (i ? ", " : "") + formatDelta(a.kind, d->values[i]);
+    return out + ")";
+}
+
 bool FloatTolerance::equalSlow(double a, double b) const
 {
     const bool na = std::isnan(a), nb = std::isnan(b);

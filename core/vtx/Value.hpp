@@ -60,6 +60,8 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b);
 /// Text of one delta component with its sign ("+1.5", "-12.5", "0"); float-typed values are
 /// rounded to float precision so the delta does not show double noise.
 std::string formatDelta(Value::Kind kind, double delta);
+/// The whole delta of a change as text: "+1.5", or "(+1, 0, -2)" for vectors; empty when none.
+std::string formatDeltaOf(const Value& a, const Value& b);
 
 /// Display text, the same the inspector shows ("87.5", "(1, 2, 3)", "\"Delta\"", "[4]").
 std::string formatValue(const Value& v);

@@ -23,8 +23,6 @@ public:
         TypeRole,                      ///< entity type name
         UniqueIdRole,
         PathRole,                      ///< property path; empty on entity rows
-        IsEntityRole,
-        DeltaSignRole,                 ///< -1, 0, +1 for numeric changes (sum of component signs)
     };
 
     explicit DiffModel(QObject* parent = nullptr);
@@ -41,11 +39,6 @@ public:
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-    /// Entity row of (bucket, unique id), or invalid.
-    QModelIndex entityIndex(int bucket, const QString& uniqueId) const;
-    /// Child row of `entity` with this property path, or invalid.
-    QModelIndex propertyIndex(const QModelIndex& entity, const QString& path) const;
 
 private:
     QVariant entityData(const vtx::EntityDiff& e, int column, int role) const;

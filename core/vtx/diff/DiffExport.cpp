@@ -37,18 +37,6 @@ std::string csvField(std::string s)
     return out + "\"";
 }
 
-std::string deltaText(const Value& a, const Value& b)
-{
-    auto d = deltaOf(a, b);
-    if (!d)
-        return {};
-    if (d->size == 1)
-        return formatDelta(a.kind, d->values[0]);
-    std::string out = "(";
-    for (size_t i = 0; i < d->size; ++i)
-        out += (i ? ", " : "") + formatDelta(a.kind, d->values[i]);
-    return out + ")";
-}
 
 } // namespace
 
@@ -159,7 +147,7 @@ std::string diffCsv(const FrameDiff& d, const Schema& schema)
         }
         for (const PropertyChange& c : d.changesOf(e))
             out += head + csvField(d.pathText(c, schema)) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a())) + "," +
-                   csvField(formatValue(c.b())) + "," + csvField(deltaText(c.a(), c.b())) + "\n";
+                   csvField(formatValue(c.b())) + "," + csvField(formatDeltaOf(c.a(), c.b())) + "\n";
     }
     return out;
 }
@@ -184,7 +172,7 @@ std::string diffText(const FrameDiff& d, const Schema& schema)
                 out += "removed " + formatValue(c.a());
             else
                 out += formatValue(c.a()) + " -> " + formatValue(c.b());
-            const std::string delta = deltaText(c.a(), c.b());
+            const std::string delta = formatDeltaOf(c.a(), c.b());
             if (!delta.empty())
                 out += delta.front() == '(' ? " Δ" + delta : " (" + delta + ")";
             out += "\n";

@@ -96,23 +96,6 @@ bool Condition::holds(const Value& v) const
     return false;
 }
 
-ContainerView findEntity(FrameView frame, uint32_t bucket, std::string_view uniqueId, int32_t* hint)
-{
-    if (bucket >= frame.bucketCount())
-        return {};
-    const BucketView b = frame.bucket(bucket);
-    const StringList ids = b.uniqueIds();
-    const size_t n = std::min(ids.size(), b.entityCount());
-    if (hint && *hint >= 0 && size_t(*hint) < n && ids[size_t(*hint)] == uniqueId)
-        return b.entity(size_t(*hint));
-    for (size_t i = 0; i < n; ++i)
-        if (ids[i] == uniqueId) {
-            if (hint)
-                *hint = int32_t(i);
-            return b.entity(i);
-        }
-    return {};
-}
 
 Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanRequest& req, const FrameScanControl& control)
 {
@@ -120,7 +103,7 @@ Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanReques
     const int32_t frames = file.frameCount();
     if (frames <= 0)
         return result;
-    const bool conditionMode = req.mode != FrameScanRequest::Mode::NextChange;
+    const bool conditionMode = req.mode == FrameScanRequest::Mode::ConditionBecomesTrue;
     if (conditionMode && !req.condition)
         return Error{"scan: a condition is required for this mode"};
     PropertyPath path;
@@ -157,7 +140,10 @@ Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanReques
         if (!chunk || f < chunk->startFrame() || f >= chunk->startFrame() + int32_t(chunk->frameCount())) {
             auto ci = file.chunkForFrame(f);
             std::shared_ptr<const DecodedChunk> next;
-            if (ci) {
+            for (const auto& held : control.decoded)
+                if (ci && held && held->index() == *ci)
+                    next = held;
+            if (ci && !next) {
                 auto d = file.decodeChunk(*ci);
                 if (d)
                     next = *d;
@@ -179,23 +165,16 @@ Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanReques
             }
         }
         const Value v = valueAt(chunk->frame(size_t(f - chunk->startFrame())));
-        std::optional<int32_t> hit;
-        if (req.mode == FrameScanRequest::Mode::ConditionHolds) {
-            if (f != start && req.condition->holds(v))
-                hit = f;
-        } else if (previous) {
+        if (previous) {
             const int32_t later = req.forward ? f : f + 1;
             const Value& older = req.forward ? *previous : v;
             const Value& newer = req.forward ? v : *previous;
-            const bool changed = req.mode == FrameScanRequest::Mode::NextChange
-                                     ? !valuesEqual(older, newer, exact)
-                                     : req.condition->holds(newer) && !req.condition->holds(older);
-            if (changed && later != start)
-                hit = later;
-        }
-        if (hit) {
-            result.frame = hit;
-            return result;
+            const bool hit = conditionMode ? req.condition->holds(newer) && !req.condition->holds(older)
+                                           : !valuesEqual(older, newer, exact);
+            if (hit && later != start) {
+                result.frame = later;
+                return result;
+            }
         }
         previous = v;
         previousChunk.reset(); // `previous` now views `chunk`

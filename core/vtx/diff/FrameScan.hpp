@@ -36,14 +36,13 @@ private:
 
 struct FrameScanRequest {
     enum class Mode {
-        NextChange,      ///< the value differs from the previous frame's (changes at frame f)
+        NextChange,           ///< the value differs from the previous frame's (changes at frame f)
         ConditionBecomesTrue, ///< the condition holds at f and not at f − 1
-        ConditionHolds,  ///< the condition holds at f
     };
     Mode mode = Mode::NextChange;
     EntityRef entity;
     std::string path;              ///< for NextChange
-    std::optional<Condition> condition; ///< for the condition modes
+    std::optional<Condition> condition; ///< for ConditionBecomesTrue
     int32_t from = 0;              ///< the scan starts after (or before) this frame
     bool forward = true;
 };
@@ -52,6 +51,9 @@ struct FrameScanControl {
     const std::atomic<bool>* cancel = nullptr;
     /// Frames scanned so far and the most the scan can visit; called about once per chunk.
     std::function<void(int64_t done, int64_t total)> progress;
+    /// Chunks the caller already holds decoded (the one on screen): used instead of decoding
+    /// them again.
+    std::vector<std::shared_ptr<const DecodedChunk>> decoded;
 };
 
 struct FrameScanResult {
@@ -62,9 +64,5 @@ struct FrameScanResult {
 };
 
 Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanRequest& request, const FrameScanControl& control = {});
-
-/// The entity with `uniqueId` in `bucket` of `frame`; `hint` (the index it had last time) is
-/// tried first and updated. Null when the entity is not in this frame.
-ContainerView findEntity(FrameView frame, uint32_t bucket, std::string_view uniqueId, int32_t* hint = nullptr);
 
 } // namespace vtx
