@@ -144,6 +144,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
+    connect(m_session, &ReplaySession::followingChanged, this, [this](bool on) {
+        m_followAction->setChecked(on);
+        showFileInfo();
+    });
+    connect(m_session, &ReplaySession::grew, this, [this](int before, int after) {
+        m_timeline->extend();
+        showFileInfo();
+        updateStatus();
+        statusBar()->showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
+    });
+    connect(m_session, &ReplaySession::followFailed, this, [this](const QString& message) {
+        m_lastError = message;
+        m_session->setFollowing(false);
+        m_banner->setText(tr("Stopped following: %1").arg(message));
+        m_banner->setVisible(true);
+    });
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
     connect(m_session, &ReplaySession::frameReady, this, &MainWindow::onFrameReady);
@@ -193,6 +209,10 @@ void MainWindow::buildActions()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
+    m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
+                         [this](bool on) { m_session->setFollowing(on); });
+    m_followAction->setCheckable(true);
+    m_followAction->setToolTip(tr("Re-read a replay that is still being recorded and extend the timeline as chunks land"));
     file->addSeparator();
     QAction* record = add(file, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
     record->setCheckable(true);
@@ -477,18 +497,21 @@ void MainWindow::openFile(const OpenRequest& request)
     m_session->openAsync(request.path);
 }
 
-void MainWindow::onOpened()
+void MainWindow::showFileInfo()
 {
     const auto& f = m_session->file();
-    addRecent(m_session->path());
-    setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
-    m_centre->setCurrentWidget(m_inspector);
+    if (!f)
+        return;
     const auto& problems = f->problems();
     std::vector<const vtx::Problem*> serious;
     for (const auto& p : problems)
         if (p.severity != vtx::Problem::Severity::Info)
             serious.push_back(&p);
-    if (!serious.empty()) {
+    if (f->isRecovered()) {
+        m_banner->setText(tr("Recovered: %1%2").arg(QString::fromStdString(f->recovery().summary()),
+                                                  m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks.")));
+        m_banner->setVisible(true);
+    } else if (!serious.empty()) {
         m_banner->setText(tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, int(serious.size()))
                               .arg(QString::fromStdString(serious.front()->message)));
         m_banner->setVisible(true);
@@ -526,6 +549,17 @@ void MainWindow::onOpened()
     for (const auto& p : problems)
         item(probs, {}, QString::fromStdString(p.message));
     m_fileInfo->expandItem(probs);
+}
+
+void MainWindow::onOpened()
+{
+    const auto& f = m_session->file();
+    addRecent(m_session->path());
+    setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
+    m_centre->setCurrentWidget(m_inspector);
+    showFileInfo();
+    if (m_pending.follow)
+        m_session->setFollowing(true);
 
     if (!m_pending.selectId.isEmpty()) {
         bool isIndex = false;

@@ -6,7 +6,66 @@
 
 namespace vtxw {
 
-ReplaySession::ReplaySession(QObject* parent) : QObject(parent) { m_clock.start(); }
+ReplaySession::ReplaySession(QObject* parent) : QObject(parent)
+{
+    m_clock.start();
+    connect(&m_followTimer, &QTimer::timeout, this, &ReplaySession::pollFollowedFile);
+}
+
+void ReplaySession::setFollowing(bool on, int intervalMs)
+{
+    m_followTimer.setInterval(intervalMs);
+    if (on == isFollowing())
+        return;
+    if (on)
+        m_followTimer.start();
+    else
+        m_followTimer.stop();
+    emit followingChanged(on);
+}
+
+void ReplaySession::pollFollowedFile()
+{
+    if (!m_file || m_refreshing)
+        return;
+    m_refreshing = true;
+    QPointer<ReplaySession> self(this);
+    std::shared_ptr<const vtx::ReplayFile> file = m_file;
+    // Disk reads and the decode of new chunks stay off the UI thread.
+    QThreadPool::globalInstance()->start([self, file] {
+        auto result = file->refresh();
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, file, result = std::move(result)]() mutable {
+                if (!self)
+                    return;
+                self->m_refreshing = false;
+                if (self->m_file != file || !self->isFollowing())
+                    return; // closed, reopened or no longer following meanwhile
+                if (!result) {
+                    emit self->followFailed(QString::fromStdString(result.message()));
+                    return;
+                }
+                if (*result)
+                    self->adoptRefreshed(std::move(*result));
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
+{
+    const int before = frameCount();
+    const bool tailing = m_current >= before - 1;
+    if (!m_cache->extendTo(file)) {
+        // Rewritten rather than grown: decoded chunks no longer match the file.
+        m_displayed = {};
+        m_cache = std::make_unique<vtx::ChunkCache>(file);
+    }
+    m_file = std::move(file);
+    emit grew(before, frameCount());
+    setCurrentFrame(tailing ? frameCount() - 1 : m_current);
+}
 
 ReplaySession::~ReplaySession() = default;
 
@@ -45,6 +104,7 @@ void ReplaySession::close()
     if (!m_file)
         return;
     m_displayed = {};
+    setFollowing(false);
     m_cache.reset(); // joins the decode workers; pending callbacks find no session work
     m_file.reset();
     m_path.clear();

@@ -69,6 +69,18 @@ void TimelineScrubber::reload()
     update();
 }
 
+void TimelineScrubber::extend()
+{
+    const bool showingAll = m_axis.first <= 0 && m_axis.last >= m_axis.frameCount - 1;
+    const double first = m_axis.first, last = m_axis.last;
+    reload();
+    if (!showingAll) {
+        m_axis.first = first;
+        m_axis.last = last;
+        update();
+    }
+}
+
 void TimelineScrubber::refreshCacheState()
 {
     if (!m_session->cache() || !isVisible())

@@ -56,11 +56,20 @@ bool parseInt(const std::string& s, long long& out)
 
 void print(const vtx::Json& j) { std::cout << j.dump(1) << '\n'; }
 
+/// Opens a replay; a recovered one (no usable footer) says so on stderr, whatever the command.
+vtx::Result<std::shared_ptr<vtx::ReplayFile>> openReplay(const std::string& path)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (file && (*file)->isRecovered())
+        std::fprintf(stderr, "vtxscope-cli: warning: %s: %s\n", path.c_str(), (*file)->recovery().summary().c_str());
+    return file;
+}
+
 int cmdInfo(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
         return usage("info takes exactly one FILE");
-    auto file = vtx::ReplayFile::open(args[0]);
+    auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
     print(vtx::infoJson(**file));
@@ -72,7 +81,7 @@ int cmdFrame(const std::vector<std::string>& args)
     long long n = 0;
     if (args.size() != 2 || !parseInt(args[1], n))
         return usage("frame takes FILE and a frame number");
-    auto file = vtx::ReplayFile::open(args[0]);
+    auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
     if (n < 0 || n >= (*file)->frameCount())
@@ -94,7 +103,7 @@ int cmdDiff(const std::vector<std::string>& args)
 {
     if (args.size() < 3)
         return usage("diff takes FILE, frame A and frame B");
-    auto file = vtx::ReplayFile::open(args[0]);
+    auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
     const vtx::ReplayFile& f = **file;
@@ -172,7 +181,7 @@ int cmdValidate(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
         return usage("validate takes exactly one FILE");
-    auto file = vtx::ReplayFile::open(args[0]);
+    auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
     const vtx::ValidationReport report = vtx::validate(**file);

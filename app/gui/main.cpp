@@ -19,7 +19,9 @@ int main(int argc, char** argv)
     parser.addPositionalArgument("file", "Replay to open (.vtx)", "[FILE]");
     QCommandLineOption frame("frame", "Start at frame N.", "N");
     QCommandLineOption select("select", "Select an entity: BUCKET:UNIQUE_ID (bucket name or index).", "BUCKET:UNIQUE_ID");
+    QCommandLineOption follow("follow", "Follow FILE while it is being written: new chunks extend the timeline.");
     parser.addOption(frame);
+    parser.addOption(follow);
     parser.addOption(select);
     parser.process(app);
 
@@ -47,6 +49,7 @@ int main(int argc, char** argv)
             req.selectBucket = s.left(colon);
             req.selectId = s.mid(colon + 1);
         }
+        req.follow = parser.isSet(follow);
         window.openFile(req);
     }
     return app.exec();

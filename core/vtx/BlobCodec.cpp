@@ -11,10 +11,14 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob)
     return blob.size() >= 4 && std::memcmp(blob.data(), magic, 4) == 0;
 }
 
-Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what)
+Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName)
 {
-    if (!startsWithZstdMagic(stored.span()))
+    if (!startsWithZstdMagic(stored.span())) {
+        if (stored.size() > maxDecodedBytes)
+            return Error{what + ": raw blob of " + std::to_string(stored.size()) + " bytes, more than the limit of " +
+                         std::to_string(maxDecodedBytes) + " bytes (" + limitName + ")"};
         return stored;
+    }
     const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
     if (declared == ZSTD_CONTENTSIZE_UNKNOWN)
         return Error{what + ": zstd frame does not declare its decompressed size"};
@@ -23,7 +27,7 @@ Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::stri
     if (declared > maxDecodedBytes)
         return Error{what + ": zstd frame declares " + std::to_string(declared) +
                      " decompressed bytes, more than the limit of " + std::to_string(maxDecodedBytes) +
-                     " bytes (decompression bomb or corrupt size)"};
+                     " bytes (" + limitName + "; decompression bomb or corrupt size)"};
     const size_t frameSize = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
     if (ZSTD_isError(frameSize))
         return Error{what + ": truncated or corrupt zstd frame (" + ZSTD_getErrorName(frameSize) + ")"};

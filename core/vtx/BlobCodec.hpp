@@ -34,8 +34,9 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob);
 
 /// Decodes a stored blob. A zstd blob must be exactly one frame that declares its content size,
 /// and that size must not exceed `maxDecodedBytes`. `what` names the blob in errors
-/// (e.g. "file.vtx: chunk 3 at offset 1234").
-Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what);
+/// (e.g. "file.vtx: chunk 3 at offset 1234"); `limitName` names the limit in the error.
+Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what,
+                          const char* limitName = "maxChunkBytes");
 
 /// The writer's CompressIfBeneficial rule: raw when compression is off or the blob is shorter
 /// than 512 bytes, else one zstd frame at `level` if strictly smaller, else raw.

@@ -317,6 +317,19 @@ Json infoJson(const ReplayFile& file)
     for (const Problem& p : file.problems())
         problems.push_back(sanitizeUtf8(p.message));
     out["problems"] = std::move(problems);
+    if (const RecoveryReport& r = file.recovery(); r.recovered) {
+        Json corrupt = Json::array();
+        for (const auto& c : r.corruptRecords)
+            corrupt.push_back(Json{{"offset", c.offset}, {"bytes", c.bytes}, {"error", sanitizeUtf8(c.error)}});
+        out["recovery"] = Json{{"reason", sanitizeUtf8(r.reason)},
+                               {"chunks", file.chunks().size()},
+                               {"frames", file.frameCount()},
+                               {"resume_offset", r.resumeOffset},
+                               {"lost_bytes", r.lostBytes},
+                               {"lost", sanitizeUtf8(r.lostWhat)},
+                               {"corrupt_records", std::move(corrupt)},
+                               {"summary", sanitizeUtf8(r.summary())}};
+    }
     return out;
 }
 

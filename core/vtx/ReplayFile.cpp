@@ -1,6 +1,9 @@
 #include "vtx/ReplayFile.hpp"
 
+#include "vtx/backend/ChunkLimits.hpp"
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <spdlog/spdlog.h>
@@ -37,14 +40,41 @@ Result<std::shared_ptr<ReplayFile>> ReplayFile::open(std::shared_ptr<const ByteS
 {
     std::shared_ptr<ReplayFile> f(new ReplayFile);
     f->m_source = std::move(source);
-    if (Status s = f->load(options); !s)
+    if (Status s = f->load(options, nullptr); !s)
         return Error{s.message()};
     return f;
 }
 
+Result<std::shared_ptr<ReplayFile>> ReplayFile::refresh() const
+{
+    auto src = openFileSource(m_source->name());
+    if (!src)
+        return src.error();
+    if ((*src)->size() == m_source->size())
+        return std::shared_ptr<ReplayFile>();
+    std::shared_ptr<ReplayFile> f(new ReplayFile);
+    f->m_source = std::move(*src);
+    if (Status s = f->load(m_options, this); !s)
+        return Error{s.message()};
+    return f;
+}
+
+std::string RecoveryReport::summary() const
+{
+    if (!recovered)
+        return {};
+    std::string s = "recovered without a usable footer (" + reason + "): the frame times, events, gaps and segments are lost";
+    for (const CorruptRecord& r : corruptRecords)
+        s += "; the chunk record at offset " + std::to_string(r.offset) + " (" + std::to_string(r.bytes) +
+             " bytes) is corrupt and its frames are lost, later frames are renumbered (" + r.error + ")";
+    if (lostBytes)
+        s += "; " + std::to_string(lostBytes) + " bytes at offset " + std::to_string(resumeOffset) + " are unusable: " + lostWhat;
+    return s;
+}
+
 std::string ReplayFile::where(const std::string& what) const { return m_source->name() + ": " + what; }
 
-Status ReplayFile::load(const ReaderOptions& options)
+Status ReplayFile::load(const ReaderOptions& options, const ReplayFile* previous)
 {
     m_options = options;
     const uint64_t n = m_source->size();
@@ -69,22 +99,111 @@ Status ReplayFile::load(const ReaderOptions& options)
         return Error{where("unknown file format (magic " + hex4(pre) + ", expected \"VTXF\" or \"VTXP\")")};
     if (Status s = loadHeader(); !s)
         return s;
-    if (Status s = loadFooter(); !s)
-        return s;
-
-    if (!m_header.schemaJson.empty()) {
-        auto schema = Schema::parse(m_header.schemaJson, &m_problems);
-        if (schema)
-            m_schema = std::move(*schema);
-        else
-            m_problems.push_back({Problem::Severity::Warning, schema.message() + "; properties cannot be named"});
-    } else {
-        m_problems.push_back({Problem::Severity::Warning, "schema: the header embeds no schema; properties cannot be named"});
+    if (Status footer = loadFooter(); !footer) {
+        if (!m_options.recover)
+            return footer;
+        recoverFromChunks(footer.message(), previous);
     }
-    checkSeekTable();
+    if (Status s = parseSchema(); !s)
+        return s;
+    if (m_recovery.recovered) // first: it is what a reader of the problems list must see
+        m_problems.insert(m_problems.begin(), {Problem::Severity::Warning, m_recovery.summary()});
+    else
+        checkSeekTable();
     for (const auto& p : m_problems)
         spdlog::debug("{}: {}", m_source->name(), p.message);
     return {};
+}
+
+Status ReplayFile::parseSchema()
+{
+    if (m_header.schemaJson.empty()) {
+        m_problems.push_back({Problem::Severity::Warning, "schema: the header embeds no schema; properties cannot be named"});
+        return {};
+    }
+    if (m_header.schemaJson.size() > m_options.maxSchemaBytes) {
+        m_problems.push_back({Problem::Severity::Warning, "schema: " + std::to_string(m_header.schemaJson.size()) +
+                                                              " bytes, more than the limit of " + std::to_string(m_options.maxSchemaBytes) +
+                                                              " bytes (maxSchemaBytes); properties cannot be named"});
+        return {};
+    }
+    auto schema = Schema::parse(m_header.schemaJson, &m_problems);
+    if (schema)
+        m_schema = std::move(*schema);
+    else
+        m_problems.push_back({Problem::Severity::Warning, schema.message() + "; properties cannot be named"});
+    return {};
+}
+
+void ReplayFile::recoverFromChunks(std::string reason, const ReplayFile* previous)
+{
+    m_footer = {};
+    m_recovery = {};
+    m_recovery.recovered = true;
+    m_recovery.reason = std::move(reason);
+    const uint64_t n = m_source->size();
+    uint64_t off = 8 + m_headerBlob.storedSize;
+    int64_t frame = 0;
+    // A file that grew since `previous` walked it: keep what it found, resume after it.
+    if (previous && previous->m_recovery.recovered && previous->m_headerStored == m_headerStored &&
+        previous->m_recovery.resumeOffset <= n) {
+        m_footer.chunks = previous->m_footer.chunks;
+        m_recovery.corruptRecords = previous->m_recovery.corruptRecords;
+        off = previous->m_recovery.resumeOffset;
+        frame = previous->m_footer.totalFrames;
+    }
+    // A record that does not decode is skipped only once a good record follows it: trailing
+    // failures are the unusable tail (a footer being written, garbage), where a re-scan resumes.
+    std::vector<RecoveryReport::CorruptRecord> pending;
+    std::string tailWhat;
+    while (off < n) {
+        if (n - off < 4) {
+            tailWhat = "an incomplete chunk size prefix";
+            break;
+        }
+        uint8_t pre[4];
+        if (!m_source->readAt(off, pre)) {
+            tailWhat = "unreadable";
+            break;
+        }
+        const uint32_t size = le32(pre);
+        if (size == 0 || size > n - off - 4) {
+            uint8_t tail[8];
+            const bool footerShaped = n >= 8 && m_source->readAt(n - 8, tail) && uint64_t(le32(tail)) + 8 == n - off;
+            if (footerShaped)
+                tailWhat = "the footer, which could not be used";
+            else if (size == 0)
+                tailWhat = "a chunk record with a zero size prefix";
+            else
+                tailWhat = "an incomplete chunk record (it declares " + std::to_string(size) + " bytes, " +
+                           std::to_string(n - off - 4) + " are present)";
+            break;
+        }
+        const std::string what = where("chunk record at offset " + std::to_string(off));
+        Buffer blob(size);
+        Status read = m_source->readAt(off + 4, blob.span());
+        auto storage = read ? decodeStored(std::move(blob), what) : Result<ChunkStorage>(read);
+        const size_t frames = storage && storage->root->frames() ? storage->root->frames()->size() : 0;
+        if (!storage || frames == 0 || frame + int64_t(frames) > INT32_MAX) {
+            pending.push_back({off, uint64_t(size) + 4, storage ? "it holds no frames" : storage.message()});
+            off += uint64_t(size) + 4;
+            continue;
+        }
+        m_recovery.corruptRecords.insert(m_recovery.corruptRecords.end(), pending.begin(), pending.end());
+        pending.clear();
+        m_footer.chunks.push_back({int32_t(m_footer.chunks.size()), int32_t(frame), int32_t(frame + int64_t(frames) - 1), off, size + 4});
+        frame += int64_t(frames);
+        off += uint64_t(size) + 4;
+    }
+    if (!pending.empty()) {
+        off = pending.front().offset;
+        tailWhat = std::to_string(pending.size()) + " record(s) that do not decode as chunks (" + pending.front().error + ")";
+    }
+    m_recovery.resumeOffset = off;
+    m_recovery.lostBytes = n - off;
+    m_recovery.lostWhat = m_recovery.lostBytes ? tailWhat : std::string();
+    m_footer.totalFrames = int32_t(frame);
+    m_footerBlob = {off, 0, false, 0};
 }
 
 Status ReplayFile::loadHeader()
@@ -99,9 +218,10 @@ Status ReplayFile::loadHeader()
     Buffer blob(h);
     if (Status s = m_source->readAt(8, blob.span()); !s)
         return s;
+    m_headerStored.assign(blob.span().begin(), blob.span().end());
     m_headerBlob = {8, h, startsWithZstdMagic(blob.span()), 0};
     const std::string what = where("header at offset 8");
-    auto decoded = decodeBlob(std::move(blob), m_options.maxHeaderBytes, what);
+    auto decoded = decodeBlob(std::move(blob), m_options.maxHeaderBytes, what, "maxHeaderBytes");
     if (!decoded)
         return Error{decoded.message()};
     m_headerBlob.decodedSize = decoded->size();
@@ -127,15 +247,17 @@ Status ReplayFile::loadFooter()
     if (footerOffset < 8 + m_headerBlob.storedSize)
         return Error{where("footer of " + std::to_string(z) + " bytes at offset " + std::to_string(footerOffset) +
                            " overlaps the header (footer missing or file truncated?)")};
+    // Without the sentinel the footer size is just the last bytes of whatever was written, and a
+    // raw protobuf footer parses from almost anything: trust no footer the writer did not finish.
     if (std::memcmp(tail + 4, magic.data(), 4) != 0)
-        m_problems.push_back({Problem::Severity::Warning,
-                              "trailing sentinel is " + hex4(tail + 4) + ", expected the magic \"" + magic + "\""});
+        return Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic +
+                           "\" (footer missing or file truncated?)")};
     Buffer blob(z);
     if (Status s = m_source->readAt(footerOffset, blob.span()); !s)
         return s;
     m_footerBlob = {footerOffset, z, startsWithZstdMagic(blob.span()), 0};
     const std::string what = where("footer at offset " + std::to_string(footerOffset));
-    auto decoded = decodeBlob(std::move(blob), m_options.maxFooterBytes, what);
+    auto decoded = decodeBlob(std::move(blob), m_options.maxFooterBytes, what, "maxFooterBytes");
     if (!decoded)
         return Error{decoded.message()};
     m_footerBlob.decodedSize = decoded->size();
@@ -229,6 +351,19 @@ Result<Buffer> ReplayFile::readChunkBlob(size_t i) const
     return blob;
 }
 
+Result<ChunkStorage> ReplayFile::decodeStored(Buffer blob, const std::string& what) const
+{
+    auto decoded = decodeBlob(std::move(blob), m_options.maxChunkBytes, what);
+    if (!decoded)
+        return decoded.error();
+    auto storage = codecFor(m_backend).parseChunk(std::move(*decoded), m_options.decode, what);
+    if (!storage)
+        return storage.error();
+    if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
+        return Error{s.message()};
+    return storage;
+}
+
 Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) const
 {
     auto blob = readChunkBlob(i);
@@ -236,10 +371,7 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) co
         return blob.error();
     const ChunkEntry& c = m_footer.chunks[i];
     const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
-    auto decoded = decodeBlob(std::move(*blob), m_options.maxChunkBytes, what);
-    if (!decoded)
-        return decoded.error();
-    auto storage = codecFor(m_backend).parseChunk(std::move(*decoded), m_options.decode, what);
+    auto storage = decodeStored(std::move(*blob), what);
     if (!storage)
         return storage.error();
     return std::shared_ptr<const DecodedChunk>(std::make_shared<DecodedChunk>(i, c.startFrame, std::move(*storage)));

@@ -15,18 +15,46 @@
 
 namespace vtx {
 
-/// Resource limits for hostile input; each violation is an error that names the limit.
+/// Resource limits for hostile input; each violation is an error that names the limit
+/// (docs/FORMAT-NOTES.md lists them).
 struct ReaderOptions {
     size_t maxHeaderBytes = 64u << 20;   ///< decoded header blob
     size_t maxFooterBytes = 256u << 20;  ///< decoded footer blob (seek table, times, events)
     size_t maxChunkBytes = 1024u << 20;  ///< decoded chunk blob (zstd bomb bound)
+    size_t maxSchemaBytes = 16u << 20;   ///< embedded schema JSON
     DecodeLimits decode;
+    /// A missing, truncated or corrupt footer opens in recovery mode (chunk records walked from
+    /// the header) instead of failing.
+    bool recover = true;
+};
+
+/// What recovery mode found. Chunk records are self-delimiting (spec §1.2), so without a usable
+/// footer the reader walks them from the end of the header and rebuilds the seek table; the
+/// frame times, events, gaps and segments lived in the footer and are lost.
+struct RecoveryReport {
+    struct CorruptRecord {
+        uint64_t offset = 0;
+        uint64_t bytes = 0; ///< size prefix included
+        std::string error;
+    };
+    bool recovered = false;
+    std::string reason;            ///< why the footer could not be used
+    uint64_t resumeOffset = 0;     ///< just past the last complete record: where a re-scan resumes
+    uint64_t lostBytes = 0;        ///< unusable bytes from resumeOffset to the end of the file
+    std::string lostWhat;          ///< what those bytes are, empty when there are none
+    std::vector<CorruptRecord> corruptRecords; ///< complete records that failed to decode: their frames are lost
+    std::string summary() const;
 };
 
 class ReplayFile {
 public:
     static Result<std::shared_ptr<ReplayFile>> open(const std::string& path, const ReaderOptions& options = {});
     static Result<std::shared_ptr<ReplayFile>> open(std::shared_ptr<const ByteSource> source, const ReaderOptions& options = {});
+    /// Re-reads the file from disk for a replay that is still being written. Returns null when
+    /// its size has not changed. Otherwise a new ReplayFile: when the file still has no usable
+    /// footer, the chunk walk resumes where this one stopped (chunks already found are not
+    /// read again); when a footer has appeared, the file as the footer describes it.
+    Result<std::shared_ptr<ReplayFile>> refresh() const;
 
     const std::string& path() const { return m_source->name(); }
     uint64_t fileSize() const { return m_source->size(); }
@@ -39,6 +67,9 @@ public:
     const Schema& schema() const { return m_schema; }
     /// Strict-mode findings at open (spec §8.4) and schema issues; the file is still usable.
     const std::vector<Problem>& problems() const { return m_problems; }
+    /// Set when the footer was unusable and the chunks were recovered by walking the records.
+    const RecoveryReport& recovery() const { return m_recovery; }
+    bool isRecovered() const { return m_recovery.recovered; }
 
     int32_t frameCount() const { return m_footer.totalFrames; }
     const std::vector<ChunkEntry>& chunks() const { return m_footer.chunks; }
@@ -57,9 +88,13 @@ public:
 
 private:
     ReplayFile() = default;
-    Status load(const ReaderOptions& options);
+    Status load(const ReaderOptions& options, const ReplayFile* previous);
     Status loadHeader();
     Status loadFooter();
+    Status parseSchema();
+    void recoverFromChunks(std::string reason, const ReplayFile* previous);
+    /// Stored blob -> verified chunk within every limit.
+    Result<ChunkStorage> decodeStored(Buffer blob, const std::string& what) const;
     void checkSeekTable();
     std::string where(const std::string& what) const;
 
@@ -72,6 +107,8 @@ private:
     BlobInfo m_footerBlob;
     Schema m_schema;
     std::vector<Problem> m_problems;
+    RecoveryReport m_recovery;
+    std::vector<uint8_t> m_headerStored; ///< compared by refresh() to tell a grown file from a replaced one
 };
 
 } // namespace vtx

@@ -64,6 +64,7 @@ Result<std::unique_ptr<ReplayWriter>> ReplayWriter::create(const std::string& pa
         return Error{s.message()};
     if (Status s = w->writeBlob(codecFor(options.backend).serializeHeader(header)); !s)
         return Error{s.message()};
+    std::fflush(w->m_file); // a reader following the file can open it from the first chunk on
     return w;
 }
 

@@ -161,15 +161,20 @@ private slots:
     {
         QFETCH(int, backend);
         const auto& good = backend == int(Backend::FlatBuffers) ? m_good : m_goodProto;
-        // Truncated to 50%: the footer size read from chunk data is implausible or undecodable.
-        QCOMPARE(exercise({good.begin(), good.begin() + long(good.size() / 2)}), -1);
-        // u32 at N-8 overwritten with 0xFFFFFFFF.
+        // Truncated to 50%: no footer, so recovery mode keeps the complete chunks before the cut.
+        const int half = exercise({good.begin(), good.begin() + long(good.size() / 2)});
+        QVERIFY2(half > 0 && half < 120, std::to_string(half).c_str());
+        // u32 at N-8 overwritten with 0xFFFFFFFF: the footer is unusable, every chunk is recovered.
         auto bad = good;
         for (int i = 0; i < 4; ++i)
             bad[bad.size() - 8 + size_t(i)] = 0xFF;
-        QCOMPARE(exercise(bad), -1);
-        // Last 10% removed: open fails, or frames in chunks past EOF are unavailable.
-        QVERIFY(exercise({good.begin(), good.begin() + long(good.size() * 9 / 10)}) < 120);
+        QCOMPARE(exercise(bad), 120);
+        ReaderOptions strict;
+        strict.recover = false;
+        QCOMPARE(exercise(bad, strict), -1);
+        // Last 10% removed: the chunks past the cut are lost, the rest recovered.
+        const int most = exercise({good.begin(), good.begin() + long(good.size() * 9 / 10)});
+        QVERIFY2(most > half && most < 120, std::to_string(most).c_str());
         // Frame indices out of range.
         auto f = ReplayFile::open(memorySource(good, "case.vtx"));
         VTX_VERIFY_OK(f);
@@ -198,11 +203,18 @@ private slots:
                 cuts.push_back(c.fileOffset + d), cuts.push_back(c.fileOffset + c.chunkSizeBytes - std::min<uint64_t>(d, 1));
         for (uint64_t d = 1; d <= 9; ++d)
             cuts.push_back(good.size() - d);
+        const uint64_t chunkArea = (*f)->headerBlob().offset + (*f)->headerBlob().storedSize;
+        std::sort(cuts.begin(), cuts.end());
+        int previous = 0;
         for (uint64_t cut : cuts) {
             if (cut >= good.size())
                 continue;
+            // Inside the header: a clear error. After it: recovery keeps every complete chunk.
             const int frames = exercise({good.begin(), good.begin() + long(cut)});
-            QVERIFY2(frames < 120, ("cut at " + std::to_string(cut)).c_str());
+            const std::string at = "cut at " + std::to_string(cut) + ": " + std::to_string(frames) + " frames";
+            QVERIFY2(cut < chunkArea ? frames == -1 : frames >= previous && frames <= 120, at.c_str());
+            if (cut >= chunkArea)
+                previous = frames;
         }
     }
 
@@ -276,12 +288,13 @@ private slots:
         auto t = ReplayFile::open(memorySource(assemble(Backend::FlatBuffers, {trailing}), "case.vtx"));
         VTX_VERIFY_OK(t);
         QVERIFY((*t)->decodeChunk(0).message().find("trailing data") != std::string::npos);
-        // A footer bomb fails the open with a clear limit message.
+        // A footer bomb makes the footer unusable: recovery mode, and the reason names the limit.
         ReaderOptions tinyFooter;
         tinyFooter.maxFooterBytes = 16;
         auto big = ReplayFile::open(memorySource(m_good, "case.vtx"), tinyFooter);
-        QVERIFY(!big.isOk());
-        QVERIFY2(big.message().find("limit") != std::string::npos, big.message().c_str());
+        VTX_VERIFY_OK(big);
+        QVERIFY((*big)->isRecovered());
+        QVERIFY2((*big)->recovery().reason.find("maxFooterBytes") != std::string::npos, (*big)->recovery().reason.c_str());
     }
 
     void hostileSeekTables()
@@ -292,11 +305,20 @@ private slots:
         VTX_VERIFY_OK(f);
         QVERIFY(!(*f)->problems().empty());
         QVERIFY(!(*f)->frame(0).isOk());
-        // Overlapping ranges: the table cannot map frames; open fails.
-        auto g = ReplayFile::open(
-            memorySource(assemble(Backend::Protobuf, {blob, blob}, {{0, 0, 5, 8, 12}, {1, 3, 9, 20, 12}}, 10), "case.vtx"));
+        // Overlapping ranges: the table cannot map frames. Strict: the open fails; by default the
+        // footer is set aside and the records walked (here both are garbage: nothing recovered).
+        const auto overlapping = assemble(Backend::Protobuf, {blob, blob}, {{0, 0, 5, 8, 12}, {1, 3, 9, 20, 12}}, 10);
+        ReaderOptions strict;
+        strict.recover = false;
+        auto g = ReplayFile::open(memorySource(overlapping, "case.vtx"), strict);
         QVERIFY(!g.isOk());
         QVERIFY(g.message().find("overlaps") != std::string::npos);
+        auto r = ReplayFile::open(memorySource(overlapping, "case.vtx"));
+        VTX_VERIFY_OK(r);
+        QVERIFY((*r)->isRecovered());
+        QVERIFY((*r)->recovery().reason.find("overlaps") != std::string::npos);
+        QCOMPARE((*r)->frameCount(), 0);
+        QVERIFY2((*r)->recovery().lostWhat.find("record(s) that do not decode") != std::string::npos, (*r)->recovery().lostWhat.c_str());
         // Negative total_frames.
         auto h = ReplayFile::open(memorySource(assemble(Backend::FlatBuffers, {}, {}, 0), "case.vtx"));
         VTX_VERIFY_OK(h);
@@ -309,6 +331,69 @@ private slots:
             QVERIFY(!c.isOk());
             QVERIFY2(c.message().find("chunk 0 at offset") != std::string::npos, c.message().c_str());
         }
+    }
+
+    // Every documented limit (docs/FORMAT-NOTES.md) is enforced with an error that names it.
+    void limits_data()
+    {
+        QTest::addColumn<int>("backend");
+        QTest::addColumn<QString>("limit");
+        for (int b : {int(Backend::FlatBuffers), int(Backend::Protobuf)})
+            for (const char* limit : {"maxChunkBytes", "maxHeaderBytes", "maxFooterBytes", "maxSchemaBytes",
+                                      "maxEntitiesPerBucket", "maxStringBytes", "maxTableDepth"})
+                QTest::newRow(qPrintable(QString(b ? "protobuf " : "flatbuffers ") + limit)) << b << QString(limit);
+    }
+    void limits()
+    {
+        QFETCH(int, backend);
+        QFETCH(QString, limit);
+        // One frame: five entities, each with a 20-byte string and structs nested five deep.
+        FrameData frame;
+        frame.buckets.resize(1);
+        for (int e = 0; e < 5; ++e) {
+            PropertyContainerData c;
+            c.typeId = 0;
+            for (int d = 0; d < 5; ++d) {
+                PropertyContainerData parent;
+                parent.typeId = 0;
+                parent.structs.push_back(std::move(c));
+                c = std::move(parent);
+            }
+            c.strings = {std::string(20, char('a' + e))};
+            frame.buckets[0].entities.push_back(std::move(c));
+            frame.buckets[0].uniqueIds.push_back("entity-" + std::to_string(e));
+        }
+        WriterOptions wo;
+        wo.backend = Backend(backend);
+        ReplayHeader header;
+        header.schemaJson = vtxgen::schemaJson(vtxgen::Kind::Demo);
+        const std::string p = (m_dir.path() + "/limits.vtx").toStdString();
+        auto w = ReplayWriter::create(p, header, wo);
+        VTX_VERIFY_OK(w);
+        QVERIFY((*w)->addFrame(std::move(frame), 0, 1).isOk());
+        VTX_VERIFY_OK((*w)->finish());
+        VTX_VERIFY_OK((*ReplayFile::open(p))->frame(0));
+
+        ReaderOptions o;
+        if (limit == "maxChunkBytes") o.maxChunkBytes = 64;
+        if (limit == "maxHeaderBytes") o.maxHeaderBytes = 64;
+        if (limit == "maxFooterBytes") o.maxFooterBytes = 8;
+        if (limit == "maxSchemaBytes") o.maxSchemaBytes = 64;
+        if (limit == "maxEntitiesPerBucket") o.decode.maxEntitiesPerBucket = 3;
+        if (limit == "maxStringBytes") o.decode.maxStringBytes = 16;
+        if (limit == "maxTableDepth") o.decode.maxTableDepth = 6;
+        auto f = ReplayFile::open(p, o);
+        std::string message;
+        if (!f)
+            message = f.message(); // the header cannot be read at all
+        else if ((*f)->isRecovered())
+            message = (*f)->recovery().reason; // the footer is unusable: recovery mode says why
+        else if (!(*f)->problems().empty() && limit == "maxSchemaBytes")
+            message = (*f)->problems().front().message; // the replay opens, unnamed
+        else if (auto h = (*f)->frame(0); !h)
+            message = h.message();
+        QVERIFY2(message.find(limit.toStdString()) != std::string::npos, ("no error names the limit: " + message).c_str());
+        QVERIFY2(message.find("limits.vtx") != std::string::npos || limit == "maxSchemaBytes", message.c_str());
     }
 
     void deepNestingIsBounded_data() { specCases_data(); }

@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 
 class TestCli : public QObject {
@@ -127,6 +128,33 @@ private slots:
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         if (exitCode == 1)
             QCOMPARE(r.err.count('\n'), 1); // exactly one line
+    }
+
+    // A recording cut short: every command works on what was recovered and says so on stderr.
+    void recoveredFile()
+    {
+        QTemporaryDir dir;
+        QFile in(demo());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray whole = in.readAll();
+        const QString cut = dir.path() + "/cut.vtx";
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(whole.left(whole.size() * 2 / 3));
+        out.close();
+        const Run info = run({"info", cut});
+        QCOMPARE(info.exitCode, 0);
+        QVERIFY2(info.err.contains("warning") && info.err.contains("recovered without a usable footer"), info.err.constData());
+        const auto j = nlohmann::json::parse(info.out.toStdString());
+        QVERIFY(j.contains("recovery"));
+        const int frames = j["recovery"]["frames"].get<int>();
+        QVERIFY(frames > 0 && frames < 1800);
+        QVERIFY(j["recovery"]["lost_bytes"].get<uint64_t>() > 0);
+        QVERIFY(!j["recovery"]["lost"].get<std::string>().empty());
+        const Run frame = run({"frame", cut, QString::number(frames - 1)});
+        QCOMPARE(frame.exitCode, 0);
+        QVERIFY(frame.err.contains("recovered"));
+        QCOMPARE(run({"frame", cut, QString::number(frames)}).exitCode, 1);
     }
 };
 

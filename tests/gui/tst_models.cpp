@@ -3,6 +3,7 @@
 
 #include "TestSupport.hpp"
 #include "vtx/JsonExport.hpp"
+#include "vtx/ReplayWriter.hpp"
 #include "vtxwidgets/EventsModel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
@@ -18,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
+#include <thread>
 
 using namespace vtxw;
 
@@ -340,6 +342,58 @@ private slots:
         w.plot()->plot({0, "player_1"}, "Health", 0, w.session()->frameCount() - 1);
         w.plot()->cancel();
         QVERIFY(!w.plot()->isComputing());
+    }
+
+    // File > Follow: the window opens a recording that is still being written (recovery mode,
+    // banner), then the timeline grows as a writer thread appends chunks, the tailing playhead
+    // stays on the last frame, and the finished file loses its "recovered" banner.
+    void followAGrowingRecording()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/live.vtx").toStdString();
+        vtx::WriterOptions wo;
+        wo.chunkMaxFrames = 10;
+        auto writer = vtx::ReplayWriter::create(path, vtx::ReplayHeader{}, wo);
+        QVERIFY(writer.isOk());
+        auto frame = [](int32_t i) {
+            vtx::FrameData f;
+            f.buckets.resize(1);
+            vtx::PropertyContainerData e;
+            e.typeId = 0;
+            e.int32s = {i};
+            f.buckets[0].entities.push_back(std::move(e));
+            f.buckets[0].uniqueIds.push_back("counter");
+            return f;
+        };
+        for (int32_t i = 0; i < 10; ++i)
+            QVERIFY((*writer)->addFrame(frame(i), i * 166666, 1 + i * 166666).isOk());
+        QVERIFY((*writer)->flush().isOk());
+
+        MainWindow w;
+        w.show();
+        OpenRequest req(QString::fromStdString(path));
+        req.follow = true;
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(req);
+        QVERIFY(opened.wait(20000));
+        QVERIFY(w.session()->file()->isRecovered());
+        QVERIFY(w.session()->isFollowing());
+        QCOMPARE(w.session()->frameCount(), 10);
+        w.playback()->goToEnd();
+        QTRY_COMPARE(w.session()->displayedFrame().index(), 9);
+
+        std::thread recorder([&] {
+            for (int32_t i = 10; i < 60; ++i)
+                (void)(*writer)->addFrame(frame(i), i * 166666, 1 + i * 166666);
+            (void)(*writer)->finish();
+        });
+        recorder.join();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.session()->file()->isRecovered(), 10000);
+        QCOMPARE(w.session()->frameCount(), 60);
+        QTRY_COMPARE(w.session()->currentFrame(), 59);
+        QTRY_COMPARE(w.session()->displayedFrame().index(), 59);
+        QCOMPARE(w.session()->displayedFrame()->bucket(0).entity(0).int32s()[0], 59);
+        QCOMPARE(w.timeline()->frameCount(), 60);
     }
 };
 

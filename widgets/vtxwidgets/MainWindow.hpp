@@ -36,6 +36,7 @@ struct OpenRequest {
     int frame = -1;          ///< --frame N
     QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
     QString selectId;
+    bool follow = false;     ///< --follow: re-read the file as it grows
 };
 
 class MainWindow : public QMainWindow {
@@ -77,6 +78,7 @@ private:
     void buildDocks();
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
+    void showFileInfo();
     void onClosed();
     void onFrameReady();
     void updateStatus();
@@ -116,6 +118,7 @@ private:
     EntityKey m_selected;
     OpenRequest m_pending;
     QString m_lastError;
+    QAction* m_followAction = nullptr;
 };
 
 } // namespace vtxw

@@ -9,6 +9,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QTimer>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -50,6 +51,12 @@ public:
     int frameAtGameTime(int64_t ticks) const;
     int64_t gameTimeTicks(int frame) const { return m_file ? m_file->gameTimeTicks(frame) : 0; }
 
+    /// Follows a file that is still being written: re-reads it on a worker every `intervalMs`
+    /// and extends the replay as chunks land (grew()). A playhead on the last frame stays on
+    /// the last frame, like `tail -f`.
+    void setFollowing(bool on, int intervalMs = 250);
+    bool isFollowing() const { return m_followTimer.isActive(); }
+
     /// Records every playhead request while enabled (File ▸ Record access trace).
     void setTraceRecording(bool on);
     bool isTraceRecording() const { return bool(m_recorder); }
@@ -63,8 +70,14 @@ signals:
     void currentFrameChanged(int frame);
     void frameReady();
     void loadingChanged(bool loading);
+    /// The followed file grew (or was rewritten): more frames, chunks or a footer.
+    void grew(int oldFrameCount, int newFrameCount);
+    void followFailed(const QString& message);
+    void followingChanged(bool on);
 
 private:
+    void pollFollowedFile();
+    void adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file);
     void deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial);
 
     QString m_path;
@@ -80,6 +93,8 @@ private:
     uint64_t m_deliveredSerial = 0;
     QElapsedTimer m_clock;
     std::unique_ptr<vtx::TraceRecorder> m_recorder;
+    QTimer m_followTimer;
+    bool m_refreshing = false;
 };
 
 } // namespace vtxw

@@ -31,6 +31,10 @@ public:
     int scrubLaneY() const;
     void zoomIn(double factor, int anchorFrame);
     void showAll();
+    int frameCount() const { return int(m_axis.frameCount); }
+    /// The followed file grew: new chunks join the lanes; a view showing everything keeps
+    /// showing everything, a zoomed view stays where it is.
+    void extend();
 
 signals:
     void seekRequested(int frame);

@@ -17,7 +17,9 @@ namespace vtx {
 
 /// Bounds applied while parsing; every one is enforced with an error that names it.
 struct DecodeLimits {
-    size_t maxTableDepth = 128;  ///< FlatBuffers verifier depth (nested structs are tables)
+    size_t maxTableDepth = 128;          ///< FlatBuffers verifier depth (nested structs are tables)
+    size_t maxEntitiesPerBucket = 1u << 20; ///< entities (and unique ids) in one bucket
+    size_t maxStringBytes = 4u << 20;    ///< one string: unique id, string property, array element, map key
 };
 
 struct ChunkStorage {

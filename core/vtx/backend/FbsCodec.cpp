@@ -25,7 +25,7 @@ Result<const Root*> verifiedRoot(std::span<const uint8_t> blob, size_t maxDepth,
     flatbuffers::Verifier v(blob.data(), blob.size(), opts);
     if (!v.VerifyBuffer<Root>(nullptr))
         return Error{what + ": FlatBuffers verification failed (corrupt data, or nesting deeper than " +
-                     std::to_string(maxDepth) + " levels)"};
+                     std::to_string(maxDepth) + " levels: maxTableDepth)"};
     return flatbuffers::GetRoot<Root>(blob.data());
 }
 

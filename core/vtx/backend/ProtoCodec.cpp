@@ -431,7 +431,7 @@ public:
         in.SetRecursionLimit(static_cast<int>(limits.maxTableDepth));
         if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
             return Error{what + ": failed to parse the Protobuf FrameChunk (corrupt data, or nesting deeper than " +
-                         std::to_string(limits.maxTableDepth) + " levels)"};
+                         std::to_string(limits.maxTableDepth) + " levels: maxTableDepth)"};
         FlatBufferBuilder fbb(decoded.size() + decoded.size() / 2);
         Flattener flat(fbb);
         fbb.Finish(flat.chunk(*msg));

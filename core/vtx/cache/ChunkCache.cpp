@@ -46,6 +46,18 @@ ChunkCache::~ChunkCache()
         cb(r);
 }
 
+bool ChunkCache::extendTo(std::shared_ptr<const ReplayFile> grown)
+{
+    std::lock_guard lock(m_mutex);
+    const auto& before = m_file->chunks();
+    const auto& after = grown->chunks();
+    if (after.size() < before.size() || !std::equal(before.begin(), before.end(), after.begin()))
+        return false;
+    m_file = std::move(grown);
+    m_slots.resize(after.size());
+    return true;
+}
+
 CacheGeometry ChunkCache::geometryLocked() const
 {
     CacheGeometry g;
@@ -297,10 +309,11 @@ void ChunkCache::workerLoop()
         m_slots[c].decoding = true;
         if (prefetch)
             ++m_prefetchRunning;
+        const std::shared_ptr<const ReplayFile> file = m_file; // extendTo() may swap it meanwhile
         lock.unlock();
 
         const auto t0 = std::chrono::steady_clock::now();
-        auto decoded = m_file->decodeChunk(c);
+        auto decoded = file->decodeChunk(c);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
         lock.lock();

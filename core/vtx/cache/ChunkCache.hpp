@@ -77,7 +77,11 @@ public:
     void setBudget(size_t bytes);
     /// Replaces the policy ("none", "fixed:B,F", "adaptive"); false on an unknown spec.
     bool setPolicy(const std::string& spec);
+    /// The file this cache reads. Replaced only by extendTo(), on the thread that owns the cache.
     const ReplayFile& file() const { return *m_file; }
+    /// Adopts a re-read of the same file that kept every chunk and added more (a followed
+    /// recording); decoded chunks stay. False, and nothing changes, when the chunk lists differ.
+    bool extendTo(std::shared_ptr<const ReplayFile> grown);
 
 private:
     struct Waiter {

@@ -1,0 +1,15 @@
+#pragma once
+// Limits a verified chunk must also respect before anything walks it: the verifier proves
+// every offset is in bounds, not that a bucket's million entities or a 500 MB string is
+// something the viewer should try to show. Applied to both backends' decoded form.
+
+#include "vtx/Status.hpp"
+#include "vtx/backend/BackendCodec.hpp"
+
+namespace vtx {
+
+/// Checks entity counts per bucket and the length of every string in the chunk. The error
+/// names the limit, the frame, the bucket and the entity.
+Status checkChunkLimits(const fbsvtx::Chunk& chunk, const DecodeLimits& limits, const std::string& what);
+
+} // namespace vtx

@@ -1,0 +1,175 @@
+#include "FuzzTargets.hpp"
+
+#include "vtx/ContentHash.hpp"
+#include "vtx/JsonExport.hpp"
+#include "vtx/PropertyPath.hpp"
+#include "vtx/PropertyTree.hpp"
+#include "vtx/ReplayFile.hpp"
+#include "vtx/Validate.hpp"
+#include "vtx/backend/ChunkLimits.hpp"
+#include "vtx/diff/DiffExport.hpp"
+#include "vtx/diff/FrameDiff.hpp"
+#include "vtxgen/Generator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+
+namespace vtxfuzz {
+namespace {
+
+using namespace vtx;
+
+constexpr size_t kValidateMaxBytes = 256u << 10; // the strict pass hashes everything: small files only
+
+// Tighter than the defaults so one input cannot spend the fuzzer's memory budget; the limits
+// themselves are exercised by their own tests.
+ReaderOptions fuzzLimits()
+{
+    ReaderOptions o;
+    o.maxHeaderBytes = 4u << 20;
+    o.maxFooterBytes = 8u << 20;
+    o.maxChunkBytes = 32u << 20;
+    return o;
+}
+
+const Schema& generatorSchema()
+{
+    static const Schema schema = [] {
+        auto s = Schema::parse(vtxgen::schemaJson(vtxgen::Kind::Cs2));
+        return s ? std::move(*s) : Schema{};
+    }();
+    return schema;
+}
+
+void walkContainer(ContainerView c, const Schema& schema)
+{
+    (void)computeContentHash(c);
+    (void)buildPropertyTree(c, schema);
+    (void)containerJson(c, schema).dump();
+    static const std::array<std::string_view, 4> paths = {"Health", "Position.x", "Inventory[0]", "RoundStats[round_1].Kills"};
+    for (std::string_view p : paths)
+        if (auto path = PropertyPath::parse(p))
+            (void)path->evaluate(c, schema);
+}
+
+void walkFrame(FrameView f, const Schema& schema)
+{
+    for (size_t b = 0; b < f.bucketCount(); ++b) {
+        BucketView bucket = f.bucket(b);
+        for (size_t e = 0; e < bucket.entityCount(); ++e) {
+            (void)bucket.uniqueId(e);
+            walkContainer(bucket.entity(e), schema);
+        }
+        if (bucket.entityCount())
+            (void)findEntity(f, uint32_t(b), bucket.uniqueId(0));
+    }
+}
+
+std::shared_ptr<const DecodedChunk> decodeStoredChunk(Backend backend, std::span<const uint8_t> stored)
+{
+    Buffer blob(stored.size());
+    if (!stored.empty())
+        std::copy(stored.begin(), stored.end(), blob.data());
+    const ReaderOptions limits = fuzzLimits();
+    auto decoded = decodeBlob(std::move(blob), limits.maxChunkBytes, "fuzz chunk");
+    if (!decoded)
+        return nullptr;
+    auto storage = codecFor(backend).parseChunk(std::move(*decoded), limits.decode, "fuzz chunk");
+    if (!storage || !checkChunkLimits(*storage->root, limits.decode, "fuzz chunk"))
+        return nullptr;
+    return std::make_shared<DecodedChunk>(0, 0, std::move(*storage));
+}
+
+} // namespace
+
+void fuzzOpen(std::span<const uint8_t> data)
+{
+    auto file = ReplayFile::open(memorySource({data.begin(), data.end()}, "fuzz.vtx"), fuzzLimits());
+    if (!file)
+        return;
+    const ReplayFile& f = **file;
+    (void)infoJson(f).dump();
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        auto chunk = f.decodeChunk(ci);
+        if (!chunk)
+            continue;
+        // First and last frame: every frame of a chunk runs the same code, and executions per
+        // second are what finds bugs.
+        const size_t n = (*chunk)->frameCount();
+        for (size_t lf : {size_t(0), n - 1})
+            if (lf < n)
+                (void)frameJson(f, FrameHandle(*chunk, (*chunk)->startFrame() + int32_t(lf))).dump();
+    }
+    if (data.size() <= kValidateMaxBytes)
+        (void)validationJson(validate(f)).dump();
+}
+
+void fuzzChunk(std::span<const uint8_t> data)
+{
+    if (data.empty())
+        return;
+    const Backend backend = data[0] & 1 ? Backend::Protobuf : Backend::FlatBuffers;
+    auto chunk = decodeStoredChunk(backend, data.subspan(1));
+    if (!chunk)
+        return;
+    const size_t n = chunk->frameCount();
+    for (size_t lf = 0; lf < n; lf = lf < 3 ? lf + 1 : std::max(lf + 1, n - 1))
+        walkFrame(chunk->frame(lf), generatorSchema());
+}
+
+void fuzzSchema(std::span<const uint8_t> data)
+{
+    std::vector<Problem> warnings;
+    auto schema = Schema::parse(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()), &warnings);
+    if (!schema)
+        return;
+    for (int32_t t = -1; t <= int32_t(schema->structs().size()); ++t)
+        if (const StructDef* s = schema->structById(t))
+            for (const FieldDef& field : s->fields)
+                (void)schema->structByName(field.structType);
+}
+
+void fuzzDiff(std::span<const uint8_t> data)
+{
+    if (data.size() < 5)
+        return;
+    const uint8_t mode = data[0];
+    const Backend backend = mode & 1 ? Backend::Protobuf : Backend::FlatBuffers;
+    const uint32_t lenA = uint32_t(data[1]) | uint32_t(data[2]) << 8 | uint32_t(data[3]) << 16 | uint32_t(data[4]) << 24;
+    const auto rest = data.subspan(5);
+    if (lenA > rest.size())
+        return;
+    auto a = decodeStoredChunk(backend, rest.first(lenA));
+    auto b = decodeStoredChunk(backend, rest.subspan(lenA));
+    if (!a || !b)
+        return;
+    DiffOptions options;
+    options.useContentHash = (mode & 2) != 0;
+    options.tolerance.absolute = mode & 4 ? 1e-3 : 0;
+    options.tolerance.relative = mode & 8 ? 1e-6 : 0;
+    options.maxChangesPerProperty = mode & 16 ? 3 : 1000;
+    if (mode & 32)
+        options.ignore = {"Health", "Position"};
+    const Schema& schema = generatorSchema();
+    const size_t n = std::min<size_t>(std::min(a->frameCount(), b->frameCount()), 8);
+    FrameDiff d;
+    for (size_t i = 0; i < n; ++i) {
+        diffFrames(a->frame(i), b->frame(i), schema, options, d);
+        (void)diffJson(d, schema, options).dump();
+        (void)diffCsv(d, schema);
+    }
+}
+
+std::span<const Target> targets()
+{
+    static const std::array<Target, 4> all = {{
+        {"open", fuzzOpen},
+        {"chunk", fuzzChunk},
+        {"schema", fuzzSchema},
+        {"diff", fuzzDiff},
+    }};
+    return all;
+}
+
+} // namespace vtxfuzz
