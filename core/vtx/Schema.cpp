@@ -1,5 +1,7 @@
 #include "vtx/Schema.hpp"
 
+#include <algorithm>
+
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -218,8 +220,39 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
             else
                 f.key.structTypeId = it->second;
         }
+        for (auto& bits : def.fieldsByMember)
+            bits.assign(def.fieldWords(), 0);
+        for (size_t i = 0; i < def.fields.size(); ++i) {
+            const FieldDef& f = def.fields[i];
+            if (f.name.empty() || !f.key.valid() || f.shadowed)
+                continue;
+            const PodMember m = podMemberOf(f.key);
+            auto& bits = def.fieldsByMember[size_t(m)];
+            if (std::find(def.podMembersUsed.begin(), def.podMembersUsed.end(), m) == def.podMembersUsed.end())
+                def.podMembersUsed.push_back(m);
+            bits[i / 64] |= uint64_t(1) << (i % 64);
+        }
     }
     return s;
+}
+
+PodMember podMemberOf(const PropertyKey& k)
+{
+    if (k.container == ContainerKind::Map)
+        return PodMember::Other;
+    const bool array = k.container == ContainerKind::Array;
+    switch (k.type) {
+    case FieldType::Bool: return array ? PodMember::BoolArrays : PodMember::Bools;
+    case FieldType::Int8:
+    case FieldType::Int32: return array ? PodMember::Int32Arrays : PodMember::Int32s;
+    case FieldType::Int64: return array ? PodMember::Int64Arrays : PodMember::Int64s;
+    case FieldType::Float: return array ? PodMember::FloatArrays : PodMember::Floats;
+    case FieldType::Double: return array ? PodMember::DoubleArrays : PodMember::Doubles;
+    case FieldType::Vector: return array ? PodMember::VectorArrays : PodMember::Vectors;
+    case FieldType::Quat: return array ? PodMember::QuatArrays : PodMember::Quats;
+    case FieldType::Transform: return array ? PodMember::TransformArrays : PodMember::Transforms;
+    default: return PodMember::Other;
+    }
 }
 
 } // namespace vtx

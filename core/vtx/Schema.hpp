@@ -45,10 +45,27 @@ struct FieldDef {
     bool shadowed = false; ///< a later field of the same struct has the same name (§5.4): lookups never find this one
 };
 
+/// The PropertyContainer member a field's values live in when they are plain old data (all
+/// float fields share float_properties, ...); Other for strings, structs and maps. Fields of a
+/// struct share a few members, so a comparison that finds a member bytewise equal on both sides
+/// skips every field stored in it.
+enum class PodMember : uint8_t {
+    Bools, Int32s, Int64s, Floats, Doubles, Vectors, Quats, Transforms,
+    BoolArrays, Int32Arrays, Int64Arrays, FloatArrays, DoubleArrays, VectorArrays, QuatArrays, TransformArrays,
+    Other
+};
+constexpr size_t kPodMemberCount = size_t(PodMember::Other) + 1;
+PodMember podMemberOf(const PropertyKey& k);
+
 struct StructDef {
     std::string name;
     int32_t typeId = -1;
     std::vector<FieldDef> fields; ///< in schema order
+    /// Per PodMember, a bitmap over `fields` (bit i = field i) of the addressable fields stored
+    /// there (named, valid key, not shadowed); `podMembersUsed` lists members with any field.
+    std::vector<uint64_t> fieldsByMember[kPodMemberCount];
+    std::vector<PodMember> podMembersUsed;
+    size_t fieldWords() const { return (fields.size() + 63) / 64; }
     const FieldDef* field(std::string_view name) const;
     std::unordered_map<std::string, size_t> fieldIndexByName; ///< later duplicate wins (§5.4)
 };

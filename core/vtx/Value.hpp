@@ -75,6 +75,8 @@ struct FloatTolerance {
     {
         if (a == b)
             return true;
+        if (absolute == 0 && relative == 0) // exact comparison: only NaN == NaN is left
+            return a != a && b != b;
         return equalSlow(a, b);
     }
 

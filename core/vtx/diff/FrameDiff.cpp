@@ -3,6 +3,7 @@
 #include "vtx/PropertyVisit.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace vtx {
@@ -202,13 +203,16 @@ private:
     {
         const size_t na = a.entityCount(), nb = b.entityCount();
         ContainerList ea = a.entities(), eb = b.entities();
+        const StringList ida = a.uniqueIds(), idb = b.uniqueIds();
+        auto idA = [&](size_t i) { return i < ida.size() ? ida[i] : std::string_view(); };
+        auto idB = [&](size_t j) { return j < idb.size() ? idb[j] : std::string_view(); };
         m_matchB.assign(nb, -1);
         m_matchA.assign(na, -1);
         // Entities usually keep their positions from one frame to the next: pair those directly
         // and fall back to a sorted id index only for the rest.
         bool allPaired = na == nb;
         for (size_t i = 0; i < na; ++i) {
-            if (i < nb && a.uniqueId(i) == b.uniqueId(i)) {
+            if (i < nb && idA(i) == idB(i)) {
                 m_matchA[i] = int32_t(i);
                 m_matchB[i] = int32_t(i);
             } else {
@@ -219,12 +223,12 @@ private:
             m_index.clear();
             for (size_t j = 0; j < nb; ++j)
                 if (m_matchB[j] < 0)
-                    m_index.emplace_back(b.uniqueId(j), uint32_t(j));
+                    m_index.emplace_back(idB(j), uint32_t(j));
             std::stable_sort(m_index.begin(), m_index.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
             for (size_t i = 0; i < na; ++i) {
                 if (m_matchA[i] >= 0)
                     continue;
-                const std::string_view id = a.uniqueId(i);
+                const std::string_view id = idA(i);
                 auto it = std::lower_bound(m_index.begin(), m_index.end(), id, [](const auto& x, std::string_view v) { return x.first < v; });
                 for (; it != m_index.end() && it->first == id; ++it) {
                     if (m_matchB[it->second] < 0) { // duplicates pair in order of appearance
@@ -237,7 +241,7 @@ private:
         }
         BucketDiffCounts& counts = m_out.buckets[bi];
         for (size_t i = 0; i < na; ++i) {
-            const std::string_view id = a.uniqueId(i);
+            const std::string_view id = idA(i);
             if (!selected(bi, id))
                 continue;
             const ContainerView ca = ea[i];
@@ -257,12 +261,12 @@ private:
             entity(bi, id, ca, eb[j], int32_t(i), int32_t(j), counts);
         }
         for (size_t j = 0; j < nb; ++j) {
-            if (m_matchB[j] >= 0 || !selected(bi, b.uniqueId(j)))
+            if (m_matchB[j] >= 0 || !selected(bi, idB(j)))
                 continue;
             EntityDiff d;
             d.status = EntityStatus::Added;
             d.bucket = bi;
-            d.uniqueId = b.uniqueId(j);
+            d.uniqueId = idB(j);
             d.typeIdB = eb[j].typeId();
             d.indexB = int32_t(j);
             d.firstChange = uint32_t(m_out.changes.size());
@@ -325,7 +329,8 @@ private:
         c.kind = kind;
         c.pathBegin = uint32_t(m_out.steps.size());
         c.pathSize = uint32_t(m_path.size());
-        m_out.steps.insert(m_out.steps.end(), m_path.begin(), m_path.end());
+        for (const PathStep& step : m_path) // one or two steps: a range insert costs more
+            m_out.steps.push_back(step);
         c.refA.parent = a.container;
         c.refA.key = k;
         c.refA.index = a.index;
@@ -381,15 +386,66 @@ private:
             return;
         }
         ++m_depth;
-        for (size_t fi = 0; fi < def->fields.size(); ++fi) {
-            const FieldDef& f = def->fields[fi];
-            if (f.name.empty() || !f.key.valid() || f.shadowed || (!m_opt.ignore.empty() && ignored(f.name)))
+        // Only fields whose member differs can hold a change: a member whose bytes are equal on
+        // both sides (all float fields share float_properties, ...) is skipped with all its
+        // fields. The candidates are visited in schema order, so the changes come out in it.
+        const size_t words = def->fieldWords();
+        uint64_t local[8];
+        std::vector<uint64_t> big;
+        uint64_t* candidates = words <= 8 ? local : (big.resize(words), big.data());
+        std::fill_n(candidates, words, uint64_t(0));
+        for (const PodMember m : def->podMembersUsed) {
+            if (m != PodMember::Other && membersEqual(m, a, b))
                 continue;
-            m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
-            field(f.key, a, b);
-            m_path.pop_back();
+            const auto& bits = def->fieldsByMember[size_t(m)];
+            for (size_t w = 0; w < std::min(words, bits.size()); ++w)
+                candidates[w] |= bits[w];
+        }
+        for (size_t w = 0; w < words; ++w) {
+            for (uint64_t bits = candidates[w]; bits; bits &= bits - 1) {
+                const size_t fi = w * 64 + size_t(std::countr_zero(bits));
+                const FieldDef& f = def->fields[fi];
+                if (!m_opt.ignore.empty() && ignored(f.name))
+                    continue;
+                m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
+                field(f.key, a, b);
+                m_path.pop_back();
+            }
         }
         --m_depth;
+    }
+
+    // ---- members ----------------------------------------------------------------------------
+
+    template <class T>
+    static bool flatEqual(const FlatArrayView<T>& a, const FlatArrayView<T>& b)
+    {
+        return bitwiseEqual(a.data, b.data) && bitwiseEqual(a.offsets, b.offsets);
+    }
+
+    /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
+    static bool membersEqual(PodMember m, ContainerView a, ContainerView b)
+    {
+        switch (m) {
+        case PodMember::Bools: return bitwiseEqual(a.bools(), b.bools());
+        case PodMember::Int32s: return bitwiseEqual(a.int32s(), b.int32s());
+        case PodMember::Int64s: return bitwiseEqual(a.int64s(), b.int64s());
+        case PodMember::Floats: return bitwiseEqual(a.floats(), b.floats());
+        case PodMember::Doubles: return bitwiseEqual(a.doubles(), b.doubles());
+        case PodMember::Vectors: return bitwiseEqual(a.vectors(), b.vectors());
+        case PodMember::Quats: return bitwiseEqual(a.quats(), b.quats());
+        case PodMember::Transforms: return bitwiseEqual(a.transforms(), b.transforms());
+        case PodMember::BoolArrays: return flatEqual(a.boolArrays(), b.boolArrays());
+        case PodMember::Int32Arrays: return flatEqual(a.int32Arrays(), b.int32Arrays());
+        case PodMember::Int64Arrays: return flatEqual(a.int64Arrays(), b.int64Arrays());
+        case PodMember::FloatArrays: return flatEqual(a.floatArrays(), b.floatArrays());
+        case PodMember::DoubleArrays: return flatEqual(a.doubleArrays(), b.doubleArrays());
+        case PodMember::VectorArrays: return flatEqual(a.vectorArrays(), b.vectorArrays());
+        case PodMember::QuatArrays: return flatEqual(a.quatArrays(), b.quatArrays());
+        case PodMember::TransformArrays: return flatEqual(a.transformArrays(), b.transformArrays());
+        case PodMember::Other: return false;
+        }
+        return false;
     }
 
     template <class Span>
