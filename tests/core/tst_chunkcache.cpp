@@ -202,6 +202,47 @@ private slots:
         QVERIFY(cache.stats().peakResidentBytes <= m_chunkBytes);
     }
 
+    // A followed recording grows while workers decode: the cache adopts the longer file, keeps
+    // what it decoded, and serves the new frames (run under TSan by scripts/test).
+    void extendWhileDecoding()
+    {
+        std::vector<uint8_t> bytes(m_file->fileSize());
+        auto src = openFileSource(m_file->path());
+        VTX_VERIFY_OK(src);
+        QVERIFY((*src)->readAt(0, bytes).isOk());
+        const ChunkEntry& tenth = m_file->chunks()[9];
+        auto partial = ReplayFile::open(memorySource({bytes.begin(), bytes.begin() + long(tenth.fileOffset + tenth.chunkSizeBytes)}, "c.vtx"));
+        VTX_VERIFY_OK(partial);
+        QVERIFY((*partial)->isRecovered());
+        QCOMPARE((*partial)->frameCount(), 320);
+        ChunkCache cache(*partial, {m_chunkBytes * 4, 2, "adaptive"});
+        std::atomic<bool> stop{false};
+        std::atomic<int> wrong{0};
+        std::thread reader([&] {
+            std::mt19937 rng{7};
+            while (!stop) {
+                const int32_t f = int32_t(rng() % 320);
+                auto h = cache.get(f);
+                if (!h || h->index() != f)
+                    ++wrong;
+            }
+        });
+        QVERIFY(cache.get(5).isOk());
+        // Another file's chunk list is refused; the grown one is adopted.
+        auto other = ReplayFile::open(memorySource({bytes.begin(), bytes.begin() + long(m_file->chunks()[4].fileOffset)}, "c.vtx"));
+        VTX_VERIFY_OK(other);
+        QVERIFY(!cache.extendTo(*other));
+        QVERIFY(cache.extendTo(m_file));
+        auto late = cache.get(639);
+        VTX_VERIFY_OK(late);
+        QCOMPARE(late->index(), 639);
+        stop = true;
+        reader.join();
+        QCOMPARE(wrong.load(), 0);
+        QCOMPARE(cache.file().frameCount(), 640);
+        QCOMPARE(cache.chunkStates().size(), size_t(20));
+    }
+
     void traceFormat()
     {
         auto t = AccessTrace::parse("# comment\n0 5\n16.5 6\n\n33 7\n", "t");

@@ -4,6 +4,8 @@
 #include "vtx_generated.h"
 
 #include <google/protobuf/arena.h>
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
 
 namespace vtx {
 
@@ -520,9 +522,19 @@ public:
 
 } // namespace
 
+// libprotobuf logs every invalid UTF-8 string of a corrupt file on stderr; the parse error we
+// return already says what failed, so its messages go to the debug log instead.
+void protobufLogToSpdlog(google::protobuf::LogLevel level, const char* file, int line, const std::string& message)
+{
+    spdlog::debug("libprotobuf {} {}:{}: {}", int(level), file, line, message);
+}
+
 const BackendCodec& protoCodec()
 {
-    static const ProtoCodec codec;
+    static const ProtoCodec codec = [] {
+        google::protobuf::SetLogHandler(&protobufLogToSpdlog);
+        return ProtoCodec{};
+    }();
     return codec;
 }
 
