@@ -63,12 +63,13 @@ std::string RecoveryReport::summary() const
 {
     if (!recovered)
         return {};
-    std::string s = "recovered without a usable footer (" + reason + "): the frame times, events, gaps and segments are lost";
+    std::string s = "recovered " + std::to_string(frames) + " frames in " + std::to_string(chunks) +
+                    " chunks without a usable footer (" + reason + "); lost: the frame times, events, gaps and segments";
     for (const CorruptRecord& r : corruptRecords)
         s += "; the chunk record at offset " + std::to_string(r.offset) + " (" + std::to_string(r.bytes) +
              " bytes) is corrupt and its frames are lost, later frames are renumbered (" + r.error + ")";
     if (lostBytes)
-        s += "; " + std::to_string(lostBytes) + " bytes at offset " + std::to_string(resumeOffset) + " are unusable: " + lostWhat;
+        s += "; " + std::to_string(lostBytes) + " bytes at offset " + std::to_string(resumeOffset) + ": " + lostWhat;
     return s;
 }
 
@@ -140,7 +141,9 @@ void ReplayFile::recoverFromChunks(std::string reason, const ReplayFile* previou
     m_footer = {};
     m_recovery = {};
     m_recovery.recovered = true;
-    m_recovery.reason = std::move(reason);
+    // The report is shown beside the file name: drop the "path: " every reader error starts with.
+    const std::string prefix = m_source->name() + ": ";
+    m_recovery.reason = reason.rfind(prefix, 0) == 0 ? reason.substr(prefix.size()) : std::move(reason);
     const uint64_t n = m_source->size();
     uint64_t off = 8 + m_headerBlob.storedSize;
     int64_t frame = 0;
@@ -204,6 +207,8 @@ void ReplayFile::recoverFromChunks(std::string reason, const ReplayFile* previou
     m_recovery.lostWhat = m_recovery.lostBytes ? tailWhat : std::string();
     m_footer.totalFrames = int32_t(frame);
     m_footerBlob = {off, 0, false, 0};
+    m_recovery.chunks = m_footer.chunks.size();
+    m_recovery.frames = m_footer.totalFrames;
 }
 
 Status ReplayFile::loadHeader()

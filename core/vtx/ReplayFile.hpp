@@ -39,6 +39,8 @@ struct RecoveryReport {
     };
     bool recovered = false;
     std::string reason;            ///< why the footer could not be used
+    size_t chunks = 0;             ///< chunks recovered
+    int32_t frames = 0;            ///< frames recovered
     uint64_t resumeOffset = 0;     ///< just past the last complete record: where a re-scan resumes
     uint64_t lostBytes = 0;        ///< unusable bytes from resumeOffset to the end of the file
     std::string lostWhat;          ///< what those bytes are, empty when there are none

@@ -19,6 +19,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <random>
 
@@ -200,6 +201,36 @@ private slots:
         QDir().mkpath(artifacts);
         QVERIFY(w.grab().save(artifacts + "/diff-panel.png"));
         QVERIFY(w.diffPanel()->grab().save(artifacts + "/diff-panel-only.png"));
+    }
+
+    // A recording cut mid-chunk opens in recovery mode: the banner says what was lost. The
+    // window is captured for the record (recovered-banner.png).
+    void recoveredRecordingBanner()
+    {
+        QTemporaryDir dir;
+        QFile in(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray whole = in.readAll();
+        const QString cut = dir.path() + "/crashed-recording.vtx";
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(whole.left(whole.size() * 3 / 5));
+        out.close();
+        MainWindow w;
+        w.resize(1600, 980);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(OpenRequest(cut));
+        QVERIFY(opened.wait(30000));
+        QVERIFY(w.session()->file()->isRecovered());
+        w.selectEntity({0, "player_3"});
+        w.playback()->goToEnd();
+        QVERIFY(QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000));
+        runEventLoopFor(100);
+        const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
+        QDir().mkpath(artifacts);
+        QVERIFY(w.grab().save(artifacts + "/recovered-banner.png"));
     }
 };
 
