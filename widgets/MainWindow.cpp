@@ -508,7 +508,7 @@ void MainWindow::showFileInfo()
         if (p.severity != vtx::Problem::Severity::Info)
             serious.push_back(&p);
     if (f->isRecovered()) {
-        m_banner->setText(tr("Recovered: %1%2").arg(QString::fromStdString(f->recovery().summary()),
+        m_banner->setText(tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
                                                   m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks.")));
         m_banner->setVisible(true);
     } else if (!serious.empty()) {
