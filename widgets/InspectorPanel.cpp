@@ -84,6 +84,9 @@ void InspectorPanel::refresh()
     static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
+    } else if (m_session->displayedFrame().isNull()) {
+        m_header->setText(m_session->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_session->currentFrame())
+                                                             : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_session->currentFrame()));
     } else if (c.isNull()) {
         m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(m_session->displayedFrame().index()));
     } else {

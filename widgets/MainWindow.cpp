@@ -146,6 +146,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
     connect(m_session, &ReplaySession::followingChanged, this, [this](bool on) {
         m_followAction->setChecked(on);
+        if (on)
+            m_followError.clear();
         showFileInfo();
     });
     connect(m_session, &ReplaySession::grew, this, [this](int before, int after) {
@@ -156,13 +158,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_session, &ReplaySession::followFailed, this, [this](const QString& message) {
         m_lastError = message;
+        m_followError = message;
         m_session->setFollowing(false);
-        m_banner->setText(tr("Stopped following: %1").arg(message));
-        m_banner->setVisible(true);
+        updateBanner();
     });
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
     connect(m_session, &ReplaySession::frameReady, this, &MainWindow::onFrameReady);
+    connect(m_session, &ReplaySession::frameFailed, this, [this] {
+        updateBanner();
+        m_inspector->refresh();
+        updateStatus();
+    });
     connect(m_session, &ReplaySession::currentFrameChanged, this, &MainWindow::updateStatus);
     connect(m_timeline, &TimelineScrubber::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_plot, &PropertyPlot::seekRequested, m_playback, &PlaybackController::seek);
@@ -497,27 +504,43 @@ void MainWindow::openFile(const OpenRequest& request)
     m_session->openAsync(request.path);
 }
 
+QString MainWindow::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+
+void MainWindow::updateBanner()
+{
+    const auto& f = m_session->file();
+    QString text;
+    if (!f) {
+        text.clear();
+    } else if (!m_session->frameError().isEmpty()) {
+        // The frame on screen is older than the playhead: say so first.
+        text = tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_session->currentFrame()).arg(m_session->frameError());
+    } else if (!m_followError.isEmpty()) {
+        text = tr("Stopped following: %1").arg(m_followError);
+    } else if (f->isRecovered()) {
+        text = tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
+                                                    m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+    } else {
+        int serious = 0;
+        const vtx::Problem* first = nullptr;
+        for (const auto& p : f->problems())
+            if (p.severity != vtx::Problem::Severity::Info && !serious++)
+                first = &p;
+        if (first)
+            text = tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, serious).arg(QString::fromStdString(first->message));
+    }
+    if (m_banner->text() != text)
+        m_banner->setText(text);
+    m_banner->setVisible(!text.isEmpty());
+}
+
 void MainWindow::showFileInfo()
 {
     const auto& f = m_session->file();
     if (!f)
         return;
     const auto& problems = f->problems();
-    std::vector<const vtx::Problem*> serious;
-    for (const auto& p : problems)
-        if (p.severity != vtx::Problem::Severity::Info)
-            serious.push_back(&p);
-    if (f->isRecovered()) {
-        m_banner->setText(tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
-                                                  m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks.")));
-        m_banner->setVisible(true);
-    } else if (!serious.empty()) {
-        m_banner->setText(tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, int(serious.size()))
-                              .arg(QString::fromStdString(serious.front()->message)));
-        m_banner->setVisible(true);
-    } else {
-        m_banner->setVisible(false);
-    }
+    updateBanner();
     // File panel: header, sizes, seek table, problems.
     m_fileInfo->clear();
     auto item = [this](QTreeWidgetItem* parent, const QString& k, const QString& v) {
@@ -553,6 +576,7 @@ void MainWindow::showFileInfo()
 
 void MainWindow::onOpened()
 {
+    m_followError.clear();
     const auto& f = m_session->file();
     addRecent(m_session->path());
     setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
@@ -602,6 +626,7 @@ void MainWindow::onClosed()
 
 void MainWindow::onFrameReady()
 {
+    updateBanner();
     const auto& f = m_session->file();
     m_entityModel->setFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
     m_inspector->refresh();

@@ -104,6 +104,7 @@ void ReplaySession::close()
     if (!m_file)
         return;
     m_displayed = {};
+    m_frameError.clear();
     setFollowing(false);
     m_cache.reset(); // joins the decode workers; pending callbacks find no session work
     m_file.reset();
@@ -179,14 +180,18 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
 void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial)
 {
     if (!r) {
-        if (r.message() == "superseded")
+        if (r.message() == "superseded" || frame != m_current)
             return;
-        if (frame == m_current && m_loading) {
+        if (m_loading) {
             m_loading = false;
             emit loadingChanged(false);
         }
+        m_frameError = QString::fromStdString(r.message());
+        emit frameFailed(frame, m_frameError);
         return;
     }
+    if (frame == m_current)
+        m_frameError.clear();
     m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
     m_deliveredSerial = serial;
     // Show the newest frame that arrived; an older answer never replaces a newer one.

@@ -395,6 +395,43 @@ private slots:
         QCOMPARE(w.session()->displayedFrame()->bucket(0).entity(0).int32s()[0], 59);
         QCOMPARE(w.timeline()->frameCount(), 60);
     }
+
+    // A chunk that cannot be decoded costs only its frames: the playhead there says why in the
+    // banner, the timeline marks the chunk failed, and every other frame still shows.
+    void corruptChunkCostsOnlyItsFrames()
+    {
+        QTemporaryDir dir;
+        auto good = vtx::ReplayFile::open(demoPath().toStdString());
+        QVERIFY(good.isOk());
+        const vtx::ChunkEntry bad = (*good)->chunks()[1];
+        QFile in(demoPath());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset + bad.chunkSizeBytes); i += 5)
+            bytes[i] = char(bytes[i] ^ 0x5A);
+        const QString path = dir.path() + "/corrupt.vtx";
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        QVERIFY(w.bannerText().isEmpty());
+        QSignalSpy failed(w.session(), &ReplaySession::frameFailed);
+        w.playback()->seek(bad.startFrame + 3);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.first().at(0).toInt(), bad.startFrame + 3);
+        QVERIFY2(w.session()->frameError().contains("chunk 1"), qPrintable(w.session()->frameError()));
+        QVERIFY2(w.bannerText().contains(QString("Frame %1 is unavailable").arg(bad.startFrame + 3)), qPrintable(w.bannerText()));
+        QCOMPARE(w.session()->cache()->chunkStates()[1], vtx::ChunkState::Failed);
+        w.playback()->seek(bad.endFrame + 1);
+        QVERIFY(settle(w));
+        QCOMPARE(w.session()->displayedFrame().index(), bad.endFrame + 1);
+        QVERIFY(w.session()->frameError().isEmpty());
+        QVERIFY(w.bannerText().isEmpty());
+    }
 };
 
 QTEST_MAIN(TestModels)

@@ -4,6 +4,7 @@
 // scrub latencies as test artifacts.
 
 #include "TestSupport.hpp"
+#include "vtx/ReplayFile.hpp"
 #include "vtxgen/Generator.hpp"
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
@@ -231,6 +232,41 @@ private slots:
         const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
         QDir().mkpath(artifacts);
         QVERIFY(w.grab().save(artifacts + "/recovered-banner.png"));
+    }
+
+    // A corrupt chunk in the middle: the playhead there gets the banner, the chunk lane the
+    // failed hatch (corrupt-chunk.png).
+    void corruptChunkOnTheTimeline()
+    {
+        QTemporaryDir dir;
+        QFile in(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        auto good = vtx::ReplayFile::open((QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx").toStdString());
+        QVERIFY(good.isOk());
+        const vtx::ChunkEntry bad = (*good)->chunks()[1];
+        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset + bad.chunkSizeBytes); i += 5)
+            bytes[i] = char(bytes[i] ^ 0x5A);
+        const QString path = dir.path() + "/corrupt-chunk.vtx";
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+        MainWindow w;
+        w.resize(1600, 980);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(OpenRequest(path));
+        QVERIFY(opened.wait(30000));
+        w.selectEntity({0, "player_3"});
+        QSignalSpy failed(w.session(), &ReplaySession::frameFailed);
+        w.playback()->seek(bad.startFrame + 10);
+        QVERIFY(failed.wait(10000));
+        runEventLoopFor(300); // the chunk lane polls the cache every 150 ms
+        const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
+        QDir().mkpath(artifacts);
+        QVERIFY(w.grab().save(artifacts + "/corrupt-chunk.png"));
     }
 };
 

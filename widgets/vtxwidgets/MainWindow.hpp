@@ -67,6 +67,8 @@ public:
     void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
     QString lastError() const { return m_lastError; }
+    /// The yellow banner above the inspector (empty when hidden), for tests.
+    QString bannerText() const;
 
 protected:
     void closeEvent(QCloseEvent*) override;
@@ -79,6 +81,7 @@ private:
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
     void showFileInfo();
+    void updateBanner();
     void onClosed();
     void onFrameReady();
     void updateStatus();
@@ -119,6 +122,8 @@ private:
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;
+    QString m_followError; ///< why following stopped (the file vanished, ...), shown until the next open
+    
 };
 
 } // namespace vtxw

@@ -39,6 +39,9 @@ public:
     /// The last decoded frame (may lag currentFrame() while its chunk decodes).
     const vtx::FrameHandle& displayedFrame() const { return m_displayed; }
     bool isLoading() const { return m_loading; }
+    /// Why the playhead's frame could not be shown (its chunk failed to decode), empty when it
+    /// is on screen. The last good frame stays displayed meanwhile.
+    const QString& frameError() const { return m_frameError; }
     double lastLatencyMs() const { return m_lastLatencyMs; }
 
     /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
@@ -69,6 +72,8 @@ signals:
     void closed();
     void currentFrameChanged(int frame);
     void frameReady();
+    /// The playhead's frame cannot be decoded (frameError() says why).
+    void frameFailed(int frame, const QString& message);
     void loadingChanged(bool loading);
     /// The followed file grew (or was rewritten): more frames, chunks or a footer.
     void grew(int oldFrameCount, int newFrameCount);
@@ -88,6 +93,7 @@ private:
     int m_current = 0;
     vtx::FrameHandle m_displayed;
     bool m_loading = false;
+    QString m_frameError;
     double m_lastLatencyMs = 0;
     uint64_t m_requestSerial = 0;
     uint64_t m_deliveredSerial = 0;
