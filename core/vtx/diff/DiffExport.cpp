@@ -120,7 +120,7 @@ Json diffJson(const FrameDiff& d, const Schema& schema, const DiffOptions& optio
             ej["type_b"] = typeName(schema, e.typeIdB);
         Json changes = Json::array();
         for (const PropertyChange& c : d.changesOf(e)) {
-            Json cj{{"path", d.pathText(c, schema)}, {"change", changeKindName(c.kind)}, {"a", valueJson(c.a(), schema)}, {"b", valueJson(c.b(), schema)}};
+            Json cj{{"path", sanitizeUtf8(d.pathText(c, schema))}, {"change", changeKindName(c.kind)}, {"a", valueJson(c.a(), schema)}, {"b", valueJson(c.b(), schema)}};
             Json delta = deltaJson(c.a(), c.b());
             if (!delta.is_null())
                 cj["delta"] = std::move(delta);
@@ -146,7 +146,7 @@ std::string diffCsv(const FrameDiff& d, const Schema& schema)
             continue;
         }
         for (const PropertyChange& c : d.changesOf(e))
-            out += head + csvField(d.pathText(c, schema)) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a())) + "," +
+            out += head + csvField(sanitizeUtf8(d.pathText(c, schema))) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a())) + "," +
                    csvField(formatValue(c.b())) + "," + csvField(formatDeltaOf(c.a(), c.b())) + "\n";
     }
     return out;
@@ -165,7 +165,7 @@ std::string diffText(const FrameDiff& d, const Schema& schema)
         out += std::string(1, sign) + " " + schema.bucketName(e.bucket) + "/" + sanitizeUtf8(e.uniqueId) + " (" +
                typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA) + ")\n";
         for (const PropertyChange& c : d.changesOf(e)) {
-            out += "    " + d.pathText(c, schema) + ": ";
+            out += "    " + sanitizeUtf8(d.pathText(c, schema)) + ": ";
             if (c.kind == ChangeKind::Added)
                 out += "added " + formatValue(c.b());
             else if (c.kind == ChangeKind::Removed)
