@@ -1,6 +1,7 @@
 #include "vtx/backend/ChunkLimits.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace vtx {
 namespace {
@@ -42,9 +43,32 @@ struct LimitWalk {
         return true;
     }
 
+    // The verifier checks a vector's length field, not that 8-byte elements are 8-byte aligned;
+    // the views read doubles, int64s, vectors and transforms in place, so a hostile buffer must
+    // not place them off their alignment (undefined behaviour, found by fuzz_diff).
+    template <class T>
+    bool aligned(const flatbuffers::Vector<T>* v, const char* member)
+    {
+        if (!v || reinterpret_cast<uintptr_t>(v->Data()) % 8 == 0)
+            return true;
+        error = std::string("misaligned ") + member + " (corrupt data)";
+        return false;
+    }
+
+    template <class FlatArray>
+    bool alignedData(const FlatArray* a, const char* member)
+    {
+        return !a || aligned(a->data(), member);
+    }
+
     // Recursion is bounded by the verifier's table depth (DecodeLimits::maxTableDepth).
     bool container(const fbsvtx::PropertyContainer& c)
     {
+        if (!aligned(c.int64_properties(), "int64_properties") || !aligned(c.double_properties(), "double_properties") ||
+            !aligned(c.vector_properties(), "vector_properties") || !aligned(c.transform_properties(), "transform_properties") ||
+            !alignedData(c.int64_arrays(), "int64_arrays") || !alignedData(c.double_arrays(), "double_arrays") ||
+            !alignedData(c.vector_arrays(), "vector_arrays") || !alignedData(c.transform_arrays(), "transform_arrays"))
+            return false;
         if (!strings(c.string_properties()))
             return false;
         if (auto* a = c.string_arrays(); a && !strings(a->data()))

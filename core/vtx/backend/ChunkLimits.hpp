@@ -8,8 +8,9 @@
 
 namespace vtx {
 
-/// Checks entity counts per bucket and the length of every string in the chunk. The error
-/// names the limit, the frame, the bucket and the entity.
+/// Checks entity counts per bucket, the length of every string and the alignment of every
+/// 8-byte value vector in the chunk. The error names the limit, the frame, the bucket and the
+/// entity.
 Status checkChunkLimits(const fbsvtx::Chunk& chunk, const DecodeLimits& limits, const std::string& what);
 
 } // namespace vtx

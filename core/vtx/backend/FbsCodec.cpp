@@ -1,5 +1,7 @@
 #include "vtx/backend/BackendCodec.hpp"
 
+#include <cstring>
+
 #include "vtx_generated.h"
 
 namespace vtx {
@@ -34,7 +36,16 @@ std::vector<T> copyVec(const flatbuffers::Vector<V>* v)
 {
     if (!v)
         return {};
-    return std::vector<T>(v->begin(), v->end());
+    // Element by element through memcpy: the verifier does not check that 8-byte elements are
+    // aligned, and a hostile footer may misplace them.
+    std::vector<T> out(v->size());
+    const uint8_t* p = v->Data();
+    for (size_t i = 0; i < out.size(); ++i) {
+        V x;
+        std::memcpy(&x, p + i * sizeof(V), sizeof(V));
+        out[i] = T(x);
+    }
+    return out;
 }
 
 template <class T, class S>
