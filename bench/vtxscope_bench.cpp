@@ -6,7 +6,8 @@
 //   vtxscope-bench cold-jumps FILE [--jumps N] [--seed S]
 //                                                N seeded random frames, each decoded cold
 //   vtxscope-bench zstd FILE                     decompression-only speed of the chunks (limit)
-//   vtxscope-bench diff FILE [--pairs N]         consecutive-frame and first-vs-last frame diffs
+//   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
+//                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
 //   vtxscope-bench make-traces DIR [--frames N] [--fps F]
 //                                                write the deterministic access-trace suite
@@ -338,7 +339,7 @@ vtx::Json timingJson(const DiffTiming& t)
             {"skipped_by_hash", t.skippedByHash}, {"changed_properties", t.changedProperties}};
 }
 
-int diffBench(const std::string& path, int pairsWanted)
+int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
 {
     auto file = vtx::ReplayFile::open(path);
     if (!file)
@@ -359,6 +360,11 @@ int diffBench(const std::string& path, int pairsWanted)
     vtx::DiffOptions hash, noHash;
     noHash.useContentHash = false;
     const DiffTiming c = timeDiffs(consecutive, f.schema(), hash, 5);
+    if (consecutiveOnly) { // a short, single-shape run for profilers (callgrind, perf)
+        std::cout << vtx::Json{{"bench", "diff"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
+                               {"pairs", n}, {"consecutive", timingJson(c)}}.dump() << '\n';
+        return 0;
+    }
     const DiffTiming cNo = timeDiffs(consecutive, f.schema(), noHash, 5);
     const DiffTiming fl = timeDiffs(firstLast, f.schema(), hash, 5);
     std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> same;
@@ -397,7 +403,8 @@ int main(int argc, char** argv)
     if (cmd == "zstd")
         return zstdOnly(file);
     if (cmd == "diff")
-        return diffBench(file, std::stoi(option(args, "--pairs", "500")));
+        return diffBench(file, std::stoi(option(args, "--pairs", "500")),
+                         std::find(args.begin(), args.end(), "--consecutive-only") != args.end());
     if (cmd == "make-traces")
         return makeTraces(args);
     if (cmd == "replay-trace")

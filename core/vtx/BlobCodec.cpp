@@ -1,4 +1,5 @@
 #include "vtx/BlobCodec.hpp"
+#include "vtx/LargeAlloc.hpp"
 
 #include <cstring>
 #include <zstd.h>
@@ -9,6 +10,13 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob)
 {
     static constexpr uint8_t magic[4] = {0x28, 0xB5, 0x2F, 0xFD};
     return blob.size() >= 4 && std::memcmp(blob.data(), magic, 4) == 0;
+}
+
+Buffer::Buffer(size_t size) : m_data(static_cast<uint8_t*>(allocateLarge(size))), m_size(size) {}
+
+void Buffer::Free::operator()(uint8_t* p) const
+{
+    freeLarge(p);
 }
 
 Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName)

@@ -14,11 +14,12 @@
 namespace vtx {
 
 /// An owned, uninitialised-on-allocation byte buffer (decoded chunks are large; zero-filling
-/// them first would cost as much as a memcpy). `new[]` alignment suits FlatBuffers.
+/// them first would cost as much as a memcpy). Large ones get huge pages (vtx/LargeAlloc.hpp).
+/// Alignment suits FlatBuffers.
 class Buffer {
 public:
     Buffer() = default;
-    explicit Buffer(size_t size) : m_data(std::make_unique_for_overwrite<uint8_t[]>(size ? size : 1)), m_size(size) {}
+    explicit Buffer(size_t size);
     uint8_t* data() { return m_data.get(); }
     const uint8_t* data() const { return m_data.get(); }
     size_t size() const { return m_size; }
@@ -26,7 +27,10 @@ public:
     std::span<uint8_t> span() { return {m_data.get(), m_size}; }
 
 private:
-    std::unique_ptr<uint8_t[]> m_data;
+    struct Free {
+        void operator()(uint8_t* p) const;
+    };
+    std::unique_ptr<uint8_t[], Free> m_data;
     size_t m_size = 0;
 };
 

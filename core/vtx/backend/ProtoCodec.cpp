@@ -1,9 +1,11 @@
 #include "vtx/backend/BackendCodec.hpp"
+#include "vtx/LargeAlloc.hpp"
 
 #include "vtx.pb.h"
 #include "vtx_generated.h"
 
 #include <google/protobuf/arena.h>
+#include <algorithm>
 #include <google/protobuf/stubs/logging.h>
 #include <spdlog/spdlog.h>
 
@@ -17,6 +19,33 @@ namespace {
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 namespace pb = cppvtx;
+
+// ---- memory for one chunk decode -------------------------------------------------------------
+
+/// The flattened chunk's buffer: large, written once, kept while the chunk is cached.
+class LargeBlockAllocator final : public flatbuffers::Allocator {
+public:
+    uint8_t* allocate(size_t size) override { return static_cast<uint8_t*>(allocateLarge(size)); }
+    void deallocate(uint8_t* p, size_t) override { freeLarge(p); }
+};
+
+flatbuffers::Allocator* largeBlockAllocator()
+{
+    static LargeBlockAllocator a; // stateless; DetachedBuffers keep a pointer to it
+    return &a;
+}
+
+/// The parse arena: the default grows in blocks of at most 8 KiB, each a fresh malloc (and for
+/// a 26 MB chunk, thousands of first-touch page faults); here blocks grow to 16 MiB.
+google::protobuf::ArenaOptions chunkArenaOptions(size_t encodedBytes)
+{
+    google::protobuf::ArenaOptions o;
+    o.start_block_size = std::min<size_t>(std::max<size_t>(encodedBytes, 4096), size_t(16) << 20);
+    o.max_block_size = size_t(16) << 20;
+    o.block_alloc = &allocateLarge;
+    o.block_dealloc = [](void* p, size_t) { freeLarge(p); };
+    return o;
+}
 
 // ---- Protobuf -> FlatBuffers flattening (read side) ----------------------------------------
 
@@ -427,14 +456,14 @@ public:
     {
         if (decoded.size() > static_cast<size_t>(INT32_MAX))
             return Error{what + ": Protobuf chunk larger than 2 GiB"};
-        google::protobuf::Arena arena;
+        google::protobuf::Arena arena(chunkArenaOptions(decoded.size()));
         auto* msg = google::protobuf::Arena::CreateMessage<pb::FrameChunk>(&arena);
         google::protobuf::io::CodedInputStream in(decoded.data(), static_cast<int>(decoded.size()));
         in.SetRecursionLimit(static_cast<int>(limits.maxTableDepth));
         if (!msg->ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
             return Error{what + ": failed to parse the Protobuf FrameChunk (corrupt data, or nesting deeper than " +
                          std::to_string(limits.maxTableDepth) + " levels: maxTableDepth)"};
-        FlatBufferBuilder fbb(decoded.size() + decoded.size() / 2);
+        FlatBufferBuilder fbb(decoded.size() + decoded.size() / 2, largeBlockAllocator());
         Flattener flat(fbb);
         fbb.Finish(flat.chunk(*msg));
         if (fbb.GetSize() >= FLATBUFFERS_MAX_BUFFER_SIZE)

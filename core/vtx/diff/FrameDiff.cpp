@@ -155,6 +155,100 @@ Value ValueRef::lift() const
 
 namespace {
 
+/// The plain-old-data members of one container, each looked up once: a changed entity visits
+/// many fields stored in the same few members, and every FlatBuffers accessor re-reads the
+/// vtable. Only the members the struct's schema uses are loaded.
+struct PodMembers {
+    std::span<const uint8_t> bools;
+    std::span<const int32_t> int32s;
+    std::span<const int64_t> int64s;
+    std::span<const float> floats;
+    std::span<const double> doubles;
+    std::span<const Vec3> vectors;
+    std::span<const Quat> quats;
+    std::span<const Transform> transforms;
+    FlatArrayView<uint8_t> boolArrays;
+    FlatArrayView<int32_t> int32Arrays;
+    FlatArrayView<int64_t> int64Arrays;
+    FlatArrayView<float> floatArrays;
+    FlatArrayView<double> doubleArrays;
+    FlatArrayView<Vec3> vectorArrays;
+    FlatArrayView<Quat> quatArrays;
+    FlatArrayView<Transform> transformArrays;
+
+    void load(ContainerView c, std::span<const PodMember> used)
+    {
+        using PC = fbsvtx::PropertyContainer;
+        const TableFields t(c.raw());
+        for (const PodMember m : used) {
+            switch (m) {
+            case PodMember::Bools: bools = t.span<uint8_t, uint8_t>(PC::VT_BOOL_PROPERTIES); break;
+            case PodMember::Int32s: int32s = t.span<int32_t, int32_t>(PC::VT_INT32_PROPERTIES); break;
+            case PodMember::Int64s: int64s = t.span<int64_t, int64_t>(PC::VT_INT64_PROPERTIES); break;
+            case PodMember::Floats: floats = t.span<float, float>(PC::VT_FLOAT_PROPERTIES); break;
+            case PodMember::Doubles: doubles = t.span<double, double>(PC::VT_DOUBLE_PROPERTIES); break;
+            case PodMember::Vectors: vectors = t.span<Vec3, fbsvtx::Vector>(PC::VT_VECTOR_PROPERTIES); break;
+            case PodMember::Quats: quats = t.span<Quat, fbsvtx::Quat>(PC::VT_QUAT_PROPERTIES); break;
+            case PodMember::Transforms: transforms = t.span<Transform, fbsvtx::Transform>(PC::VT_TRANSFORM_PROPERTIES); break;
+            case PodMember::BoolArrays: boolArrays = t.flat<uint8_t, fbsvtx::FlatBoolArray>(PC::VT_BOOL_ARRAYS); break;
+            case PodMember::Int32Arrays: int32Arrays = t.flat<int32_t, fbsvtx::FlatIntArray>(PC::VT_INT32_ARRAYS); break;
+            case PodMember::Int64Arrays: int64Arrays = t.flat<int64_t, fbsvtx::FlatInt64Array>(PC::VT_INT64_ARRAYS); break;
+            case PodMember::FloatArrays: floatArrays = t.flat<float, fbsvtx::FlatFloatArray>(PC::VT_FLOAT_ARRAYS); break;
+            case PodMember::DoubleArrays: doubleArrays = t.flat<double, fbsvtx::FlatDoubleArray>(PC::VT_DOUBLE_ARRAYS); break;
+            case PodMember::VectorArrays: vectorArrays = t.flat<Vec3, fbsvtx::FlatVectorArray>(PC::VT_VECTOR_ARRAYS); break;
+            case PodMember::QuatArrays: quatArrays = t.flat<Quat, fbsvtx::FlatQuatArray>(PC::VT_QUAT_ARRAYS); break;
+            case PodMember::TransformArrays:
+                transformArrays = t.flat<Transform, fbsvtx::FlatTransformArray>(PC::VT_TRANSFORM_ARRAYS);
+                break;
+            case PodMember::Other: break;
+            }
+        }
+    }
+
+private:
+    /// A verified table's fields through one vtable read (each generated accessor re-reads it).
+    class TableFields {
+    public:
+        explicit TableFields(const void* table) : m_data(static_cast<const uint8_t*>(table))
+        {
+            if (m_data) {
+                m_vtable = m_data - flatbuffers::ReadScalar<flatbuffers::soffset_t>(m_data);
+                m_vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(m_vtable);
+            }
+        }
+        template <class P>
+        const P* pointer(flatbuffers::voffset_t field) const
+        {
+            const flatbuffers::voffset_t fo = field < m_vtsize ? flatbuffers::ReadScalar<flatbuffers::voffset_t>(m_vtable + field) : 0;
+            if (!fo)
+                return nullptr;
+            const uint8_t* p = m_data + fo;
+            return reinterpret_cast<const P*>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p));
+        }
+        template <class T, class FbT>
+        std::span<const T> span(flatbuffers::voffset_t field) const
+        {
+            return detail::span<T>(pointer<flatbuffers::Vector<FbT>>(field));
+        }
+        template <class T, class FlatT>
+        FlatArrayView<T> flat(flatbuffers::voffset_t field) const
+        {
+            const FlatT* a = pointer<FlatT>(field);
+            if (!a)
+                return {};
+            const TableFields f(a);
+            using DataVector = std::remove_cv_t<std::remove_pointer_t<decltype(a->data())>>;
+            return {detail::span<T>(f.pointer<DataVector>(FlatT::VT_DATA)),
+                    detail::span<uint32_t>(f.pointer<flatbuffers::Vector<uint32_t>>(FlatT::VT_OFFSETS))};
+        }
+
+    private:
+        const uint8_t* m_data = nullptr;
+        const uint8_t* m_vtable = nullptr;
+        flatbuffers::voffset_t m_vtsize = 0;
+    };
+};
+
 /// The path from the entity to the property being compared. Fixed capacity: nesting is capped
 /// at Differ::kMaxDepth containers, each adding a field step and at most one index/key step.
 class PathStack {
@@ -325,20 +419,10 @@ private:
 
     void record(ChangeKind kind, const PropertyKey& k, Side a, Side b)
     {
-        PropertyChange& c = m_out.changes.emplace_back();
-        c.kind = kind;
-        c.pathBegin = uint32_t(m_out.steps.size());
-        c.pathSize = uint32_t(m_path.size());
+        const uint32_t begin = uint32_t(m_out.steps.size());
         for (const PathStep& step : m_path) // one or two steps: a range insert costs more
             m_out.steps.push_back(step);
-        c.refA.parent = a.container;
-        c.refA.key = k;
-        c.refA.index = a.index;
-        c.refA.part = a.part;
-        c.refB.parent = b.container;
-        c.refB.key = k;
-        c.refB.index = b.index;
-        c.refB.part = b.part;
+        m_out.changes.push_back({a.container, b.container, k, a.index, b.index, begin, uint32_t(m_path.size()), kind, a.part, b.part});
     }
 
     bool ignored(const std::string& name) const
@@ -386,6 +470,9 @@ private:
             return;
         }
         ++m_depth;
+        PodMembers ma, mb;
+        ma.load(a, def->podMembersUsed);
+        mb.load(b, def->podMembersUsed);
         // Only fields whose member differs can hold a change: a member whose bytes are equal on
         // both sides (all float fields share float_properties, ...) is skipped with all its
         // fields. The candidates are visited in schema order, so the changes come out in it.
@@ -395,7 +482,7 @@ private:
         uint64_t* candidates = words <= 8 ? local : (big.resize(words), big.data());
         std::fill_n(candidates, words, uint64_t(0));
         for (const PodMember m : def->podMembersUsed) {
-            if (m != PodMember::Other && membersEqual(m, a, b))
+            if (m != PodMember::Other && membersEqual(m, ma, mb))
                 continue;
             const auto& bits = def->fieldsByMember[size_t(m)];
             for (size_t w = 0; w < std::min(words, bits.size()); ++w)
@@ -408,7 +495,7 @@ private:
                 if (!m_opt.ignore.empty() && ignored(f.name))
                     continue;
                 m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
-                field(f.key, a, b);
+                field(f.key, a, b, ma, mb);
                 m_path.pop_back();
             }
         }
@@ -424,25 +511,25 @@ private:
     }
 
     /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
-    static bool membersEqual(PodMember m, ContainerView a, ContainerView b)
+    static bool membersEqual(PodMember m, const PodMembers& a, const PodMembers& b)
     {
         switch (m) {
-        case PodMember::Bools: return bitwiseEqual(a.bools(), b.bools());
-        case PodMember::Int32s: return bitwiseEqual(a.int32s(), b.int32s());
-        case PodMember::Int64s: return bitwiseEqual(a.int64s(), b.int64s());
-        case PodMember::Floats: return bitwiseEqual(a.floats(), b.floats());
-        case PodMember::Doubles: return bitwiseEqual(a.doubles(), b.doubles());
-        case PodMember::Vectors: return bitwiseEqual(a.vectors(), b.vectors());
-        case PodMember::Quats: return bitwiseEqual(a.quats(), b.quats());
-        case PodMember::Transforms: return bitwiseEqual(a.transforms(), b.transforms());
-        case PodMember::BoolArrays: return flatEqual(a.boolArrays(), b.boolArrays());
-        case PodMember::Int32Arrays: return flatEqual(a.int32Arrays(), b.int32Arrays());
-        case PodMember::Int64Arrays: return flatEqual(a.int64Arrays(), b.int64Arrays());
-        case PodMember::FloatArrays: return flatEqual(a.floatArrays(), b.floatArrays());
-        case PodMember::DoubleArrays: return flatEqual(a.doubleArrays(), b.doubleArrays());
-        case PodMember::VectorArrays: return flatEqual(a.vectorArrays(), b.vectorArrays());
-        case PodMember::QuatArrays: return flatEqual(a.quatArrays(), b.quatArrays());
-        case PodMember::TransformArrays: return flatEqual(a.transformArrays(), b.transformArrays());
+        case PodMember::Bools: return bitwiseEqual(a.bools, b.bools);
+        case PodMember::Int32s: return bitwiseEqual(a.int32s, b.int32s);
+        case PodMember::Int64s: return bitwiseEqual(a.int64s, b.int64s);
+        case PodMember::Floats: return bitwiseEqual(a.floats, b.floats);
+        case PodMember::Doubles: return bitwiseEqual(a.doubles, b.doubles);
+        case PodMember::Vectors: return bitwiseEqual(a.vectors, b.vectors);
+        case PodMember::Quats: return bitwiseEqual(a.quats, b.quats);
+        case PodMember::Transforms: return bitwiseEqual(a.transforms, b.transforms);
+        case PodMember::BoolArrays: return flatEqual(a.boolArrays, b.boolArrays);
+        case PodMember::Int32Arrays: return flatEqual(a.int32Arrays, b.int32Arrays);
+        case PodMember::Int64Arrays: return flatEqual(a.int64Arrays, b.int64Arrays);
+        case PodMember::FloatArrays: return flatEqual(a.floatArrays, b.floatArrays);
+        case PodMember::DoubleArrays: return flatEqual(a.doubleArrays, b.doubleArrays);
+        case PodMember::VectorArrays: return flatEqual(a.vectorArrays, b.vectorArrays);
+        case PodMember::QuatArrays: return flatEqual(a.quatArrays, b.quatArrays);
+        case PodMember::TransformArrays: return flatEqual(a.transformArrays, b.transformArrays);
         case PodMember::Other: return false;
         }
         return false;
@@ -585,21 +672,21 @@ private:
         }
     }
 
-    void field(const PropertyKey& k, ContainerView a, ContainerView b)
+    void field(const PropertyKey& k, ContainerView a, ContainerView b, const PodMembers& ma, const PodMembers& mb)
     {
         const uint32_t s = k.slot;
         switch (k.container) {
         case ContainerKind::Scalar:
             switch (k.type) {
-            case FieldType::Bool: return scalar(a.bools(), b.bools(), k, a, b);
+            case FieldType::Bool: return scalar(ma.bools, mb.bools, k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return scalar(a.int32s(), b.int32s(), k, a, b);
-            case FieldType::Int64: return scalar(a.int64s(), b.int64s(), k, a, b);
-            case FieldType::Float: return scalar(a.floats(), b.floats(), k, a, b);
-            case FieldType::Double: return scalar(a.doubles(), b.doubles(), k, a, b);
-            case FieldType::Vector: return scalar(a.vectors(), b.vectors(), k, a, b);
-            case FieldType::Quat: return scalar(a.quats(), b.quats(), k, a, b);
-            case FieldType::Transform: return scalar(a.transforms(), b.transforms(), k, a, b);
+            case FieldType::Int32: return scalar(ma.int32s, mb.int32s, k, a, b);
+            case FieldType::Int64: return scalar(ma.int64s, mb.int64s, k, a, b);
+            case FieldType::Float: return scalar(ma.floats, mb.floats, k, a, b);
+            case FieldType::Double: return scalar(ma.doubles, mb.doubles, k, a, b);
+            case FieldType::Vector: return scalar(ma.vectors, mb.vectors, k, a, b);
+            case FieldType::Quat: return scalar(ma.quats, mb.quats, k, a, b);
+            case FieldType::Transform: return scalar(ma.transforms, mb.transforms, k, a, b);
             case FieldType::String: return scalar(a.strings(), b.strings(), k, a, b);
             case FieldType::Struct: {
                 ContainerList sa = a.structs(), sb = b.structs();
@@ -615,15 +702,15 @@ private:
             return;
         case ContainerKind::Array:
             switch (k.type) {
-            case FieldType::Bool: return array(a.boolArrays().at(s), b.boolArrays().at(s), k, a, b);
+            case FieldType::Bool: return array(ma.boolArrays.at(s), mb.boolArrays.at(s), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return array(a.int32Arrays().at(s), b.int32Arrays().at(s), k, a, b);
-            case FieldType::Int64: return array(a.int64Arrays().at(s), b.int64Arrays().at(s), k, a, b);
-            case FieldType::Float: return array(a.floatArrays().at(s), b.floatArrays().at(s), k, a, b);
-            case FieldType::Double: return array(a.doubleArrays().at(s), b.doubleArrays().at(s), k, a, b);
-            case FieldType::Vector: return array(a.vectorArrays().at(s), b.vectorArrays().at(s), k, a, b);
-            case FieldType::Quat: return array(a.quatArrays().at(s), b.quatArrays().at(s), k, a, b);
-            case FieldType::Transform: return array(a.transformArrays().at(s), b.transformArrays().at(s), k, a, b);
+            case FieldType::Int32: return array(ma.int32Arrays.at(s), mb.int32Arrays.at(s), k, a, b);
+            case FieldType::Int64: return array(ma.int64Arrays.at(s), mb.int64Arrays.at(s), k, a, b);
+            case FieldType::Float: return array(ma.floatArrays.at(s), mb.floatArrays.at(s), k, a, b);
+            case FieldType::Double: return array(ma.doubleArrays.at(s), mb.doubleArrays.at(s), k, a, b);
+            case FieldType::Vector: return array(ma.vectorArrays.at(s), mb.vectorArrays.at(s), k, a, b);
+            case FieldType::Quat: return array(ma.quatArrays.at(s), mb.quatArrays.at(s), k, a, b);
+            case FieldType::Transform: return array(ma.transformArrays.at(s), mb.transformArrays.at(s), k, a, b);
             case FieldType::String: return elements(a.stringArrays().at(s), b.stringArrays().at(s), k, a, b);
             case FieldType::Struct: return elements(a.structArrays().at(s), b.structArrays().at(s), k, a, b);
             case FieldType::None: return;

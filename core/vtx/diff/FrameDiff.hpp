@@ -63,12 +63,21 @@ struct ValueRef {
     Value lift() const;
 };
 
+/// One change. Both sides' references share the key, so a change is 56 bytes: a diff of
+/// hundreds of array elements writes little more than it compares.
 struct PropertyChange {
-    ChangeKind kind = ChangeKind::Changed;
+    const fbsvtx::PropertyContainer* parentA = nullptr; ///< null: absent on side A
+    const fbsvtx::PropertyContainer* parentB = nullptr; ///< null: absent on side B
+    PropertyKey key;
+    uint32_t indexA = 0, indexB = 0;
     uint32_t pathBegin = 0, pathSize = 0; ///< steps[pathBegin, pathBegin + pathSize)
-    ValueRef refA, refB;
-    Value a() const { return refA.lift(); }
-    Value b() const { return refB.lift(); }
+    ChangeKind kind = ChangeKind::Changed;
+    ValueRef::Part partA = ValueRef::Part::Whole, partB = ValueRef::Part::Whole;
+
+    ValueRef refA() const { return {parentA, key, indexA, partA}; }
+    ValueRef refB() const { return {parentB, key, indexB, partB}; }
+    Value a() const { return refA().lift(); }
+    Value b() const { return refB().lift(); }
 };
 
 struct EntityDiff {
