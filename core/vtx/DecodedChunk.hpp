@@ -7,21 +7,24 @@
 #include "vtx/backend/BackendCodec.hpp"
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace vtx {
 
 class DecodedChunk {
 public:
-    DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage)
-        : m_index(chunkIndex), m_startFrame(startFrame), m_storage(std::move(storage))
-    {
-    }
+    DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage);
     size_t index() const { return m_index; }
     int32_t startFrame() const { return m_startFrame; }
     size_t frameCount() const { return frames() ? frames()->size() : 0; }
     FrameView frame(size_t local) const
     {
-        return local < frameCount() ? FrameView(frames()->Get(static_cast<flatbuffers::uoffset_t>(local))) : FrameView{};
+        if (local >= frameCount())
+            return {};
+        const auto* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
+        const auto [begin, end] = local < m_frameBytes.size() ? m_frameBytes[local] : std::pair<uint32_t, uint32_t>{};
+        return FrameView(f, std::span<const uint8_t>(m_storage.data() + begin, end - begin));
     }
     size_t decodedBlobBytes() const { return m_storage.decodedBlobBytes; }
     int32_t embeddedChunkIndex() const { return m_storage.root->chunk_index(); }
@@ -33,6 +36,7 @@ private:
     size_t m_index;
     int32_t m_startFrame;
     ChunkStorage m_storage;
+    std::vector<std::pair<uint32_t, uint32_t>> m_frameBytes; ///< per frame [begin, end) in the buffer; see FrameView::bytes()
 };
 
 /// A frame plus the shared ownership that keeps its bytes valid.

@@ -279,13 +279,18 @@ private:
 class FrameView {
 public:
     FrameView() = default;
-    explicit FrameView(const fbsvtx::Frame* f) : m_f(f) {}
+    explicit FrameView(const fbsvtx::Frame* f, std::span<const uint8_t> bytes = {}) : m_f(f), m_bytes(bytes) {}
     bool isNull() const { return m_f == nullptr; }
+    /// The chunk bytes this frame's tables and vectors occupy (writers serialize one frame after
+    /// another, so each frame is a contiguous range); empty when unknown. A hint for reading a
+    /// cold frame ahead in one stream, never needed for correctness.
+    std::span<const uint8_t> bytes() const { return m_bytes; }
     size_t bucketCount() const { return m_f && m_f->data() ? m_f->data()->size() : 0; }
     BucketView bucket(size_t i) const { return BucketView(m_f->data()->Get(static_cast<flatbuffers::uoffset_t>(i))); }
 
 private:
     const fbsvtx::Frame* m_f = nullptr;
+    std::span<const uint8_t> m_bytes;
 };
 
 /// The entity with `uniqueId` in `bucket` of `frame`; `hint` (the index it had last time) is

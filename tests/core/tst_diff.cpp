@@ -11,6 +11,7 @@
 #include "../../fixtures/generator/ContainerFiller.hpp"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -453,6 +454,52 @@ private slots:
                 QVERIFY(jf["entities"].empty());
         }
         QVERIFY(nonEmpty >= 3); // the pairs really differ
+    }
+
+    // The diff streams a cold frame in through FrameView::bytes(): check on files from our
+    // writer and from the SDK (both backends) that the range really holds the frame's entities.
+    void frameBytesHoldTheirFrame_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("sample");
+        QTest::newRow("demo (vtxscope writer)") << "demo" << false;
+        QTest::newRow("SDK FlatBuffers") << "arena_from_fbs_ds.vtx" << true;
+        QTest::newRow("SDK Protobuf") << "arena_from_proto_ds.vtx" << true;
+        QTest::newRow("SDK all kinds FlatBuffers") << "allkinds_fbs.vtx" << true;
+    }
+    void frameBytesHoldTheirFrame()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, sample);
+        if (sample)
+            VTX_REQUIRE_SAMPLES();
+        auto f = ReplayFile::open(sample ? vtxtest::samplePath(file.toStdString()) : vtxtest::sourceDir() + "/fixtures/demo.vtx");
+        VTX_VERIFY_OK(f);
+        auto chunk = (*f)->decodeChunk(0);
+        VTX_VERIFY_OK(chunk);
+        const auto& c = **chunk;
+        QVERIFY(c.frameCount() > 1);
+        std::vector<std::pair<const uint8_t*, const uint8_t*>> ranges;
+        size_t entities = 0;
+        for (size_t i = 0; i < c.frameCount(); ++i) {
+            const FrameView v = c.frame(i);
+            const auto bytes = v.bytes();
+            QVERIFY2(!bytes.empty(), qPrintable(QString("frame %1 has no byte range").arg(i)));
+            ranges.emplace_back(bytes.data(), bytes.data() + bytes.size());
+            for (size_t b = 0; b < v.bucketCount(); ++b) {
+                const ContainerList list = v.bucket(b).entities();
+                for (size_t e = 0; e < list.size(); ++e) {
+                    const auto* t = reinterpret_cast<const uint8_t*>(list[e].raw());
+                    QVERIFY2(t >= bytes.data() && t < bytes.data() + bytes.size(),
+                             qPrintable(QString("frame %1 bucket %2 entity %3 outside the frame's bytes").arg(i).arg(b).arg(e)));
+                    ++entities;
+                }
+            }
+        }
+        QVERIFY(entities > 0);
+        std::sort(ranges.begin(), ranges.end());
+        for (size_t i = 1; i < ranges.size(); ++i)
+            QVERIFY2(ranges[i - 1].second <= ranges[i].first, "frame byte ranges overlap");
     }
 
     void propertyPaths_data()

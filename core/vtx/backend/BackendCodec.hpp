@@ -30,6 +30,10 @@ struct ChunkStorage {
     {
         return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size();
     }
+    const uint8_t* data() const
+    {
+        return bytes.index() == 0 ? std::get<0>(bytes).data() : std::get<1>(bytes).data();
+    }
 };
 
 class BackendCodec {

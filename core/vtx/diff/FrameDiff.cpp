@@ -50,7 +50,7 @@ std::string stepText(const PathStep& s, const Schema& schema, bool first)
         return first ? name : "." + name;
     }
     case PathStep::Kind::Index: return "[" + std::to_string(s.index) + "]";
-    case PathStep::Kind::Key: return "[" + std::string(s.key) + "]";
+    case PathStep::Kind::Key: return "[" + std::string(s.key()) + "]";
     }
     return {};
 }
@@ -157,89 +157,91 @@ namespace {
 
 /// The plain-old-data members of one container, each looked up once: a changed entity visits
 /// many fields stored in the same few members, and every FlatBuffers accessor re-reads the
-/// vtable. Only the members the struct's schema uses are loaded.
-struct PodMembers {
-    std::span<const uint8_t> bools;
-    std::span<const int32_t> int32s;
-    std::span<const int64_t> int64s;
-    std::span<const float> floats;
-    std::span<const double> doubles;
-    std::span<const Vec3> vectors;
-    std::span<const Quat> quats;
-    std::span<const Transform> transforms;
-    FlatArrayView<uint8_t> boolArrays;
-    FlatArrayView<int32_t> int32Arrays;
-    FlatArrayView<int64_t> int64Arrays;
-    FlatArrayView<float> floatArrays;
-    FlatArrayView<double> doubleArrays;
-    FlatArrayView<Vec3> vectorArrays;
-    FlatArrayView<Quat> quatArrays;
-    FlatArrayView<Transform> transformArrays;
+/// vtable. Only the members the struct's schema uses are loaded (the others stay unread), and
+/// they are loaded as raw byte ranges by one loop, so comparing a member needs no type switch.
+class PodMembers {
+public:
+    template <class T>
+    std::span<const T> span(PodMember m) const
+    {
+        const Member& x = m_members[size_t(m)];
+        return {reinterpret_cast<const T*>(x.data), x.count};
+    }
+    template <class T>
+    FlatArrayView<T> flat(PodMember m) const
+    {
+        const Member& x = m_members[size_t(m)];
+        return {{reinterpret_cast<const T*>(x.data), x.count}, {x.offsets, x.offsetCount}};
+    }
+    /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
+    bool sameBytes(PodMember m, const PodMembers& o) const
+    {
+        const Member& x = m_members[size_t(m)];
+        const Member& y = o.m_members[size_t(m)];
+        const size_t elem = kElementBytes[size_t(m)];
+        return x.count == y.count && x.offsetCount == y.offsetCount &&
+               (x.count == 0 || std::memcmp(x.data, y.data, x.count * elem) == 0) &&
+               (x.offsetCount == 0 || std::memcmp(x.offsets, y.offsets, x.offsetCount * sizeof(uint32_t)) == 0);
+    }
 
     void load(ContainerView c, std::span<const PodMember> used)
     {
-        using PC = fbsvtx::PropertyContainer;
         const TableFields t(c.raw());
-        for (const PodMember m : used) {
-            switch (m) {
-            case PodMember::Bools: bools = t.span<uint8_t, uint8_t>(PC::VT_BOOL_PROPERTIES); break;
-            case PodMember::Int32s: int32s = t.span<int32_t, int32_t>(PC::VT_INT32_PROPERTIES); break;
-            case PodMember::Int64s: int64s = t.span<int64_t, int64_t>(PC::VT_INT64_PROPERTIES); break;
-            case PodMember::Floats: floats = t.span<float, float>(PC::VT_FLOAT_PROPERTIES); break;
-            case PodMember::Doubles: doubles = t.span<double, double>(PC::VT_DOUBLE_PROPERTIES); break;
-            case PodMember::Vectors: vectors = t.span<Vec3, fbsvtx::Vector>(PC::VT_VECTOR_PROPERTIES); break;
-            case PodMember::Quats: quats = t.span<Quat, fbsvtx::Quat>(PC::VT_QUAT_PROPERTIES); break;
-            case PodMember::Transforms: transforms = t.span<Transform, fbsvtx::Transform>(PC::VT_TRANSFORM_PROPERTIES); break;
-            case PodMember::BoolArrays: boolArrays = t.flat<uint8_t, fbsvtx::FlatBoolArray>(PC::VT_BOOL_ARRAYS); break;
-            case PodMember::Int32Arrays: int32Arrays = t.flat<int32_t, fbsvtx::FlatIntArray>(PC::VT_INT32_ARRAYS); break;
-            case PodMember::Int64Arrays: int64Arrays = t.flat<int64_t, fbsvtx::FlatInt64Array>(PC::VT_INT64_ARRAYS); break;
-            case PodMember::FloatArrays: floatArrays = t.flat<float, fbsvtx::FlatFloatArray>(PC::VT_FLOAT_ARRAYS); break;
-            case PodMember::DoubleArrays: doubleArrays = t.flat<double, fbsvtx::FlatDoubleArray>(PC::VT_DOUBLE_ARRAYS); break;
-            case PodMember::VectorArrays: vectorArrays = t.flat<Vec3, fbsvtx::FlatVectorArray>(PC::VT_VECTOR_ARRAYS); break;
-            case PodMember::QuatArrays: quatArrays = t.flat<Quat, fbsvtx::FlatQuatArray>(PC::VT_QUAT_ARRAYS); break;
-            case PodMember::TransformArrays:
-                transformArrays = t.flat<Transform, fbsvtx::FlatTransformArray>(PC::VT_TRANSFORM_ARRAYS);
-                break;
-            case PodMember::Other: break;
+        for (const PodMember pm : used) {
+            const size_t m = size_t(pm);
+            if (m >= kFirstFlat && m < kPodCount) {
+                // A Flat*Array table: data and offsets vectors (same field ids in every one).
+                const TableFields flatTable(t.pointer(kVtableField[m]));
+                vectorAt(flatTable.pointer(fbsvtx::FlatFloatArray::VT_DATA), m_members[m].data, m_members[m].count);
+                const uint8_t* offsets = nullptr;
+                vectorAt(flatTable.pointer(fbsvtx::FlatFloatArray::VT_OFFSETS), offsets, m_members[m].offsetCount);
+                m_members[m].offsets = reinterpret_cast<const uint32_t*>(offsets);
+            } else if (m < kFirstFlat) {
+                vectorAt(t.pointer(kVtableField[m]), m_members[m].data, m_members[m].count);
+                m_members[m].offsets = nullptr;
+                m_members[m].offsetCount = 0;
             }
         }
     }
 
 private:
+    static constexpr size_t kPodCount = size_t(PodMember::Other);
+    static constexpr size_t kFirstFlat = size_t(PodMember::BoolArrays);
+    using PC = fbsvtx::PropertyContainer;
+    static constexpr flatbuffers::voffset_t kVtableField[kPodCount] = {
+        PC::VT_BOOL_PROPERTIES, PC::VT_INT32_PROPERTIES, PC::VT_INT64_PROPERTIES, PC::VT_FLOAT_PROPERTIES,
+        PC::VT_DOUBLE_PROPERTIES, PC::VT_VECTOR_PROPERTIES, PC::VT_QUAT_PROPERTIES, PC::VT_TRANSFORM_PROPERTIES,
+        PC::VT_BOOL_ARRAYS, PC::VT_INT32_ARRAYS, PC::VT_INT64_ARRAYS, PC::VT_FLOAT_ARRAYS,
+        PC::VT_DOUBLE_ARRAYS, PC::VT_VECTOR_ARRAYS, PC::VT_QUAT_ARRAYS, PC::VT_TRANSFORM_ARRAYS};
+    static constexpr size_t kElementBytes[kPodCount] = {
+        1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform), 1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform)};
+
+    struct Member {
+        const uint8_t* data;
+        uint32_t count;
+        uint32_t offsetCount;
+        const uint32_t* offsets;
+    };
+
     /// A verified table's fields through one vtable read (each generated accessor re-reads it).
     class TableFields {
     public:
-        explicit TableFields(const void* table) : m_data(static_cast<const uint8_t*>(table))
+        explicit TableFields(const uint8_t* table) : m_data(table)
         {
             if (m_data) {
                 m_vtable = m_data - flatbuffers::ReadScalar<flatbuffers::soffset_t>(m_data);
                 m_vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(m_vtable);
             }
         }
-        template <class P>
-        const P* pointer(flatbuffers::voffset_t field) const
+        explicit TableFields(const void* table) : TableFields(static_cast<const uint8_t*>(table)) {}
+        /// The table or vector the offset field points at; null when absent.
+        const uint8_t* pointer(flatbuffers::voffset_t field) const
         {
             const flatbuffers::voffset_t fo = field < m_vtsize ? flatbuffers::ReadScalar<flatbuffers::voffset_t>(m_vtable + field) : 0;
             if (!fo)
                 return nullptr;
             const uint8_t* p = m_data + fo;
-            return reinterpret_cast<const P*>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p));
-        }
-        template <class T, class FbT>
-        std::span<const T> span(flatbuffers::voffset_t field) const
-        {
-            return detail::span<T>(pointer<flatbuffers::Vector<FbT>>(field));
-        }
-        template <class T, class FlatT>
-        FlatArrayView<T> flat(flatbuffers::voffset_t field) const
-        {
-            const FlatT* a = pointer<FlatT>(field);
-            if (!a)
-                return {};
-            const TableFields f(a);
-            using DataVector = std::remove_cv_t<std::remove_pointer_t<decltype(a->data())>>;
-            return {detail::span<T>(f.pointer<DataVector>(FlatT::VT_DATA)),
-                    detail::span<uint32_t>(f.pointer<flatbuffers::Vector<uint32_t>>(FlatT::VT_OFFSETS))};
+            return p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p);
         }
 
     private:
@@ -247,6 +249,19 @@ private:
         const uint8_t* m_vtable = nullptr;
         flatbuffers::voffset_t m_vtsize = 0;
     };
+
+    static void vectorAt(const uint8_t* vec, const uint8_t*& data, uint32_t& count)
+    {
+        if (vec) {
+            count = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(vec);
+            data = vec + sizeof(flatbuffers::uoffset_t);
+        } else {
+            count = 0;
+            data = nullptr;
+        }
+    }
+
+    Member m_members[kPodCount]; // only the used ones are written and read
 };
 
 /// The path from the entity to the property being compared. Fixed capacity: nesting is capped
@@ -417,12 +432,30 @@ private:
     static Side self(ContainerView c) { return {ValueRef::Part::Self, c.raw(), 0}; }
     static Side absent() { return {ValueRef::Part::Whole, nullptr, 0}; }
 
-    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b)
+    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b) { record(kind, k, a, b, nullptr); }
+    /// With `last` appended to the current path (an array element: no push and pop per element).
+    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b, const PathStep& last) { record(kind, k, a, b, &last); }
+
+    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b, const PathStep* last)
     {
         const uint32_t begin = uint32_t(m_out.steps.size());
-        for (const PathStep& step : m_path) // one or two steps: a range insert costs more
-            m_out.steps.push_back(step);
-        m_out.changes.push_back({a.container, b.container, k, a.index, b.index, begin, uint32_t(m_path.size()), kind, a.part, b.part});
+        const uint32_t pathSize = uint32_t(m_path.size()) + (last ? 1 : 0);
+        PathStep* steps = m_out.steps.grow(pathSize);
+        for (const PathStep& step : m_path) // one to three steps: cheaper than a memcpy call
+            *steps++ = step;
+        if (last)
+            *steps = *last;
+        PropertyChange* c = m_out.changes.grow(1); // filled in place: no temporary to copy
+        c->parentA = a.container;
+        c->parentB = b.container;
+        c->key = k;
+        c->indexA = a.index;
+        c->indexB = b.index;
+        c->pathBegin = begin;
+        c->pathSize = pathSize;
+        c->kind = kind;
+        c->partA = a.part;
+        c->partB = b.part;
     }
 
     bool ignored(const std::string& name) const
@@ -482,7 +515,7 @@ private:
         uint64_t* candidates = words <= 8 ? local : (big.resize(words), big.data());
         std::fill_n(candidates, words, uint64_t(0));
         for (const PodMember m : def->podMembersUsed) {
-            if (m != PodMember::Other && membersEqual(m, ma, mb))
+            if (m != PodMember::Other && ma.sameBytes(m, mb))
                 continue;
             const auto& bits = def->fieldsByMember[size_t(m)];
             for (size_t w = 0; w < std::min(words, bits.size()); ++w)
@@ -494,7 +527,7 @@ private:
                 const FieldDef& f = def->fields[fi];
                 if (!m_opt.ignore.empty() && ignored(f.name))
                     continue;
-                m_path.push_back({PathStep::Kind::Field, def->typeId, uint32_t(fi), {}});
+                m_path.push_back(PathStep::field(def->typeId, uint32_t(fi)));
                 field(f.key, a, b, ma, mb);
                 m_path.pop_back();
             }
@@ -511,30 +544,6 @@ private:
     }
 
     /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
-    static bool membersEqual(PodMember m, const PodMembers& a, const PodMembers& b)
-    {
-        switch (m) {
-        case PodMember::Bools: return bitwiseEqual(a.bools, b.bools);
-        case PodMember::Int32s: return bitwiseEqual(a.int32s, b.int32s);
-        case PodMember::Int64s: return bitwiseEqual(a.int64s, b.int64s);
-        case PodMember::Floats: return bitwiseEqual(a.floats, b.floats);
-        case PodMember::Doubles: return bitwiseEqual(a.doubles, b.doubles);
-        case PodMember::Vectors: return bitwiseEqual(a.vectors, b.vectors);
-        case PodMember::Quats: return bitwiseEqual(a.quats, b.quats);
-        case PodMember::Transforms: return bitwiseEqual(a.transforms, b.transforms);
-        case PodMember::BoolArrays: return flatEqual(a.boolArrays, b.boolArrays);
-        case PodMember::Int32Arrays: return flatEqual(a.int32Arrays, b.int32Arrays);
-        case PodMember::Int64Arrays: return flatEqual(a.int64Arrays, b.int64Arrays);
-        case PodMember::FloatArrays: return flatEqual(a.floatArrays, b.floatArrays);
-        case PodMember::DoubleArrays: return flatEqual(a.doubleArrays, b.doubleArrays);
-        case PodMember::VectorArrays: return flatEqual(a.vectorArrays, b.vectorArrays);
-        case PodMember::QuatArrays: return flatEqual(a.quatArrays, b.quatArrays);
-        case PodMember::TransformArrays: return flatEqual(a.transformArrays, b.transformArrays);
-        case PodMember::Other: return false;
-        }
-        return false;
-    }
-
     template <class Span>
     void scalar(const Span& sa, const Span& sb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
@@ -553,6 +562,7 @@ private:
     {
         return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
     }
+
 
     /// Element-wise comparison of the array property `k` (lists `la`, `lb`): length change,
     /// changed elements (or nested struct changes), then removed and added elements.
@@ -574,7 +584,7 @@ private:
                     continue;
                 }
                 const size_t before = m_out.changes.size();
-                m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
+                m_path.push_back(PathStep::element(i));
                 nested(ea, eb);
                 m_path.pop_back();
                 kept += m_out.changes.size() > before;
@@ -585,9 +595,7 @@ private:
                     ++m_out.omittedChanges;
                     continue;
                 }
-                m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
-                record(ChangeKind::Changed, k, element(a, i), element(b, i));
-                m_path.pop_back();
+                record(ChangeKind::Changed, k, element(a, i), element(b, i), PathStep::element(i));
             }
         }
         for (size_t i = common; i < std::max(na, nb); ++i) {
@@ -595,7 +603,7 @@ private:
                 ++m_out.omittedChanges;
                 continue;
             }
-            m_path.push_back({PathStep::Kind::Index, -1, uint32_t(i), {}});
+            m_path.push_back(PathStep::element(i));
             if (i < na)
                 record(ChangeKind::Removed, k, element(a, i), absent());
             else
@@ -626,7 +634,8 @@ private:
         const size_t na = ma.size(), nb = mb.size();
         StringList ka = ma.keys(), kb = mb.keys();
         ContainerList va = ma.values(), vb = mb.values();
-        std::vector<int32_t> matchB(nb, -1); // maps are small and rare: a local is fine
+        std::vector<int32_t>& matchB = scratchMapMatch(m_depth);
+        matchB.assign(nb, -1);
         uint32_t kept = 0;
         auto limited = [&] {
             if (kept++ < m_opt.maxChangesPerProperty)
@@ -645,7 +654,7 @@ private:
                         j = m;
                         break;
                     }
-            m_path.push_back({PathStep::Kind::Key, -1, 0, key});
+            m_path.push_back(PathStep::mapKey(key));
             if (j == nb) {
                 if (!limited())
                     record(ChangeKind::Removed, k, mapValue(a, i), absent());
@@ -665,7 +674,7 @@ private:
         for (size_t j = 0; j < nb; ++j) {
             if (matchB[j] >= 0)
                 continue;
-            m_path.push_back({PathStep::Kind::Key, -1, 0, kb[j]});
+            m_path.push_back(PathStep::mapKey(kb[j]));
             if (!limited())
                 record(ChangeKind::Added, k, absent(), mapValue(b, j));
             m_path.pop_back();
@@ -678,15 +687,15 @@ private:
         switch (k.container) {
         case ContainerKind::Scalar:
             switch (k.type) {
-            case FieldType::Bool: return scalar(ma.bools, mb.bools, k, a, b);
+            case FieldType::Bool: return scalar(ma.span<uint8_t>(PodMember::Bools), mb.span<uint8_t>(PodMember::Bools), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return scalar(ma.int32s, mb.int32s, k, a, b);
-            case FieldType::Int64: return scalar(ma.int64s, mb.int64s, k, a, b);
-            case FieldType::Float: return scalar(ma.floats, mb.floats, k, a, b);
-            case FieldType::Double: return scalar(ma.doubles, mb.doubles, k, a, b);
-            case FieldType::Vector: return scalar(ma.vectors, mb.vectors, k, a, b);
-            case FieldType::Quat: return scalar(ma.quats, mb.quats, k, a, b);
-            case FieldType::Transform: return scalar(ma.transforms, mb.transforms, k, a, b);
+            case FieldType::Int32: return scalar(ma.span<int32_t>(PodMember::Int32s), mb.span<int32_t>(PodMember::Int32s), k, a, b);
+            case FieldType::Int64: return scalar(ma.span<int64_t>(PodMember::Int64s), mb.span<int64_t>(PodMember::Int64s), k, a, b);
+            case FieldType::Float: return scalar(ma.span<float>(PodMember::Floats), mb.span<float>(PodMember::Floats), k, a, b);
+            case FieldType::Double: return scalar(ma.span<double>(PodMember::Doubles), mb.span<double>(PodMember::Doubles), k, a, b);
+            case FieldType::Vector: return scalar(ma.span<Vec3>(PodMember::Vectors), mb.span<Vec3>(PodMember::Vectors), k, a, b);
+            case FieldType::Quat: return scalar(ma.span<Quat>(PodMember::Quats), mb.span<Quat>(PodMember::Quats), k, a, b);
+            case FieldType::Transform: return scalar(ma.span<Transform>(PodMember::Transforms), mb.span<Transform>(PodMember::Transforms), k, a, b);
             case FieldType::String: return scalar(a.strings(), b.strings(), k, a, b);
             case FieldType::Struct: {
                 ContainerList sa = a.structs(), sb = b.structs();
@@ -702,15 +711,15 @@ private:
             return;
         case ContainerKind::Array:
             switch (k.type) {
-            case FieldType::Bool: return array(ma.boolArrays.at(s), mb.boolArrays.at(s), k, a, b);
+            case FieldType::Bool: return array(ma.flat<uint8_t>(PodMember::BoolArrays).at(s), mb.flat<uint8_t>(PodMember::BoolArrays).at(s), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return array(ma.int32Arrays.at(s), mb.int32Arrays.at(s), k, a, b);
-            case FieldType::Int64: return array(ma.int64Arrays.at(s), mb.int64Arrays.at(s), k, a, b);
-            case FieldType::Float: return array(ma.floatArrays.at(s), mb.floatArrays.at(s), k, a, b);
-            case FieldType::Double: return array(ma.doubleArrays.at(s), mb.doubleArrays.at(s), k, a, b);
-            case FieldType::Vector: return array(ma.vectorArrays.at(s), mb.vectorArrays.at(s), k, a, b);
-            case FieldType::Quat: return array(ma.quatArrays.at(s), mb.quatArrays.at(s), k, a, b);
-            case FieldType::Transform: return array(ma.transformArrays.at(s), mb.transformArrays.at(s), k, a, b);
+            case FieldType::Int32: return array(ma.flat<int32_t>(PodMember::Int32Arrays).at(s), mb.flat<int32_t>(PodMember::Int32Arrays).at(s), k, a, b);
+            case FieldType::Int64: return array(ma.flat<int64_t>(PodMember::Int64Arrays).at(s), mb.flat<int64_t>(PodMember::Int64Arrays).at(s), k, a, b);
+            case FieldType::Float: return array(ma.flat<float>(PodMember::FloatArrays).at(s), mb.flat<float>(PodMember::FloatArrays).at(s), k, a, b);
+            case FieldType::Double: return array(ma.flat<double>(PodMember::DoubleArrays).at(s), mb.flat<double>(PodMember::DoubleArrays).at(s), k, a, b);
+            case FieldType::Vector: return array(ma.flat<Vec3>(PodMember::VectorArrays).at(s), mb.flat<Vec3>(PodMember::VectorArrays).at(s), k, a, b);
+            case FieldType::Quat: return array(ma.flat<Quat>(PodMember::QuatArrays).at(s), mb.flat<Quat>(PodMember::QuatArrays).at(s), k, a, b);
+            case FieldType::Transform: return array(ma.flat<Transform>(PodMember::TransformArrays).at(s), mb.flat<Transform>(PodMember::TransformArrays).at(s), k, a, b);
             case FieldType::String: return elements(a.stringArrays().at(s), b.stringArrays().at(s), k, a, b);
             case FieldType::Struct: return elements(a.structArrays().at(s), b.structArrays().at(s), k, a, b);
             case FieldType::None: return;
@@ -735,6 +744,12 @@ private:
     std::vector<std::pair<std::string_view, uint32_t>>& m_index = scratchIndex();
 
     static PathStack& scratchPath() { thread_local PathStack p; return p; }
+    /// Per nesting level: a map's values may hold maps.
+    static std::vector<int32_t>& scratchMapMatch(int depth)
+    {
+        thread_local std::vector<std::vector<int32_t>> perDepth(kMaxDepth + 1);
+        return perDepth[size_t(std::clamp(depth, 0, kMaxDepth))];
+    }
     static std::vector<int32_t>& scratchA() { thread_local std::vector<int32_t> v; return v; }
     static std::vector<int32_t>& scratchB() { thread_local std::vector<int32_t> v; return v; }
     static std::vector<std::pair<std::string_view, uint32_t>>& scratchIndex()
@@ -746,9 +761,29 @@ private:
 
 } // namespace
 
+namespace {
+/// Reads one byte per cache line of a frame. The loads are independent, so a frame fresh from
+/// the chunk cache (not yet in the CPU caches) arrives as one stream; the diff's own walk is a
+/// chain of dependent reads (table, vtable, vector, element) that would wait for each miss in
+/// turn. Bench (consecutive diffs, the new frame cold): 15.5 -> 8.3 us; a frame already in the
+/// CPU caches costs ~0.4 us to read again.
+void streamIn(std::span<const uint8_t> bytes)
+{
+    constexpr size_t kMaxBytes = size_t(512) << 10; // bounds the cost of an unusual layout
+    const uint8_t* p = bytes.data();
+    const size_t n = std::min(bytes.size(), kMaxBytes);
+    unsigned acc = 0;
+    for (size_t i = 0; i < n; i += 64) // every line: a 128-byte stride was slower here
+        acc += p[i];
+    asm volatile("" : : "r"(acc)); // keep the loads
+}
+} // namespace
+
 void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out)
 {
     out.clear();
+    streamIn(b.bytes());
+    streamIn(a.bytes());
     Differ d(schema, options, out);
     d.frames(a, b);
 }

@@ -8,6 +8,7 @@
 // its values view strings inside the two frames, so it holds their handles.
 
 #include "vtx/DecodedChunk.hpp"
+#include "vtx/diff/AppendArray.hpp"
 #include "vtx/Schema.hpp"
 #include "vtx/Value.hpp"
 
@@ -42,9 +43,14 @@ const char* changeKindName(ChangeKind k);
 struct PathStep {
     enum class Kind : uint8_t { Field, Index, Key };
     Kind kind = Kind::Field;
-    int32_t typeId = -1;   ///< Field: the struct owning the field
-    uint32_t index = 0;    ///< Field: index in StructDef::fields; Index: element index
-    std::string_view key;  ///< Key: the map key (a view into frame A or B)
+    int32_t typeId = -1;           ///< Field: the struct owning the field
+    uint32_t index = 0;            ///< Field: index in StructDef::fields; Index: element index; Key: key length
+    const char* keyData = nullptr; ///< Key: the map key's bytes (in frame A or B)
+    std::string_view key() const { return {keyData, index}; }
+
+    static PathStep field(int32_t typeId, uint32_t index) { return {Kind::Field, typeId, index, nullptr}; }
+    static PathStep element(size_t index) { return {Kind::Index, -1, uint32_t(index), nullptr}; }
+    static PathStep mapKey(std::string_view key) { return {Kind::Key, -1, uint32_t(key.size()), key.data()}; }
 };
 
 /// Where one side's value of a change lives: the diff records references, not copies, so a
@@ -98,8 +104,8 @@ class FrameDiff {
 public:
     FrameHandle a, b; ///< keep the frames' chunks (and the views below) alive; may be null
     std::vector<EntityDiff> entities;
-    std::vector<PropertyChange> changes;
-    std::vector<PathStep> steps;
+    AppendArray<PropertyChange> changes;
+    AppendArray<PathStep> steps;
     std::vector<BucketDiffCounts> buckets;
     uint64_t omittedChanges = 0; ///< element changes beyond maxChangesPerProperty
 
