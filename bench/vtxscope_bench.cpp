@@ -6,6 +6,12 @@
 //   vtxscope-bench cold-jumps FILE [--jumps N] [--seed S]
 //                                                N seeded random frames, each decoded cold
 //   vtxscope-bench zstd FILE                     decompression-only speed of the chunks (limit)
+//   vtxscope-bench first-frames FILE [--frames N] open, then read every property of frames [0, N)
+//   vtxscope-bench property-read FILE [--rounds R]
+//                                                typed reads of a few scalar properties of every
+//                                                entity of every frame of a decoded chunk
+//                                                (realistic loop) and of one property (isolated)
+//   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
@@ -26,6 +32,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -165,19 +172,193 @@ int zstdOnly(const std::string& path)
         return fail(file.message());
     uint64_t out = 0;
     double ms = 0;
+    std::vector<double> perChunk;
     for (size_t ci = 0; ci < (*file)->chunks().size(); ++ci) {
         auto blob = (*file)->readChunkBlob(ci);
         if (!blob)
             return fail(blob.message());
         const auto t = Clock::now();
         auto decoded = vtx::decodeBlob(std::move(*blob), size_t(1) << 31, "bench");
-        ms += msSince(t);
+        perChunk.push_back(msSince(t));
+        ms += perChunk.back();
         if (!decoded)
             return fail(decoded.message());
         out += decoded->size();
     }
-    std::cout << vtx::Json{{"bench", "zstd"}, {"file", path}, {"decoded_bytes", out}, {"ms", ms}, {"mb_per_s", double(out) / 1e3 / ms}}.dump()
+    std::sort(perChunk.begin(), perChunk.end());
+    std::cout << vtx::Json{{"bench", "zstd"},     {"file", path},
+                           {"decoded_bytes", out}, {"ms", ms},
+                           {"mb_per_s", double(out) / 1e3 / ms}, {"chunks", perChunk.size()},
+                           {"chunk_p50_ms", perChunk.empty() ? 0.0 : perChunk[perChunk.size() / 2]}}
+                     .dump()
               << '\n';
+    return 0;
+}
+
+int firstFrames(const std::string& path, int32_t frames)
+{
+    const auto t0 = Clock::now();
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    vtxbench::PropertyWalk walk(f.schema());
+    vtxbench::WalkTotals t;
+    const int32_t n = std::min(frames, f.frameCount());
+    std::shared_ptr<const vtx::DecodedChunk> chunk;
+    for (int32_t i = 0; i < n; ++i) {
+        if (!chunk || i >= chunk->startFrame() + int32_t(chunk->frameCount())) {
+            const auto ci = f.chunkForFrame(i);
+            if (!ci)
+                return fail("no chunk holds frame " + std::to_string(i));
+            auto c = f.decodeChunk(*ci);
+            if (!c)
+                return fail(c.message());
+            chunk = *c;
+        }
+        walk.frame(chunk->frame(size_t(i - chunk->startFrame())), t);
+    }
+    const double ms = msSince(t0);
+    std::cout << vtx::Json{{"bench", "first-frames"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
+                           {"frames", n}, {"values", t.values}, {"ms", ms}, {"peak_rss_mb", peakRssMb()},
+                           {"checksum", t.checksum}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+/// Reads one scalar property by key with the typed accessor, folding it into `acc`.
+inline bool readTyped(vtx::ContainerView c, const vtx::PropertyKey& k, uint64_t& acc)
+{
+    using vtx::FieldType;
+    switch (k.type) {
+    case FieldType::Bool:
+        if (auto v = c.get<bool>(k))
+            return acc += *v, true;
+        return false;
+    case FieldType::Int8:
+    case FieldType::Int32:
+        if (auto v = c.get<int32_t>(k))
+            return acc += uint64_t(*v), true;
+        return false;
+    case FieldType::Int64:
+        if (auto v = c.get<int64_t>(k))
+            return acc += uint64_t(*v), true;
+        return false;
+    case FieldType::Float:
+        if (auto v = c.get<float>(k))
+            return acc += std::bit_cast<uint32_t>(*v), true;
+        return false;
+    case FieldType::Double:
+        if (auto v = c.get<double>(k))
+            return acc += std::bit_cast<uint64_t>(*v), true;
+        return false;
+    case FieldType::Vector:
+        if (auto v = c.get<vtx::Vec3>(k))
+            return acc += std::bit_cast<uint64_t>(v->x + v->y + v->z), true;
+        return false;
+    default: return false;
+    }
+}
+
+/// The realistic loop of a viewer or script: every entity of every frame, a few named scalar
+/// properties of each (the first four bool/int/float/double/vector fields of its type), read
+/// by pre-resolved key with the typed accessor. The chunk is decoded once, before timing.
+int propertyRead(const std::string& path, int rounds)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    auto chunk = f.decodeChunk(0);
+    if (!chunk)
+        return fail(chunk.message());
+    const vtx::DecodedChunk& c = **chunk;
+    // Keys resolved once per type, indexed by type id (what a viewer's model does).
+    std::vector<std::vector<vtx::PropertyKey>> keysByType;
+    for (const vtx::StructDef& def : f.schema().structs()) {
+        if (def.typeId < 0 || def.typeId > 4096)
+            continue;
+        if (size_t(def.typeId) >= keysByType.size())
+            keysByType.resize(size_t(def.typeId) + 1);
+        auto& keys = keysByType[size_t(def.typeId)];
+        for (const vtx::FieldDef& fd : def.fields) {
+            const auto t = fd.key.type;
+            if (keys.size() < 4 && fd.key.container == vtx::ContainerKind::Scalar &&
+                (t == vtx::FieldType::Bool || t == vtx::FieldType::Int32 || t == vtx::FieldType::Float ||
+                 t == vtx::FieldType::Double || t == vtx::FieldType::Vector || t == vtx::FieldType::Int64))
+                keys.push_back(fd.key);
+        }
+    }
+    uint64_t acc = 0, reads = 0;
+    std::vector<double> nsPerRead;
+    for (int r = 0; r < rounds; ++r) {
+        uint64_t n = 0;
+        const auto t0 = Clock::now();
+        for (size_t fi = 0; fi < c.frameCount(); ++fi) {
+            const vtx::FrameView fv = c.frame(fi);
+            for (size_t b = 0; b < fv.bucketCount(); ++b) {
+                const vtx::ContainerList entities = fv.bucket(b).entities();
+                for (size_t e = 0; e < entities.size(); ++e) {
+                    const vtx::ContainerView ev = entities[e];
+                    const size_t type = size_t(ev.typeId());
+                    if (type >= keysByType.size())
+                        continue;
+                    for (const vtx::PropertyKey& k : keysByType[type])
+                        n += readTyped(ev, k, acc);
+                }
+            }
+        }
+        nsPerRead.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / double(std::max<uint64_t>(n, 1)));
+        reads = n;
+    }
+    // Isolated: one property of one entity, read over and over (hot, no lookup of the entity).
+    vtx::ContainerView first;
+    vtx::PropertyKey firstKey;
+    for (size_t b = 0; b < c.frame(0).bucketCount() && first.isNull(); ++b) {
+        const vtx::ContainerList entities = c.frame(0).bucket(b).entities();
+        for (size_t e = 0; e < entities.size() && first.isNull(); ++e)
+            if (const size_t type = size_t(entities[e].typeId()); type < keysByType.size() && !keysByType[type].empty())
+                first = entities[e], firstKey = keysByType[type].front();
+    }
+    double isolatedNs = 0;
+    if (!first.isNull()) {
+        constexpr int kReads = 10'000'000;
+        const auto t0 = Clock::now();
+        for (int i = 0; i < kReads; ++i) {
+            asm volatile("" : "+r"(i)); // one real read per iteration: the key is "unknown" each time
+            readTyped(first, firstKey, acc);
+        }
+        isolatedNs = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / kReads;
+    }
+    std::sort(nsPerRead.begin(), nsPerRead.end());
+    std::cout << vtx::Json{{"bench", "property-read"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
+                           {"frames", c.frameCount()}, {"reads_per_round", reads}, {"rounds", rounds},
+                           {"ns_per_read", nsPerRead[nsPerRead.size() / 2]}, {"isolated_ns_per_read", isolatedNs},
+                           {"checksum", acc}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+/// This machine's memory read bandwidth: a sum over a buffer far larger than the caches
+/// (the limit for whole-file reads of decoded chunks), median of 5.
+int memoryBandwidth()
+{
+    const size_t bytes = size_t(512) << 20;
+    std::vector<uint64_t> buf(bytes / 8, 1);
+    std::vector<double> gbps;
+    uint64_t sum = 0;
+    for (int r = 0; r < 5; ++r) {
+        const auto t0 = Clock::now();
+        uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (size_t i = 0; i + 4 <= buf.size(); i += 4)
+            s0 += buf[i], s1 += buf[i + 1], s2 += buf[i + 2], s3 += buf[i + 3];
+        sum += s0 + s1 + s2 + s3;
+        gbps.push_back(double(bytes) / 1e9 / (msSince(t0) / 1e3));
+    }
+    std::sort(gbps.begin(), gbps.end());
+    std::cout << vtx::Json{{"bench", "membw"}, {"read_gb_per_s", gbps[gbps.size() / 2]}, {"checksum", sum}}.dump() << '\n';
     return 0;
 }
 
@@ -390,6 +571,8 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "membw")
+        return memoryBandwidth();
     if (args.size() < 2)
         return fail("usage: vtxscope-bench read-all|open|cold-jumps|zstd|replay-trace FILE ... | make-traces DIR");
     const std::string& cmd = args[0];
@@ -402,6 +585,10 @@ int main(int argc, char** argv)
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
         return zstdOnly(file);
+    if (cmd == "first-frames")
+        return firstFrames(file, std::stoi(option(args, "--frames", "1000")));
+    if (cmd == "property-read")
+        return propertyRead(file, std::stoi(option(args, "--rounds", "5")));
     if (cmd == "diff")
         return diffBench(file, std::stoi(option(args, "--pairs", "500")),
                          std::find(args.begin(), args.end(), "--consecutive-only") != args.end());
