@@ -12,6 +12,9 @@
 //                                                entity of every frame of a decoded chunk
 //                                                (realistic loop) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
+//   vtxscope-bench decode-phases FILE            per chunk: read, zstd, parse/verify (and flatten),
+//                                                limit checks, frame ranges (median ms): what a
+//                                                cold jump spends its time on
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
@@ -25,6 +28,7 @@
 
 #include "PropertyWalk.hpp"
 #include "TraceSuite.hpp"
+#include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
@@ -370,6 +374,47 @@ double percentile(std::vector<double> v, double q)
     return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
 }
 
+int decodePhases(const std::string& path)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    std::vector<double> read, zstd, parse, limits, ranges;
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        auto t = Clock::now();
+        auto blob = f.readChunkBlob(ci);
+        if (!blob)
+            return fail(blob.message());
+        read.push_back(msSince(t));
+        t = Clock::now();
+        auto decoded = vtx::decodeBlob(std::move(*blob), size_t(1) << 31, "bench");
+        if (!decoded)
+            return fail(decoded.message());
+        zstd.push_back(msSince(t));
+        t = Clock::now();
+        auto storage = vtx::codecFor(f.backend()).parseChunk(std::move(*decoded), vtx::DecodeLimits{}, "bench");
+        if (!storage)
+            return fail(storage.message());
+        parse.push_back(msSince(t));
+        t = Clock::now();
+        if (vtx::Status st = vtx::checkChunkLimits(*storage->root, vtx::DecodeLimits{}, "bench"); !st)
+            return fail(st.message());
+        limits.push_back(msSince(t));
+        t = Clock::now();
+        vtx::DecodedChunk chunk(ci, 0, std::move(*storage));
+        ranges.push_back(msSince(t));
+    }
+    auto med = [](std::vector<double> v) { return percentile(std::move(v), 0.5); };
+    std::cout << vtx::Json{{"bench", "decode-phases"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
+                           {"chunks", f.chunks().size()}, {"read_ms", med(read)}, {"zstd_ms", med(zstd)},
+                           {"parse_ms", med(parse)}, {"limits_ms", med(limits)}, {"frame_ranges_ms", med(ranges)}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+
 int makeTraces(const std::vector<std::string>& args)
 {
     vtxbench::TraceSuiteParams p;
@@ -585,6 +630,8 @@ int main(int argc, char** argv)
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
         return zstdOnly(file);
+    if (cmd == "decode-phases")
+        return decodePhases(file);
     if (cmd == "first-frames")
         return firstFrames(file, std::stoi(option(args, "--frames", "1000")));
     if (cmd == "property-read")

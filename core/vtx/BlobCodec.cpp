@@ -14,9 +14,10 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob)
 
 Buffer::Buffer(size_t size) : m_data(static_cast<uint8_t*>(allocateLarge(size))), m_size(size) {}
 
-void Buffer::Free::operator()(uint8_t* p) const
+Buffer::~Buffer()
 {
-    freeLarge(p);
+    if (m_data)
+        freeLarge(m_data, m_size);
 }
 
 Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vtx {
@@ -20,17 +21,24 @@ class Buffer {
 public:
     Buffer() = default;
     explicit Buffer(size_t size);
-    uint8_t* data() { return m_data.get(); }
-    const uint8_t* data() const { return m_data.get(); }
+    Buffer(Buffer&& o) noexcept : m_data(std::exchange(o.m_data, nullptr)), m_size(std::exchange(o.m_size, 0)) {}
+    Buffer& operator=(Buffer&& o) noexcept
+    {
+        std::swap(m_data, o.m_data);
+        std::swap(m_size, o.m_size);
+        return *this;
+    }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer();
+    uint8_t* data() { return m_data; }
+    const uint8_t* data() const { return m_data; }
     size_t size() const { return m_size; }
-    std::span<const uint8_t> span() const { return {m_data.get(), m_size}; }
-    std::span<uint8_t> span() { return {m_data.get(), m_size}; }
+    std::span<const uint8_t> span() const { return {m_data, m_size}; }
+    std::span<uint8_t> span() { return {m_data, m_size}; }
 
 private:
-    struct Free {
-        void operator()(uint8_t* p) const;
-    };
-    std::unique_ptr<uint8_t[], Free> m_data;
+    uint8_t* m_data = nullptr;
     size_t m_size = 0;
 };
 

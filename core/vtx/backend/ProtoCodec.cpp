@@ -26,7 +26,7 @@ namespace pb = cppvtx;
 class LargeBlockAllocator final : public flatbuffers::Allocator {
 public:
     uint8_t* allocate(size_t size) override { return static_cast<uint8_t*>(allocateLarge(size)); }
-    void deallocate(uint8_t* p, size_t) override { freeLarge(p); }
+    void deallocate(uint8_t* p, size_t size) override { freeLarge(p, size); }
 };
 
 flatbuffers::Allocator* largeBlockAllocator()
@@ -43,7 +43,7 @@ google::protobuf::ArenaOptions chunkArenaOptions(size_t encodedBytes)
     o.start_block_size = std::min<size_t>(std::max<size_t>(encodedBytes, 4096), size_t(16) << 20);
     o.max_block_size = size_t(16) << 20;
     o.block_alloc = &allocateLarge;
-    o.block_dealloc = [](void* p, size_t) { freeLarge(p); };
+    o.block_dealloc = [](void* p, size_t size) { freeLarge(p, size); };
     return o;
 }
 

@@ -64,11 +64,15 @@ std::string FrameDiff::pathText(const PropertyChange& c, const Schema& schema) c
         out += stepText(s, schema, first);
         first = false;
     }
+    if (c.isElement())
+        out += stepText(PathStep::element(c.elementIndex()), schema, first);
     return out;
 }
 
 std::string FrameDiff::leafName(const PropertyChange& c, const Schema& schema) const
 {
+    if (c.isElement())
+        return stepText(PathStep::element(c.elementIndex()), schema, true);
     auto p = pathOf(c);
     return p.empty() ? std::string() : stepText(p.back(), schema, true);
 }
@@ -268,16 +272,31 @@ private:
 /// at Differ::kMaxDepth containers, each adding a field step and at most one index/key step.
 class PathStack {
 public:
-    void push_back(const PathStep& s) { m_steps[m_size++] = s; }
-    void pop_back() { --m_size; }
-    void clear() { m_size = 0; }
+    void push_back(const PathStep& s)
+    {
+        m_steps[m_size++] = s;
+        ++m_version;
+    }
+    void pop_back()
+    {
+        --m_size;
+        ++m_version;
+    }
+    void clear()
+    {
+        m_size = 0;
+        ++m_version;
+    }
     size_t size() const { return m_size; }
     const PathStep* begin() const { return m_steps; }
     const PathStep* end() const { return m_steps + m_size; }
+    /// Changes with every push and pop: equal versions mean the same path.
+    uint64_t version() const { return m_version; }
 
 private:
     PathStep m_steps[2 * 64 + 8];
     size_t m_size = 0;
+    uint64_t m_version = 0;
 };
 
 class Differ {
@@ -432,27 +451,25 @@ private:
     static Side self(ContainerView c) { return {ValueRef::Part::Self, c.raw(), 0}; }
     static Side absent() { return {ValueRef::Part::Whole, nullptr, 0}; }
 
-    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b) { record(kind, k, a, b, nullptr); }
-    /// With `last` appended to the current path (an array element: no push and pop per element).
-    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b, const PathStep& last) { record(kind, k, a, b, &last); }
-
-    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b, const PathStep* last)
+    void record(ChangeKind kind, const PropertyKey& k, Side a, Side b)
     {
-        const uint32_t begin = uint32_t(m_out.steps.size());
-        const uint32_t pathSize = uint32_t(m_path.size()) + (last ? 1 : 0);
-        PathStep* steps = m_out.steps.grow(pathSize);
-        for (const PathStep& step : m_path) // one to three steps: cheaper than a memcpy call
-            *steps++ = step;
-        if (last)
-            *steps = *last;
+        // Changes of one array (and fields recorded without a push between them) share the
+        // steps written for the first one.
+        if (m_path.version() != m_recordedVersion) {
+            m_recordedBegin = uint32_t(m_out.steps.size());
+            PathStep* steps = m_out.steps.grow(m_path.size());
+            for (const PathStep& step : m_path) // one to three steps: cheaper than a memcpy call
+                *steps++ = step;
+            m_recordedVersion = m_path.version();
+        }
         PropertyChange* c = m_out.changes.grow(1); // filled in place: no temporary to copy
         c->parentA = a.container;
         c->parentB = b.container;
         c->key = k;
         c->indexA = a.index;
         c->indexB = b.index;
-        c->pathBegin = begin;
-        c->pathSize = pathSize;
+        c->pathBegin = m_recordedBegin;
+        c->pathSize = uint32_t(m_path.size());
         c->kind = kind;
         c->partA = a.part;
         c->partB = b.part;
@@ -595,7 +612,7 @@ private:
                     ++m_out.omittedChanges;
                     continue;
                 }
-                record(ChangeKind::Changed, k, element(a, i), element(b, i), PathStep::element(i));
+                record(ChangeKind::Changed, k, element(a, i), element(b, i));
             }
         }
         for (size_t i = common; i < std::max(na, nb); ++i) {
@@ -603,12 +620,10 @@ private:
                 ++m_out.omittedChanges;
                 continue;
             }
-            m_path.push_back(PathStep::element(i));
             if (i < na)
                 record(ChangeKind::Removed, k, element(a, i), absent());
             else
                 record(ChangeKind::Added, k, absent(), element(b, i));
-            m_path.pop_back();
         }
     }
 
@@ -737,6 +752,8 @@ private:
     const DiffOptions& m_opt;
     FrameDiff& m_out;
     PathStack& m_path = scratchPath();
+    uint64_t m_recordedVersion = ~uint64_t(0); ///< path version whose steps end m_out.steps
+    uint32_t m_recordedBegin = 0;
     int m_depth = 0;
     // Reused across calls (per thread), so a steady stream of diffs does not allocate.
     std::vector<int32_t>& m_matchA = scratchA();

@@ -76,9 +76,14 @@ struct PropertyChange {
     const fbsvtx::PropertyContainer* parentB = nullptr; ///< null: absent on side B
     PropertyKey key;
     uint32_t indexA = 0, indexB = 0;
-    uint32_t pathBegin = 0, pathSize = 0; ///< steps[pathBegin, pathBegin + pathSize)
+    uint32_t pathBegin = 0, pathSize = 0; ///< steps[pathBegin, pathBegin + pathSize), shared by changes with the same path
     ChangeKind kind = ChangeKind::Changed;
     ValueRef::Part partA = ValueRef::Part::Whole, partB = ValueRef::Part::Whole;
+
+    /// An array element's change: its index is not a path step but `elementIndex()` (changes
+    /// of one array share their path steps).
+    bool isElement() const { return partA == ValueRef::Part::Element || partB == ValueRef::Part::Element; }
+    uint32_t elementIndex() const { return partA == ValueRef::Part::Element ? indexA : indexB; }
 
     ValueRef refA() const { return {parentA, key, indexA, partA}; }
     ValueRef refB() const { return {parentB, key, indexB, partB}; }
@@ -111,6 +116,7 @@ public:
 
     void clear();
     std::span<const PropertyChange> changesOf(const EntityDiff& e) const { return {changes.data() + e.firstChange, e.changeCount}; }
+    /// The steps down to the property; an element change adds its `elementIndex()` (pathText does).
     std::span<const PathStep> pathOf(const PropertyChange& c) const { return {steps.data() + c.pathBegin, c.pathSize}; }
     /// "Weapon.Ammo", "Trail[2]", "RoundStats[r1].Kills": the inspector's path syntax.
     std::string pathText(const PropertyChange& c, const Schema& schema) const;
