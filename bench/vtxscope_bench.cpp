@@ -12,9 +12,10 @@
 //                                                entity of every frame of a decoded chunk
 //                                                (realistic loop) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
-//   vtxscope-bench decode-phases FILE            per chunk: read, zstd, parse/verify (and flatten),
-//                                                limit checks, frame ranges (median ms): what a
-//                                                cold jump spends its time on
+//   vtxscope-bench decode-phases FILE            per chunk: read, zstd, parse (Protobuf: and flatten),
+//                                                whole-chunk limit checks (Protobuf), frame ranges,
+//                                                verifying one frame / every frame (FlatBuffers)
+//                                                (median ms): what a cold jump spends its time on
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
@@ -380,7 +381,7 @@ int decodePhases(const std::string& path)
     if (!file)
         return fail(file.message());
     const vtx::ReplayFile& f = **file;
-    std::vector<double> read, zstd, parse, limits, ranges;
+    std::vector<double> read, zstd, parse, limits, ranges, firstFrame, allFrames;
     for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
         auto t = Clock::now();
         auto blob = f.readChunkBlob(ci);
@@ -398,17 +399,29 @@ int decodePhases(const std::string& path)
             return fail(storage.message());
         parse.push_back(msSince(t));
         t = Clock::now();
-        if (vtx::Status st = vtx::checkChunkLimits(*storage->root, vtx::DecodeLimits{}, "bench"); !st)
-            return fail(st.message());
+        if (storage->framesVerified) // Protobuf: the flattened form is checked whole, once
+            if (vtx::Status st = vtx::checkChunkLimits(*storage->root, vtx::DecodeLimits{}, "bench"); !st)
+                return fail(st.message());
         limits.push_back(msSince(t));
         t = Clock::now();
         vtx::DecodedChunk chunk(ci, 0, std::move(*storage));
         ranges.push_back(msSince(t));
+        // FlatBuffers: each frame is verified and limit-checked on first access.
+        t = Clock::now();
+        if (vtx::Status st = chunk.frameStatus(chunk.frameCount() / 2); !st)
+            return fail(st.message());
+        firstFrame.push_back(msSince(t));
+        t = Clock::now();
+        for (size_t i = 0; i < chunk.frameCount(); ++i)
+            if (vtx::Status st = chunk.frameStatus(i); !st)
+                return fail(st.message());
+        allFrames.push_back(msSince(t));
     }
     auto med = [](std::vector<double> v) { return percentile(std::move(v), 0.5); };
     std::cout << vtx::Json{{"bench", "decode-phases"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
                            {"chunks", f.chunks().size()}, {"read_ms", med(read)}, {"zstd_ms", med(zstd)},
-                           {"parse_ms", med(parse)}, {"limits_ms", med(limits)}, {"frame_ranges_ms", med(ranges)}}
+                           {"parse_ms", med(parse)}, {"limits_ms", med(limits)}, {"frame_ranges_ms", med(ranges)},
+                           {"one_frame_verify_ms", med(firstFrame)}, {"all_frames_verify_ms", med(allFrames)}}
                      .dump()
               << '\n';
     return 0;

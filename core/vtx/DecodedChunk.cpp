@@ -1,5 +1,7 @@
 #include "vtx/DecodedChunk.hpp"
 
+#include "vtx/backend/ChunkLimits.hpp"
+
 #include <algorithm>
 
 namespace vtx {
@@ -12,6 +14,13 @@ DecodedChunk::DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage s
     // above it. Sorting the table addresses gives every frame its range; the topmost frame ends
     // at the buffer's end. A writer with another layout only gets less useful ranges.
     const size_t n = frameCount();
+    if (!m_storage.framesVerified && n > 0) {
+        m_frameState = std::make_unique<std::atomic<uint8_t>[]>(n);
+        for (size_t i = 0; i < n; ++i)
+            m_frameState[i].store(0, std::memory_order_relaxed);
+    }
+    // Only frame table addresses are used here (the offsets were checked to point inside the
+    // buffer); no frame is read before it is verified.
     const uint8_t* base = m_storage.data();
     const size_t size = m_storage.sizeBytes();
     if (n == 0 || !base || size > UINT32_MAX)
@@ -26,6 +35,32 @@ DecodedChunk::DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage s
         const uint32_t end = k + 1 < n ? tables[k + 1].first : uint32_t(size);
         m_frameBytes[tables[k].second] = {begin, std::max(begin, end)};
     }
+}
+
+Status DecodedChunk::frameStatus(size_t local) const
+{
+    if (local >= frameCount())
+        return Error{m_storage.what + ": frame " + std::to_string(local) + " of the chunk does not exist"};
+    if (frameVerified(local))
+        return {};
+    return verifyFrame(local); // the failure's message; failures are rare, so it is recomputed
+}
+
+Status DecodedChunk::verifyFrame(size_t local) const
+{
+    const std::string what = m_storage.what + ": frame " + std::to_string(local) + " of the chunk";
+    const uint8_t* base = m_storage.data();
+    const size_t size = m_storage.sizeBytes();
+    flatbuffers::Verifier::Options opts;
+    // The chunk's depth budget counts the root table and the frames vector above the frame.
+    opts.max_depth = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(m_storage.limits.maxTableDepth, 2) - 1);
+    opts.max_tables = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(size / 4, 1024));
+    flatbuffers::Verifier v(base, size, opts);
+    const fbsvtx::Frame* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
+    if (!v.VerifyTable(f))
+        return Error{what + ": FlatBuffers verification failed (corrupt data, or nesting deeper than " +
+                     std::to_string(m_storage.limits.maxTableDepth) + " levels: maxTableDepth)"};
+    return checkFrameLimits(*f, m_storage.limits, what);
 }
 
 } // namespace vtx

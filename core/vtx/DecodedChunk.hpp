@@ -6,6 +6,7 @@
 #include "vtx/FrameView.hpp"
 #include "vtx/backend/BackendCodec.hpp"
 
+#include <atomic>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -18,14 +19,19 @@ public:
     size_t index() const { return m_index; }
     int32_t startFrame() const { return m_startFrame; }
     size_t frameCount() const { return frames() ? frames()->size() : 0; }
+    /// Null when `local` is out of range or the frame fails verification (frameStatus says why).
     FrameView frame(size_t local) const
     {
-        if (local >= frameCount())
+        if (local >= frameCount() || !frameVerified(local))
             return {};
         const auto* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
         const auto [begin, end] = local < m_frameBytes.size() ? m_frameBytes[local] : std::pair<uint32_t, uint32_t>{};
         return FrameView(f, std::span<const uint8_t>(m_storage.data() + begin, end - begin));
     }
+    /// Whether frame `local` passed verification and the decode limits (checked once, on the
+    /// first access, when the chunk was parsed without verifying its frames); the error names
+    /// the file, chunk and frame.
+    Status frameStatus(size_t local) const;
     size_t decodedBlobBytes() const { return m_storage.decodedBlobBytes; }
     int32_t embeddedChunkIndex() const { return m_storage.root->chunk_index(); }
     /// Bytes held by this chunk (what a cache budget counts).
@@ -37,6 +43,22 @@ private:
     int32_t m_startFrame;
     ChunkStorage m_storage;
     std::vector<std::pair<uint32_t, uint32_t>> m_frameBytes; ///< per frame [begin, end) in the buffer; see FrameView::bytes()
+    /// Per frame when frames are verified lazily: 0 not yet, 1 good, 2 bad. Racing first accesses
+    /// verify twice and store the same answer.
+    std::unique_ptr<std::atomic<uint8_t>[]> m_frameState;
+
+    bool frameVerified(size_t local) const
+    {
+        if (!m_frameState)
+            return true;
+        uint8_t s = m_frameState[local].load(std::memory_order_acquire);
+        if (s == 0) {
+            s = verifyFrame(local) ? 1 : 2;
+            m_frameState[local].store(s, std::memory_order_release);
+        }
+        return s == 1;
+    }
+    Status verifyFrame(size_t local) const;
 };
 
 /// A frame plus the shared ownership that keeps its bytes valid.

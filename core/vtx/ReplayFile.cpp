@@ -364,8 +364,9 @@ Result<ChunkStorage> ReplayFile::decodeStored(Buffer blob, const std::string& wh
     auto storage = codecFor(m_backend).parseChunk(std::move(*decoded), m_options.decode, what);
     if (!storage)
         return storage.error();
-    if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
-        return Error{s.message()};
+    if (storage->framesVerified) // otherwise per frame, on first access (DecodedChunk)
+        if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
+            return Error{s.message()};
     return storage;
 }
 
@@ -392,9 +393,12 @@ Result<FrameHandle> ReplayFile::frame(int32_t f) const
     auto chunk = decodeChunk(*ci);
     if (!chunk)
         return chunk.error();
-    if (size_t(f - (*chunk)->startFrame()) >= (*chunk)->frameCount())
+    const size_t local = size_t(f - (*chunk)->startFrame());
+    if (local >= (*chunk)->frameCount())
         return Error{where("frame " + std::to_string(f) + " is missing from chunk " + std::to_string(*ci) + " (it holds " +
                            std::to_string((*chunk)->frameCount()) + " frames)")};
+    if (Status s = (*chunk)->frameStatus(local); !s)
+        return Error{s.message()};
     return FrameHandle(std::move(*chunk), f);
 }
 

@@ -109,8 +109,12 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
                               std::to_string(entry.frameCount()));
             for (size_t lf = 0; lf < c.frameCount(); ++lf) {
                 const int64_t f = entry.startFrame + int64_t(lf);
-                const FrameView frame = c.frame(lf);
                 ++r.framesChecked;
+                if (Status s = c.frameStatus(lf); !s) {
+                    check.problem(s.message());
+                    continue;
+                }
+                const FrameView frame = c.frame(lf);
                 if (frame.bucketCount() == 0)
                     check.problem("frame " + std::to_string(f) + ": has no bucket");
                 for (size_t b = 0; b < frame.bucketCount(); ++b) {

@@ -3,6 +3,7 @@
 // nesting. Each case ends in a clear error or a documented partial result.
 
 #include "TestSupport.hpp"
+#include "vtx/DecodedChunk.hpp"
 #include "vtx/ReplayWriter.hpp"
 #include "vtx/Validate.hpp"
 #include "vtx/backend/BackendCodec.hpp"
@@ -10,6 +11,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <zstd.h>
@@ -425,6 +427,47 @@ private slots:
         auto h = (*f)->frame(0);
         QVERIFY(!h.isOk());
         QVERIFY2(h.message().find("nesting deeper than") != std::string::npos, h.message().c_str());
+    }
+
+    // FlatBuffers frames are verified one by one on first access: a corrupt frame table makes
+    // that frame fail (with its index in the error) and leaves its neighbours readable.
+    void corruptFrameCostsOnlyThatFrame()
+    {
+        const std::string p = (m_dir.path() + "/frames.vtx").toStdString();
+        { std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(m_good.data()), std::streamsize(m_good.size())); }
+        auto f = ReplayFile::open(p);
+        VTX_VERIFY_OK(f);
+        auto blob = (*f)->readChunkBlob(1);
+        VTX_VERIFY_OK(blob);
+        auto decoded = decodeBlob(std::move(*blob), size_t(64) << 20, "test");
+        VTX_VERIFY_OK(decoded);
+        std::vector<uint8_t> bytes(decoded->data(), decoded->data() + decoded->size());
+        auto decode = [&](const std::vector<uint8_t>& b) {
+            Buffer buf(b.size());
+            std::copy(b.begin(), b.end(), buf.data());
+            auto storage = codecFor(Backend::FlatBuffers).parseChunk(std::move(buf), DecodeLimits{}, "test chunk");
+            return storage ? std::make_shared<DecodedChunk>(1, 16, std::move(*storage)) : nullptr;
+        };
+        auto good = decode(bytes);
+        QVERIFY(good);
+        QVERIFY(good->frameCount() > 6);
+        // Frame 5's table (where its byte range starts), relative to frame 0's: the same in any
+        // copy of the chunk. Frame 0 is read, hence verified, before the corruption.
+        const ptrdiff_t rel = good->frame(5).bytes().data() - good->frame(0).bytes().data();
+        auto bad = decode(bytes);
+        QVERIFY(bad);
+        auto* frame5 = const_cast<uint8_t*>(bad->frame(0).bytes().data()) + rel;
+        // Point frame 5's vtable far outside the chunk.
+        const int32_t hostile = 0x7ffffff0;
+        std::memcpy(frame5, &hostile, sizeof hostile);
+        const Status s5 = bad->frameStatus(5);
+        QVERIFY(!s5.isOk());
+        QVERIFY2(s5.message().find("frame 5 of the chunk") != std::string::npos, s5.message().c_str());
+        QVERIFY(bad->frame(5).isNull());
+        for (size_t i : {size_t(4), size_t(6)}) {
+            QVERIFY2(bad->frameStatus(i).isOk(), bad->frameStatus(i).message().c_str());
+            QVERIFY(bad->frame(i).bucketCount() > 0);
+        }
     }
 };
 

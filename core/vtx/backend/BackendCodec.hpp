@@ -10,6 +10,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 #include <span>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -26,6 +27,12 @@ struct ChunkStorage {
     std::variant<Buffer, flatbuffers::DetachedBuffer> bytes;
     const fbsvtx::Chunk* root = nullptr;
     size_t decodedBlobBytes = 0; ///< size of the decoded blob as stored (before any flattening)
+    /// False: only the root and the frame offsets are verified; each frame is verified (and its
+    /// DecodeLimits checked) on first access by DecodedChunk. A cold jump then pays for one
+    /// frame instead of the whole chunk. `limits` and `what` are kept for that.
+    bool framesVerified = true;
+    DecodeLimits limits;
+    std::string what;
     size_t sizeBytes() const
     {
         return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size();

@@ -85,32 +85,38 @@ struct LimitWalk {
 
 } // namespace
 
+Status checkFrameLimits(const fbsvtx::Frame& frame, const DecodeLimits& limits, const std::string& what)
+{
+    const auto* buckets = frame.data();
+    if (!buckets)
+        return {};
+    LimitWalk walk{limits, {}};
+    for (flatbuffers::uoffset_t b = 0; b < buckets->size(); ++b) {
+        const fbsvtx::Bucket* bucket = buckets->Get(b);
+        const std::string where = what + ", bucket " + std::to_string(b);
+        const size_t entities = bucket->entities() ? bucket->entities()->size() : 0;
+        const size_t ids = bucket->unique_ids() ? bucket->unique_ids()->size() : 0;
+        if (std::max(entities, ids) > limits.maxEntitiesPerBucket)
+            return Error{where + " holds " + std::to_string(std::max(entities, ids)) + " entities, more than the limit of " +
+                         std::to_string(limits.maxEntitiesPerBucket) + " (maxEntitiesPerBucket)"};
+        if (!walk.strings(bucket->unique_ids()))
+            return Error{where + ", unique ids: " + walk.error};
+        if (auto* list = bucket->entities())
+            for (flatbuffers::uoffset_t e = 0; e < list->size(); ++e)
+                if (!walk.container(*list->Get(e)))
+                    return Error{where + ", entity " + std::to_string(e) + ": " + walk.error};
+    }
+    return {};
+}
+
 Status checkChunkLimits(const fbsvtx::Chunk& chunk, const DecodeLimits& limits, const std::string& what)
 {
     const auto* frames = chunk.frames();
     if (!frames)
         return {};
-    LimitWalk walk{limits, {}};
-    for (flatbuffers::uoffset_t f = 0; f < frames->size(); ++f) {
-        const auto* buckets = frames->Get(f)->data();
-        if (!buckets)
-            continue;
-        for (flatbuffers::uoffset_t b = 0; b < buckets->size(); ++b) {
-            const fbsvtx::Bucket* bucket = buckets->Get(b);
-            const std::string where = what + ": frame " + std::to_string(f) + " of the chunk, bucket " + std::to_string(b);
-            const size_t entities = bucket->entities() ? bucket->entities()->size() : 0;
-            const size_t ids = bucket->unique_ids() ? bucket->unique_ids()->size() : 0;
-            if (std::max(entities, ids) > limits.maxEntitiesPerBucket)
-                return Error{where + " holds " + std::to_string(std::max(entities, ids)) + " entities, more than the limit of " +
-                             std::to_string(limits.maxEntitiesPerBucket) + " (maxEntitiesPerBucket)"};
-            if (!walk.strings(bucket->unique_ids()))
-                return Error{where + ", unique ids: " + walk.error};
-            if (auto* list = bucket->entities())
-                for (flatbuffers::uoffset_t e = 0; e < list->size(); ++e)
-                    if (!walk.container(*list->Get(e)))
-                        return Error{where + ", entity " + std::to_string(e) + ": " + walk.error};
-        }
-    }
+    for (flatbuffers::uoffset_t f = 0; f < frames->size(); ++f)
+        if (Status s = checkFrameLimits(*frames->Get(f), limits, what + ": frame " + std::to_string(f) + " of the chunk"); !s)
+            return s;
     return {};
 }
 

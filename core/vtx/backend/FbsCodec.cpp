@@ -31,6 +31,39 @@ Result<const Root*> verifiedRoot(std::span<const uint8_t> blob, size_t maxDepth,
     return flatbuffers::GetRoot<Root>(blob.data());
 }
 
+/// The chunk's root table, its own fields and its frames vector, with every frame offset
+/// pointing inside the buffer; not the frames themselves (DecodedChunk verifies each one on
+/// first access). The same checks as Chunk::Verify minus the recursion into the frames.
+Result<const fbsvtx::Chunk*> shallowChunk(std::span<const uint8_t> blob, size_t maxDepth, const std::string& what)
+{
+    if (blob.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
+        return Error{what + ": FlatBuffer of " + std::to_string(blob.size()) + " bytes exceeds the 2 GiB format limit"};
+    flatbuffers::Verifier::Options opts;
+    opts.max_depth = static_cast<flatbuffers::uoffset_t>(maxDepth);
+    flatbuffers::Verifier v(blob.data(), blob.size(), opts);
+    const Error bad{what + ": FlatBuffers verification of the chunk table failed (corrupt data)"};
+    const flatbuffers::uoffset_t rootOffset = blob.size() >= sizeof(flatbuffers::uoffset_t) ? v.VerifyOffset(0) : 0;
+    if (!rootOffset)
+        return bad;
+    using C = fbsvtx::Chunk;
+    const auto* chunk = flatbuffers::GetRoot<C>(blob.data());
+    // Chunk derives privately from Table; the generated Verify() does the same through it.
+    const auto* t = reinterpret_cast<const flatbuffers::Table*>(chunk);
+    const bool ok = t->VerifyTableStart(v) && t->VerifyField<int32_t>(v, C::VT_CHUNK_INDEX, 4) &&
+                    t->VerifyField<uint8_t>(v, C::VT_IS_COMPRESSED, 1) && t->VerifyOffset(v, C::VT_COMPRESSED_DATA) &&
+                    v.VerifyVector(chunk->compressed_data()) && t->VerifyOffset(v, C::VT_FRAMES) && v.VerifyVector(chunk->frames()) &&
+                    t->VerifyOffset(v, C::VT_COMPRESSED_FRAMES) && v.VerifyVector(chunk->compressed_frames()) && v.EndTable();
+    if (!ok)
+        return bad;
+    if (const auto* frames = chunk->frames()) {
+        const auto start = static_cast<size_t>(frames->Data() - blob.data());
+        for (flatbuffers::uoffset_t i = 0; i < frames->size(); ++i)
+            if (!v.VerifyOffset(start + size_t(i) * sizeof(flatbuffers::uoffset_t)))
+                return Error{what + ": frame " + std::to_string(i) + " of the chunk points outside the chunk (corrupt data)"};
+    }
+    return chunk;
+}
+
 template <class T, class V>
 std::vector<T> copyVec(const flatbuffers::Vector<V>* v)
 {
@@ -174,13 +207,16 @@ public:
 
     Result<ChunkStorage> parseChunk(Buffer decoded, const DecodeLimits& limits, const std::string& what) const override
     {
-        auto root = verifiedRoot<fbsvtx::Chunk>(decoded.span(), limits.maxTableDepth, what);
+        auto root = shallowChunk(decoded.span(), limits.maxTableDepth, what);
         if (!root)
             return root.error();
         ChunkStorage s;
         s.root = *root;
         s.decodedBlobBytes = decoded.size();
         s.bytes = std::move(decoded);
+        s.framesVerified = false;
+        s.limits = limits;
+        s.what = what;
         return s;
     }
 

@@ -83,6 +83,8 @@ Result<FrameHandle> ChunkCache::handleFor(const std::shared_ptr<const DecodedChu
 {
     if (size_t(frame - chunk->startFrame()) >= chunk->frameCount())
         return Error{m_file->path() + ": frame " + std::to_string(frame) + " is missing from chunk " + std::to_string(chunk->index())};
+    if (Status s = chunk->frameStatus(size_t(frame - chunk->startFrame())); !s)
+        return Error{s.message()};
     return FrameHandle(chunk, frame);
 }
 
