@@ -40,7 +40,9 @@ flatbuffers::Allocator* largeBlockAllocator()
 google::protobuf::ArenaOptions chunkArenaOptions(size_t encodedBytes)
 {
     google::protobuf::ArenaOptions o;
-    o.start_block_size = std::min<size_t>(std::max<size_t>(encodedBytes, 4096), size_t(16) << 20);
+    // Whole pages: the arena places 8-byte-aligned cleanup records at a block's end.
+    const size_t pages = (std::max<size_t>(encodedBytes, 4096) + 4095) / 4096 * 4096;
+    o.start_block_size = std::min<size_t>(pages, size_t(16) << 20);
     o.max_block_size = size_t(16) << 20;
     o.block_alloc = &allocateLarge;
     o.block_dealloc = [](void* p, size_t size) { freeLarge(p, size); };
