@@ -12,6 +12,9 @@
 //                                                entity of every frame of a decoded chunk
 //                                                (realistic loop) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
+//   vtxscope-bench write FILE OUT [--frames N]   writer throughput: the first N frames of FILE
+//                                                (copied out first) written to OUT with the SDK's
+//                                                defaults (1,000 frames per chunk, zstd 10)
 //   vtxscope-bench decode-phases FILE            per chunk: read, zstd, parse (Protobuf: and flatten),
 //                                                whole-chunk limit checks (Protobuf), frame ranges,
 //                                                verifying one frame / every frame (FlatBuffers)
@@ -33,6 +36,8 @@
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
+#include "vtx/ReplayData.hpp"
+#include "vtx/ReplayWriter.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 
 #include <algorithm>
@@ -346,6 +351,45 @@ int propertyRead(const std::string& path, int rounds)
     return 0;
 }
 
+int writeThroughput(const std::string& path, const std::string& out, int32_t frames)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    const int32_t n = std::min(frames, f.frameCount());
+    std::vector<vtx::FrameData> data;
+    data.reserve(size_t(n));
+    for (int32_t i = 0; i < n; ++i) {
+        auto h = f.frame(i);
+        if (!h)
+            return fail(h.message());
+        data.push_back(vtx::toData(h->view()));
+    }
+    vtx::WriterOptions wo;
+    wo.backend = f.backend();
+    const auto t0 = Clock::now();
+    auto w = vtx::ReplayWriter::create(out, f.header(), wo);
+    if (!w)
+        return fail(w.message());
+    for (int32_t i = 0; i < n; ++i)
+        if (vtx::Status st = (*w)->addFrame(std::move(data[size_t(i)]), f.gameTimeTicks(i), f.createdUtcTicks(i)); !st)
+            return fail(st.message());
+    auto stats = (*w)->finish();
+    if (!stats)
+        return fail(stats.message());
+    const double ms = msSince(t0);
+    std::cout << vtx::Json{{"bench", "write"},          {"file", path},
+                           {"backend", vtx::backendName(f.backend())},
+                           {"frames", n},               {"chunks", stats->chunks},
+                           {"bytes", stats->bytes},     {"ms", ms},
+                           {"frames_per_s", double(n) / (ms / 1e3)}, {"mb_per_s", double(stats->bytes) / 1e3 / ms},
+                           {"peak_rss_mb", peakRssMb()}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 /// This machine's memory read bandwidth: a sum over a buffer far larger than the caches
 /// (the limit for whole-file reads of decoded chunks), median of 5.
 int memoryBandwidth()
@@ -643,6 +687,8 @@ int main(int argc, char** argv)
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
         return zstdOnly(file);
+    if (cmd == "write" && args.size() >= 3)
+        return writeThroughput(file, args[2], std::stoi(option(args, "--frames", "2000")));
     if (cmd == "decode-phases")
         return decodePhases(file);
     if (cmd == "first-frames")

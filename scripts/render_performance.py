@@ -104,6 +104,9 @@ if reads:
         if pr:
             row("property read, realistic loop", b, pr["ns_per_read"], "ns", "≤ 8 ns", None)
             row("property read, isolated", b, pr["isolated_ns_per_read"], "ns", "—", None)
+        w = find("write", fname)
+        if w:
+            row(f"writer, {w['frames']:,} frames (SDK defaults: zstd 10)", b, w["frames_per_s"], "frames/s", "—", None)
         d = next((x for x in diffs_early if x.get("backend") == b), None)
         if d:
             row("consecutive diff (median)", b, d["consecutive"]["median_us"], "µs", "≤ 8 µs", None)
