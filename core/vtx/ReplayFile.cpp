@@ -364,7 +364,8 @@ Result<ChunkStorage> ReplayFile::decodeStored(Buffer blob, const std::string& wh
     auto storage = codecFor(m_backend).parseChunk(std::move(*decoded), m_options.decode, what);
     if (!storage)
         return storage.error();
-    if (storage->framesVerified) // otherwise per frame, on first access (DecodedChunk)
+    // Otherwise per frame, on first access (DecodedChunk), or already done by the codec.
+    if (storage->framesVerified && !storage->limitsChecked)
         if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
             return Error{s.message()};
     return storage;

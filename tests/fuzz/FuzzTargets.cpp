@@ -7,12 +7,16 @@
 #include "vtx/ReplayFile.hpp"
 #include "vtx/Validate.hpp"
 #include "vtx/backend/ChunkLimits.hpp"
+#include "vtx/backend/ProtoChunkReader.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtxgen/Generator.hpp"
+#include "ProtoReference.hpp"
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace vtxfuzz {
@@ -70,6 +74,29 @@ void walkFrame(FrameView f, const Schema& schema)
     }
 }
 
+/// The direct Protobuf reader against libprotobuf (tst_protoreader's rule on every fuzz input):
+/// it may reject more (the fuzz limits are tighter than libprotobuf's, groups are not part of
+/// the format), never accept what libprotobuf rejects or read other values.
+void checkAgainstLibprotobuf(std::span<const uint8_t> wire, const DecodeLimits& limits)
+{
+    auto ours = flattenProtoChunk(wire, limits, "fuzz chunk");
+    auto ref = vtxref::flattenWithLibprotobuf(wire, int(limits.maxTableDepth));
+    std::string problem;
+    if (ours && !ref)
+        problem = "ProtoChunkReader accepts what libprotobuf rejects";
+    else if (!ours && ref && ours.message().find("(max") == std::string::npos && ours.message().find("group") == std::string::npos)
+        problem = "ProtoChunkReader rejects what libprotobuf accepts: " + ours.message();
+    else if (ours && ref)
+        if (std::string d = vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()),
+                                                    *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
+            !d.empty())
+            problem = "the readers disagree at " + d;
+    if (!problem.empty()) {
+        std::fprintf(stderr, "fuzz_chunk: %s\n", problem.c_str());
+        std::abort();
+    }
+}
+
 std::shared_ptr<const DecodedChunk> decodeStoredChunk(Backend backend, std::span<const uint8_t> stored)
 {
     Buffer blob(stored.size());
@@ -79,8 +106,10 @@ std::shared_ptr<const DecodedChunk> decodeStoredChunk(Backend backend, std::span
     auto decoded = decodeBlob(std::move(blob), limits.maxChunkBytes, "fuzz chunk");
     if (!decoded)
         return nullptr;
+    if (backend == Backend::Protobuf)
+        checkAgainstLibprotobuf(decoded->span(), limits.decode);
     auto storage = codecFor(backend).parseChunk(std::move(*decoded), limits.decode, "fuzz chunk");
-    if (!storage || (storage->framesVerified && !checkChunkLimits(*storage->root, limits.decode, "fuzz chunk")))
+    if (!storage || (storage->framesVerified && !storage->limitsChecked && !checkChunkLimits(*storage->root, limits.decode, "fuzz chunk")))
         return nullptr; // FlatBuffers frames are verified one by one as the walk asks for them
     return std::make_shared<DecodedChunk>(0, 0, std::move(*storage));
 }

@@ -31,6 +31,9 @@ struct ChunkStorage {
     /// DecodeLimits checked) on first access by DecodedChunk. A cold jump then pays for one
     /// frame instead of the whole chunk. `limits` and `what` are kept for that.
     bool framesVerified = true;
+    /// True when the codec enforced the DecodeLimits itself while decoding (the Protobuf reader
+    /// builds the FlatBuffer, so it needs neither the verifier nor the separate limits pass).
+    bool limitsChecked = false;
     DecodeLimits limits;
     std::string what;
     size_t sizeBytes() const
@@ -50,7 +53,7 @@ public:
     virtual Result<ReplayHeader> parseHeader(std::span<const uint8_t> blob, const std::string& what) const = 0;
     virtual Result<ReplayFooter> parseFooter(std::span<const uint8_t> blob, const std::string& what) const = 0;
     /// Takes the decoded chunk blob; returns it (FlatBuffers, verified) or its flattened
-    /// FlatBuffers form (Protobuf).
+    /// FlatBuffers form (Protobuf, read straight from the wire: ProtoChunkReader).
     virtual Result<ChunkStorage> parseChunk(Buffer decoded, const DecodeLimits& limits, const std::string& what) const = 0;
 
     virtual std::vector<uint8_t> serializeHeader(const ReplayHeader& h) const = 0;

@@ -8,7 +8,7 @@
 // its values view strings inside the two frames, so it holds their handles.
 
 #include "vtx/DecodedChunk.hpp"
-#include "vtx/diff/AppendArray.hpp"
+#include "vtx/AppendArray.hpp"
 #include "vtx/Schema.hpp"
 #include "vtx/Value.hpp"
 

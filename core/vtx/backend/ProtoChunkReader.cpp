@@ -1,0 +1,822 @@
+#include "vtx/backend/ProtoChunkReader.hpp"
+
+#include "vtx/AppendArray.hpp"
+#include "vtx/LargeAlloc.hpp"
+#include "vtx/backend/ProtoWire.hpp"
+
+#include "vtx_generated.h"
+
+#include <memory>
+#include <vector>
+
+namespace vtx {
+namespace {
+
+using flatbuffers::FlatBufferBuilder;
+using flatbuffers::Offset;
+using wire::Cursor;
+using wire::WireType;
+using StringRef = Offset<flatbuffers::String>;
+using ContainerRef = Offset<fbsvtx::PropertyContainer>;
+using MapRef = Offset<fbsvtx::MapContainer>;
+
+/// The flattened chunk's buffer: large, written once, kept while the chunk is cached.
+class LargeBlockAllocator final : public flatbuffers::Allocator {
+public:
+    uint8_t* allocate(size_t size) override { return static_cast<uint8_t*>(allocateLarge(size)); }
+    void deallocate(uint8_t* p, size_t size) override { freeLarge(p, size); }
+};
+
+flatbuffers::Allocator* largeBlockAllocator()
+{
+    static LargeBlockAllocator a; // stateless; DetachedBuffers keep a pointer to it
+    return &a;
+}
+
+/// Thrown inside the reader only: the walk is deep and every read can fail, and unwinding to
+/// flattenProtoChunk (which turns it into an Error) keeps each step one line.
+struct ReadFailure {
+    const uint8_t* at;
+    std::string why;
+};
+
+/// Field values of one Flat*Array message: concatenated data plus the start offsets.
+template <class T>
+struct FlatScratch {
+    AppendArray<T> data;
+    AppendArray<uint32_t> offsets;
+    void clear()
+    {
+        data.clear();
+        offsets.clear();
+    }
+};
+
+/// What one PropertyContainer (or MapContainer) collects before its table is written. One per
+/// nesting depth, reused for every container at that depth: no allocation per container.
+struct ContainerScratch {
+    AppendArray<uint8_t> bools;
+    AppendArray<int32_t> int32s;
+    AppendArray<int64_t> int64s;
+    AppendArray<float> floats;
+    AppendArray<double> doubles;
+    AppendArray<StringRef> strings;
+    AppendArray<fbsvtx::Transform> transforms;
+    AppendArray<fbsvtx::Vector> vectors;
+    AppendArray<fbsvtx::Quat> quats;
+    AppendArray<fbsvtx::FloatRange> ranges;
+    FlatScratch<uint8_t> byteArrays;
+    FlatScratch<int32_t> int32Arrays;
+    FlatScratch<int64_t> int64Arrays;
+    FlatScratch<float> floatArrays;
+    FlatScratch<double> doubleArrays;
+    FlatScratch<fbsvtx::Vector> vectorArrays;
+    FlatScratch<fbsvtx::Quat> quatArrays;
+    FlatScratch<fbsvtx::Transform> transformArrays;
+    FlatScratch<fbsvtx::FloatRange> rangeArrays;
+    FlatScratch<uint8_t> boolArrays;
+    FlatScratch<StringRef> stringArrays;
+    AppendArray<ContainerRef> structs;
+    FlatScratch<ContainerRef> structArrays;
+    AppendArray<MapRef> maps;
+    FlatScratch<MapRef> mapArrays;
+    // A MapContainer at this depth.
+    AppendArray<StringRef> mapKeys;
+    AppendArray<ContainerRef> mapValues;
+
+    void clear()
+    {
+        bools.clear();
+        int32s.clear();
+        int64s.clear();
+        floats.clear();
+        doubles.clear();
+        strings.clear();
+        transforms.clear();
+        vectors.clear();
+        quats.clear();
+        ranges.clear();
+        byteArrays.clear();
+        int32Arrays.clear();
+        int64Arrays.clear();
+        floatArrays.clear();
+        doubleArrays.clear();
+        vectorArrays.clear();
+        quatArrays.clear();
+        transformArrays.clear();
+        rangeArrays.clear();
+        boolArrays.clear();
+        stringArrays.clear();
+        structs.clear();
+        structArrays.clear();
+        maps.clear();
+        mapArrays.clear();
+    }
+};
+
+// Depths as the FlatBuffers verifier counts tables: Chunk 1, Frame 2, Bucket 3, entity 4.
+constexpr size_t kEntityDepth = 4;
+
+class ChunkReader {
+public:
+    ChunkReader(FlatBufferBuilder& fbb, const DecodeLimits& limits, const uint8_t* base)
+        : m_fbb(fbb), m_limits(limits), m_base(base)
+    {
+    }
+
+    Offset<fbsvtx::Chunk> chunk(const uint8_t* p, const uint8_t* end)
+    {
+        int32_t chunkIndex = 0;
+        bool isCompressed = false;
+        std::vector<Offset<fbsvtx::Frame>> frames;
+        Cursor c(p, end);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (field == 1 && type == WireType::Varint) {
+                chunkIndex = int32_t(uint32_t(varint(c)));
+            } else if (field == 2 && type == WireType::Varint) {
+                isCompressed = varint(c) != 0;
+            } else if (field == 4 && type == WireType::Len) {
+                // compressed_data (3) and compressed_frames (5) are never written (spec §1.3): skipped.
+                auto [fp, fe] = message(c);
+                m_frame = frames.size();
+                frames.push_back(frame(fp, fe));
+                m_frame = kNone;
+            } else {
+                skip(c, type, at);
+            }
+        }
+        auto fv = m_fbb.CreateVector(frames);
+        return fbsvtx::CreateChunk(m_fbb, chunkIndex, isCompressed, 0, fv, 0);
+    }
+
+    static constexpr size_t kNone = size_t(-1);
+    size_t m_frame = kNone, m_bucket = kNone, m_entity = kNone;
+
+private:
+    // ---- primitives ---------------------------------------------------------------------------
+
+    [[noreturn]] static void fail(const uint8_t* at, std::string why) { throw ReadFailure{at, std::move(why)}; }
+
+    static uint64_t varint(Cursor& c)
+    {
+        uint64_t v;
+        if (!c.varint(v))
+            fail(c.pos(), "truncated or overlong varint");
+        return v;
+    }
+
+    static void tag(Cursor& c, uint32_t& field, WireType& type)
+    {
+        if (c.tag(field, type)) [[likely]]
+            return;
+        Cursor probe(c.pos(), c.end());
+        uint64_t t = 0;
+        if (!probe.varint(t))
+            fail(c.pos(), "truncated field tag");
+        if ((t & 7) == 3 || (t & 7) == 4)
+            fail(c.pos(), "group field (wire type " + std::to_string(t & 7) + "), which this format does not use");
+        fail(c.pos(), (t >> 3) == 0 ? "field number 0" : "invalid wire type " + std::to_string(t & 7));
+    }
+
+    static std::pair<const uint8_t*, const uint8_t*> message(Cursor& c)
+    {
+        const uint8_t* p;
+        size_t n;
+        if (!c.bytes(p, n))
+            fail(c.pos(), "length-delimited field runs past the end of its message");
+        return {p, p + n};
+    }
+
+    static void skip(Cursor& c, WireType type, const uint8_t* at)
+    {
+        if (!c.skip(type))
+            fail(at, "truncated field");
+    }
+
+    void depthCheck(size_t depth, const uint8_t* at) const
+    {
+        if (depth > m_limits.maxTableDepth)
+            fail(at, "nesting deeper than " + std::to_string(m_limits.maxTableDepth) + " levels (maxTableDepth)");
+    }
+
+    /// The flattened form can be several times larger than the wire (1-byte varints become
+    /// 4- or 8-byte values): keep it under FlatBuffers' 2 GiB before every large write.
+    void room(size_t bytes, const uint8_t* at) const
+    {
+        if (bytes > kMaxFlattened || m_fbb.GetSize() > kMaxFlattened - bytes)
+            fail(at, "flattened chunk would exceed 2 GiB");
+    }
+    static constexpr size_t kMaxFlattened = size_t(FLATBUFFERS_MAX_BUFFER_SIZE) - (size_t(64) << 20);
+
+    StringRef string(Cursor& c)
+    {
+        const uint8_t* at = c.pos();
+        auto [p, e] = message(c);
+        const size_t n = size_t(e - p);
+        if (n > m_limits.maxStringBytes)
+            fail(at, "a string of " + std::to_string(n) + " bytes, more than the limit of " +
+                         std::to_string(m_limits.maxStringBytes) + " bytes (maxStringBytes)");
+        if (!wire::validUtf8(p, n))
+            fail(at, "a string field is not valid UTF-8");
+        room(n + 8, at);
+        return m_fbb.CreateString(reinterpret_cast<const char*>(p), n);
+    }
+
+    /// A repeated varint field, packed (one length-delimited run) or one element per tag.
+    /// False when the wire type fits neither (the field is then skipped, as Protobuf does).
+    template <class T, class Conv>
+    static bool repeatedVarint(Cursor& c, WireType type, AppendArray<T>& out, Conv conv)
+    {
+        if (type == WireType::Varint) {
+            out.push_back(conv(varint(c)));
+            return true;
+        }
+        if (type != WireType::Len)
+            return false;
+        auto [p, e] = message(c);
+        const size_t count = wire::packedVarintCount(p, size_t(e - p));
+        if (count == 0 && p != e)
+            fail(p, "packed varints end inside a value");
+        T* dst = out.grow(count);
+        Cursor in(p, e);
+        for (size_t i = 0; i < count; ++i) {
+            uint64_t v;
+            if (!in.varint(v)) // more than ten bytes in one value
+                fail(in.pos(), "overlong varint in a packed field");
+            dst[i] = conv(v);
+        }
+        if (!in.atEnd())
+            fail(in.pos(), "packed varints end inside a value");
+        return true;
+    }
+
+    template <class T>
+    static bool repeatedFixed(Cursor& c, WireType type, AppendArray<T>& out)
+    {
+        constexpr WireType single = sizeof(T) == 4 ? WireType::Fixed32 : WireType::Fixed64;
+        if (type == single) {
+            T v;
+            if (!c.fixed(v))
+                fail(c.pos(), "truncated fixed-width value");
+            out.push_back(v);
+            return true;
+        }
+        if (type != WireType::Len)
+            return false;
+        auto [p, e] = message(c);
+        const size_t n = size_t(e - p);
+        if (n % sizeof(T))
+            fail(p, "packed fixed-width field of " + std::to_string(n) + " bytes");
+        std::memcpy(static_cast<void*>(out.grow(n / sizeof(T))), p, n);
+        return true;
+    }
+
+    static bool toBool(uint64_t v) { return v != 0; }
+    static int32_t toSint32(uint64_t v) { return wire::zigzag32(v); }
+    static int64_t toSint64(uint64_t v) { return wire::zigzag64(v); }
+    static uint32_t toUint32(uint64_t v) { return uint32_t(v); }
+
+    // ---- math messages: absent fields read as zero (proto3), repeated occurrences merge ---------
+
+    /// Fields 1..N of one fixed-width type; the common encoding (one-byte tags, in order) takes the
+    /// first branch.
+    template <class T, size_t N>
+    static void fixedFields(const uint8_t* p, const uint8_t* e, T (&out)[N])
+    {
+        constexpr uint8_t wt = sizeof(T) == 8 ? 1 : 5;
+        while (p < e) {
+            const uint8_t t = *p;
+            if ((t & 7) == wt && (t >> 3) >= 1 && (t >> 3) <= N && size_t(e - p) > sizeof(T)) {
+                std::memcpy(&out[(t >> 3) - 1], p + 1, sizeof(T));
+                p += 1 + sizeof(T);
+                continue;
+            }
+            Cursor c(p, e);
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (field >= 1 && field <= N && uint8_t(type) == wt) {
+                if (!c.fixed(out[field - 1]))
+                    fail(p, "truncated fixed-width value");
+            } else {
+                skip(c, type, p);
+            }
+            p = c.pos();
+        }
+    }
+
+    static fbsvtx::Vector vector(const uint8_t* p, const uint8_t* e, double (&xyz)[3])
+    {
+        fixedFields(p, e, xyz);
+        return {xyz[0], xyz[1], xyz[2]};
+    }
+    static fbsvtx::Vector vector(const uint8_t* p, const uint8_t* e)
+    {
+        double xyz[3] = {0, 0, 0};
+        return vector(p, e, xyz);
+    }
+    static fbsvtx::Quat quat(const uint8_t* p, const uint8_t* e, float (&xyzw)[4])
+    {
+        fixedFields(p, e, xyzw);
+        return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]};
+    }
+    static fbsvtx::Quat quat(const uint8_t* p, const uint8_t* e)
+    {
+        float xyzw[4] = {0, 0, 0, 0};
+        return quat(p, e, xyzw);
+    }
+    static fbsvtx::FloatRange range(const uint8_t* p, const uint8_t* e)
+    {
+        float v[3] = {0, 0, 0};
+        fixedFields(p, e, v);
+        return {v[0], v[1], v[2]};
+    }
+    static fbsvtx::Transform transform(const uint8_t* p, const uint8_t* e)
+    {
+        double t[3] = {0, 0, 0}, s[3] = {0, 0, 0};
+        float r[4] = {0, 0, 0, 0};
+        Cursor c(p, e);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (type == WireType::Len && field >= 1 && field <= 3) {
+                auto [mp, me] = message(c);
+                if (field == 1)
+                    vector(mp, me, t);
+                else if (field == 2)
+                    quat(mp, me, r);
+                else
+                    vector(mp, me, s);
+            } else {
+                skip(c, type, at);
+            }
+        }
+        return {fbsvtx::Vector(t[0], t[1], t[2]), fbsvtx::Quat(r[0], r[1], r[2], r[3]), fbsvtx::Vector(s[0], s[1], s[2])};
+    }
+
+    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)>
+    static bool repeatedMessage(Cursor& c, WireType type, AppendArray<S>& out)
+    {
+        if (type != WireType::Len)
+            return false;
+        auto [p, e] = message(c);
+        out.push_back(Parse(p, e));
+        return true;
+    }
+
+    // ---- Flat*Array messages: field 1 data, field 2 offsets -------------------------------------
+
+    /// Reads the message at `c` into `out`; `data` reads one occurrence of field 1.
+    template <class T, class Data>
+    void flatArray(Cursor& c, FlatScratch<T>& out, Data data)
+    {
+        auto [p, e] = message(c);
+        Cursor in(p, e);
+        while (!in.atEnd()) {
+            const uint8_t* at = in.pos();
+            uint32_t field;
+            WireType type;
+            tag(in, field, type);
+            const bool read = field == 1   ? data(in, type)
+                              : field == 2 ? repeatedVarint(in, type, out.offsets, toUint32)
+                                           : false;
+            if (!read)
+                skip(in, type, at);
+        }
+    }
+
+    // ---- containers ---------------------------------------------------------------------------
+
+    ContainerScratch& scratch(size_t depth)
+    {
+        while (m_scratch.size() <= depth)
+            m_scratch.push_back(std::make_unique<ContainerScratch>());
+        return *m_scratch[depth];
+    }
+
+    template <class T>
+    auto scalars(const AppendArray<T>& a, const uint8_t* at)
+    {
+        room(a.size() * sizeof(T) + 16, at);
+        return m_fbb.CreateVector(a.data(), a.size());
+    }
+    template <class T>
+    auto structs(const AppendArray<T>& a, const uint8_t* at)
+    {
+        room(a.size() * sizeof(T) + 16, at);
+        return m_fbb.CreateVectorOfStructs(a.data(), a.size());
+    }
+
+    MapRef map(const uint8_t* p, const uint8_t* e, size_t depth)
+    {
+        depthCheck(depth, p);
+        ContainerScratch& s = scratch(depth);
+        s.mapKeys.clear();
+        s.mapValues.clear();
+        Cursor c(p, e);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (field == 1 && type == WireType::Len) {
+                s.mapKeys.push_back(string(c));
+            } else if (field == 2 && type == WireType::Len) {
+                auto [vp, ve] = message(c);
+                s.mapValues.push_back(container(vp, ve, depth + 1));
+            } else {
+                skip(c, type, at);
+            }
+        }
+        room((s.mapKeys.size() + s.mapValues.size()) * 4 + 64, p);
+        auto values = m_fbb.CreateVector(s.mapValues.data(), s.mapValues.size());
+        auto keys = m_fbb.CreateVector(s.mapKeys.data(), s.mapKeys.size());
+        return fbsvtx::CreateMapContainer(m_fbb, keys, values);
+    }
+
+    ContainerRef container(const uint8_t* p, const uint8_t* e, size_t depth)
+    {
+        depthCheck(depth, p);
+        ContainerScratch& s = scratch(depth);
+        s.clear();
+        int32_t typeId = 0;
+        uint64_t contentHash = 0;
+        Cursor c(p, e);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            bool read = false;
+            switch (field) {
+            case 1:
+                if ((read = type == WireType::Varint))
+                    typeId = int32_t(uint32_t(varint(c)));
+                break;
+            case 2: read = repeatedVarint(c, type, s.bools, [](uint64_t v) { return uint8_t(v != 0); }); break;
+            case 3: read = repeatedVarint(c, type, s.int32s, toSint32); break;
+            case 4: read = repeatedVarint(c, type, s.int64s, toSint64); break;
+            case 5: read = repeatedFixed(c, type, s.floats); break;
+            case 6: read = repeatedFixed(c, type, s.doubles); break;
+            case 7:
+                if ((read = type == WireType::Len))
+                    s.strings.push_back(string(c));
+                break;
+            case 8: read = repeatedMessage<fbsvtx::Transform, &transform>(c, type, s.transforms); break;
+            case 9: read = repeatedMessage<fbsvtx::Vector, &vector>(c, type, s.vectors); break;
+            case 10: read = repeatedMessage<fbsvtx::Quat, &quat>(c, type, s.quats); break;
+            case 11: read = repeatedMessage<fbsvtx::FloatRange, &range>(c, type, s.ranges); break;
+            case 12:
+                // The SDK writes all bytes as one element; a reader must concatenate them (§3.2).
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.byteArrays, [&](Cursor& in, WireType t) {
+                        if (t != WireType::Len)
+                            return false;
+                        auto [bp, be] = message(in);
+                        s.byteArrays.data.append(bp, size_t(be - bp));
+                        return true;
+                    });
+                break;
+            case 13:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.int32Arrays, [&](Cursor& in, WireType t) { return repeatedVarint(in, t, s.int32Arrays.data, toSint32); });
+                break;
+            case 14:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.int64Arrays, [&](Cursor& in, WireType t) { return repeatedVarint(in, t, s.int64Arrays.data, toSint64); });
+                break;
+            case 15:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.floatArrays, [&](Cursor& in, WireType t) { return repeatedFixed(in, t, s.floatArrays.data); });
+                break;
+            case 16:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.doubleArrays, [&](Cursor& in, WireType t) { return repeatedFixed(in, t, s.doubleArrays.data); });
+                break;
+            case 17:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.vectorArrays, [&](Cursor& in, WireType t) {
+                        return repeatedMessage<fbsvtx::Vector, &vector>(in, t, s.vectorArrays.data);
+                    });
+                break;
+            case 18:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.quatArrays, [&](Cursor& in, WireType t) {
+                        return repeatedMessage<fbsvtx::Quat, &quat>(in, t, s.quatArrays.data);
+                    });
+                break;
+            case 19:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.transformArrays, [&](Cursor& in, WireType t) {
+                        return repeatedMessage<fbsvtx::Transform, &transform>(in, t, s.transformArrays.data);
+                    });
+                break;
+            case 20:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.rangeArrays, [&](Cursor& in, WireType t) {
+                        return repeatedMessage<fbsvtx::FloatRange, &range>(in, t, s.rangeArrays.data);
+                    });
+                break;
+            case 21:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.boolArrays, [&](Cursor& in, WireType t) {
+                        return repeatedVarint(in, t, s.boolArrays.data, [](uint64_t v) { return uint8_t(v != 0); });
+                    });
+                break;
+            case 22:
+                if ((read = type == WireType::Len))
+                    flatArray(c, s.stringArrays, [&](Cursor& in, WireType t) {
+                        if (t != WireType::Len)
+                            return false;
+                        s.stringArrays.data.push_back(string(in));
+                        return true;
+                    });
+                break;
+            case 23:
+                if ((read = type == WireType::Len)) {
+                    auto [sp, se] = message(c);
+                    s.structs.push_back(container(sp, se, depth + 1));
+                }
+                break;
+            case 24:
+                if ((read = type == WireType::Len)) {
+                    depthCheck(depth + 1, at);
+                    flatArray(c, s.structArrays, [&](Cursor& in, WireType t) {
+                        if (t != WireType::Len)
+                            return false;
+                        auto [sp, se] = message(in);
+                        s.structArrays.data.push_back(container(sp, se, depth + 2));
+                        return true;
+                    });
+                }
+                break;
+            case 25:
+                if ((read = type == WireType::Len)) {
+                    auto [mp, me] = message(c);
+                    s.maps.push_back(map(mp, me, depth + 1));
+                }
+                break;
+            case 26:
+                if ((read = type == WireType::Len)) {
+                    depthCheck(depth + 1, at);
+                    flatArray(c, s.mapArrays, [&](Cursor& in, WireType t) {
+                        if (t != WireType::Len)
+                            return false;
+                        auto [mp, me] = message(in);
+                        s.mapArrays.data.push_back(map(mp, me, depth + 2));
+                        return true;
+                    });
+                }
+                break;
+            case 27:
+                if ((read = type == WireType::Varint))
+                    contentHash = varint(c);
+                break;
+            default: break;
+            }
+            if (!read)
+                skip(c, type, at);
+        }
+        return finishContainer(s, typeId, contentHash, p);
+    }
+
+    /// Writes the collected fields. As in the SDK's own files, an empty repeated field and a
+    /// Flat*Array without data are left out.
+    ContainerRef finishContainer(const ContainerScratch& s, int32_t typeId, uint64_t contentHash, const uint8_t* at)
+    {
+        auto vec = [&](const auto& a) { return a.empty() ? 0 : scalars(a, at).o; };
+        auto vecOfStructs = [&](const auto& a) { return a.empty() ? 0 : structs(a, at).o; };
+        auto flat = [&](const auto& a, auto data, auto create) -> flatbuffers::uoffset_t {
+            if (a.data.empty())
+                return 0;
+            auto d = data(a.data);
+            auto o = scalars(a.offsets, at);
+            return create(m_fbb, d, o).o;
+        };
+        using flatbuffers::uoffset_t;
+        const uoffset_t bools = vec(s.bools), i32 = vec(s.int32s), i64 = vec(s.int64s), f32 = vec(s.floats),
+                        f64 = vec(s.doubles), strs = vec(s.strings), tr = vecOfStructs(s.transforms),
+                        ve = vecOfStructs(s.vectors), qu = vecOfStructs(s.quats), ra = vecOfStructs(s.ranges),
+                        structsV = vec(s.structs), maps = vec(s.maps);
+        auto scalarData = [&](const auto& a) { return scalars(a, at); };
+        auto structData = [&](const auto& a) { return structs(a, at); };
+        const uoffset_t byteArr = flat(s.byteArrays, scalarData, &fbsvtx::CreateFlatBytesArray),
+                        i32Arr = flat(s.int32Arrays, scalarData, &fbsvtx::CreateFlatIntArray),
+                        i64Arr = flat(s.int64Arrays, scalarData, &fbsvtx::CreateFlatInt64Array),
+                        f32Arr = flat(s.floatArrays, scalarData, &fbsvtx::CreateFlatFloatArray),
+                        f64Arr = flat(s.doubleArrays, scalarData, &fbsvtx::CreateFlatDoubleArray),
+                        vecArr = flat(s.vectorArrays, structData, &fbsvtx::CreateFlatVectorArray),
+                        quatArr = flat(s.quatArrays, structData, &fbsvtx::CreateFlatQuatArray),
+                        trArr = flat(s.transformArrays, structData, &fbsvtx::CreateFlatTransformArray),
+                        raArr = flat(s.rangeArrays, structData, &fbsvtx::CreateFlatRangeArray),
+                        boolArr = flat(s.boolArrays, scalarData, &fbsvtx::CreateFlatBoolArray),
+                        strArr = flat(s.stringArrays, scalarData, &fbsvtx::CreateFlatStringArray),
+                        structArr = flat(s.structArrays, scalarData, &fbsvtx::CreateFlatPropertyContainerArray),
+                        mapArr = flat(s.mapArrays, scalarData, &fbsvtx::CreateFlatMapArray);
+
+        room(256, at);
+        fbsvtx::PropertyContainerBuilder b(m_fbb);
+        b.add_content_hash(contentHash);
+        b.add_type_id(typeId);
+        using namespace fbsvtx;
+        auto add = [&](uoffset_t o, uint16_t slot) {
+            if (o)
+                m_fbb.AddOffset(slot, Offset<void>(o));
+        };
+        add(bools, PropertyContainer::VT_BOOL_PROPERTIES);
+        add(i32, PropertyContainer::VT_INT32_PROPERTIES);
+        add(i64, PropertyContainer::VT_INT64_PROPERTIES);
+        add(f32, PropertyContainer::VT_FLOAT_PROPERTIES);
+        add(f64, PropertyContainer::VT_DOUBLE_PROPERTIES);
+        add(strs, PropertyContainer::VT_STRING_PROPERTIES);
+        add(tr, PropertyContainer::VT_TRANSFORM_PROPERTIES);
+        add(ve, PropertyContainer::VT_VECTOR_PROPERTIES);
+        add(qu, PropertyContainer::VT_QUAT_PROPERTIES);
+        add(ra, PropertyContainer::VT_RANGE_PROPERTIES);
+        add(byteArr, PropertyContainer::VT_BYTE_ARRAY_PROPERTIES);
+        add(i32Arr, PropertyContainer::VT_INT32_ARRAYS);
+        add(i64Arr, PropertyContainer::VT_INT64_ARRAYS);
+        add(f32Arr, PropertyContainer::VT_FLOAT_ARRAYS);
+        add(f64Arr, PropertyContainer::VT_DOUBLE_ARRAYS);
+        add(vecArr, PropertyContainer::VT_VECTOR_ARRAYS);
+        add(quatArr, PropertyContainer::VT_QUAT_ARRAYS);
+        add(trArr, PropertyContainer::VT_TRANSFORM_ARRAYS);
+        add(raArr, PropertyContainer::VT_RANGE_ARRAYS);
+        add(boolArr, PropertyContainer::VT_BOOL_ARRAYS);
+        add(strArr, PropertyContainer::VT_STRING_ARRAYS);
+        add(structsV, PropertyContainer::VT_ANY_STRUCT_PROPERTIES);
+        add(structArr, PropertyContainer::VT_ANY_STRUCT_ARRAYS);
+        add(maps, PropertyContainer::VT_MAP_PROPERTIES);
+        add(mapArr, PropertyContainer::VT_MAP_ARRAYS);
+        return b.Finish();
+    }
+
+    // ---- frames and buckets -------------------------------------------------------------------
+
+    void entityCount(size_t n, const uint8_t* at) const
+    {
+        if (n > m_limits.maxEntitiesPerBucket)
+            fail(at, "more than " + std::to_string(m_limits.maxEntitiesPerBucket) + " entities in one bucket (maxEntitiesPerBucket)");
+    }
+
+    Offset<fbsvtx::Bucket> bucket(const uint8_t* p, const uint8_t* e)
+    {
+        m_ids.clear();
+        m_entities.clear();
+        m_ranges.clear();
+        Cursor c(p, e);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (field == 1 && type == WireType::Len) {
+                entityCount(m_ids.size() + 1, at);
+                m_ids.push_back(string(c));
+            } else if (field == 2 && type == WireType::Len) {
+                entityCount(m_entities.size() + 1, at);
+                auto [ep, ee] = message(c);
+                m_entity = m_entities.size();
+                m_entities.push_back(container(ep, ee, kEntityDepth));
+                m_entity = kNone;
+            } else if (field == 3 && type == WireType::Len) {
+                auto [rp, re] = message(c);
+                int32_t v[2] = {0, 0};
+                Cursor r(rp, re);
+                while (!r.atEnd()) {
+                    const uint8_t* rat = r.pos();
+                    uint32_t rf;
+                    WireType rt;
+                    tag(r, rf, rt);
+                    if ((rf == 1 || rf == 2) && rt == WireType::Varint)
+                        v[rf - 1] = int32_t(uint32_t(varint(r)));
+                    else
+                        skip(r, rt, rat);
+                }
+                m_ranges.push_back(fbsvtx::EntityRange(v[0], v[1]));
+            } else {
+                skip(c, type, at);
+            }
+        }
+        room((m_ids.size() + m_entities.size() + m_ranges.size() * 2) * 4 + 64, p);
+        auto ids = m_ids.empty() ? 0 : m_fbb.CreateVector(m_ids.data(), m_ids.size());
+        auto ents = m_fbb.CreateVector(m_entities.data(), m_entities.size());
+        auto ranges = m_ranges.empty() ? 0 : m_fbb.CreateVectorOfStructs(m_ranges.data(), m_ranges.size());
+        return fbsvtx::CreateBucket(m_fbb, ids, ents, ranges);
+    }
+
+    Offset<fbsvtx::Frame> frame(const uint8_t* p, const uint8_t* e)
+    {
+        m_buckets.clear();
+        Cursor c(p, e);
+        while (!c.atEnd()) {
+            const uint8_t* at = c.pos();
+            uint32_t field;
+            WireType type;
+            tag(c, field, type);
+            if (field == 1 && type == WireType::Len) {
+                auto [bp, be] = message(c);
+                m_bucket = m_buckets.size();
+                m_buckets.push_back(bucket(bp, be));
+                m_bucket = kNone;
+            } else {
+                skip(c, type, at);
+            }
+        }
+        room(m_buckets.size() * 4 + 64, p);
+        return fbsvtx::CreateFrame(m_fbb, m_fbb.CreateVector(m_buckets.data(), m_buckets.size()));
+    }
+
+    FlatBufferBuilder& m_fbb;
+    const DecodeLimits& m_limits;
+    const uint8_t* m_base;
+    std::vector<std::unique_ptr<ContainerScratch>> m_scratch; ///< by depth
+    AppendArray<StringRef> m_ids;
+    AppendArray<ContainerRef> m_entities;
+    AppendArray<fbsvtx::EntityRange> m_ranges;
+    AppendArray<Offset<fbsvtx::Bucket>> m_buckets;
+};
+
+} // namespace
+
+Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits,
+                                                      const std::string& what)
+{
+    if (wire.size() > size_t(INT32_MAX))
+        return Error{what + ": Protobuf chunk larger than 2 GiB"};
+    // The flattened form of the SDK's chunks is about 1.2x the wire size; one reservation then
+    // holds it without a reallocation (and copy) of a multi-megabyte buffer.
+    FlatBufferBuilder fbb(std::max<size_t>(wire.size() + wire.size() / 2, 1024), largeBlockAllocator());
+    ChunkReader reader(fbb, limits, wire.data());
+    try {
+        fbb.Finish(reader.chunk(wire.data(), wire.data() + wire.size()));
+    } catch (const ReadFailure& f) {
+        std::string where = what;
+        if (reader.m_frame != ChunkReader::kNone)
+            where += ": frame " + std::to_string(reader.m_frame) + " of the chunk";
+        if (reader.m_bucket != ChunkReader::kNone)
+            where += ", bucket " + std::to_string(reader.m_bucket);
+        if (reader.m_entity != ChunkReader::kNone)
+            where += ", entity " + std::to_string(reader.m_entity);
+        return Error{where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wire.data()) +
+                     " of the decoded chunk)"};
+    }
+    return fbb.Release();
+}
+
+namespace wire {
+
+bool validUtf8(const uint8_t* p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        // Eight ASCII bytes at a time: unique ids and most strings never leave this loop.
+        if (n - i >= 8) {
+            uint64_t w;
+            std::memcpy(&w, p + i, 8);
+            if ((w & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        const uint8_t b = p[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        size_t len;
+        uint32_t cp;
+        if (b >= 0xC2 && b <= 0xDF) {
+            len = 2;
+            cp = b & 0x1F;
+        } else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            cp = b & 0x0F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            cp = b & 0x07;
+        } else {
+            return false; // continuation byte, overlong lead (C0, C1) or beyond U+10FFFF
+        }
+        if (n - i < len)
+            return false;
+        for (size_t k = 1; k < len; ++k) {
+            if ((p[i + k] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i + k] & 0x3F);
+        }
+        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+} // namespace wire
+} // namespace vtx

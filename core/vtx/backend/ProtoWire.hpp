@@ -1,0 +1,140 @@
+#pragma once
+// The Protobuf wire format at the level the chunk reader needs: varints, tags, fixed-width and
+// length-delimited fields, each read checked against the end of the enclosing message. Written
+// from the encoding rules (spec §3); nothing here allocates.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace vtx::wire {
+
+static_assert(std::endian::native == std::endian::little, "fixed-width fields are copied as they are stored");
+
+enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Len = 2, StartGroup = 3, EndGroup = 4, Fixed32 = 5 };
+
+/// One message's bytes. A read that returns false leaves the cursor where the bad field began
+/// (pos() tells the caller where to point in its error).
+class Cursor {
+public:
+    Cursor(const uint8_t* begin, const uint8_t* end) : m_p(begin), m_end(end) {}
+    bool atEnd() const { return m_p >= m_end; }
+    const uint8_t* pos() const { return m_p; }
+    const uint8_t* end() const { return m_end; }
+
+    bool varint(uint64_t& out)
+    {
+        if (m_p < m_end && *m_p < 0x80) [[likely]] {
+            out = *m_p++;
+            return true;
+        }
+        return varintSlow(out);
+    }
+
+    /// Field numbers start at 1 and end at 2^29 - 1; groups are not part of this format.
+    /// On failure the cursor stays at the tag.
+    bool tag(uint32_t& field, WireType& type)
+    {
+        const uint8_t* start = m_p;
+        uint64_t t;
+        if (m_p < m_end && *m_p < 0x80) [[likely]] {
+            t = *m_p++;
+        } else if (!varintSlow(t) || t > 0xFFFFFFFFu) {
+            return false;
+        }
+        field = uint32_t(t >> 3);
+        type = WireType(t & 7);
+        if (field != 0 && (t & 7) != 3 && (t & 7) != 4 && (t & 7) <= 5) [[likely]]
+            return true;
+        m_p = start;
+        return false;
+    }
+
+    template <class T>
+    bool fixed(T& out)
+    {
+        static_assert(sizeof(T) == 4 || sizeof(T) == 8);
+        if (size_t(m_end - m_p) < sizeof(T))
+            return false;
+        std::memcpy(&out, m_p, sizeof(T));
+        m_p += sizeof(T);
+        return true;
+    }
+
+    /// A length-delimited field's payload; the length is checked against what is left.
+    bool bytes(const uint8_t*& p, size_t& n)
+    {
+        const uint8_t* start = m_p;
+        uint64_t len;
+        if (!varint(len) || len > uint64_t(m_end - m_p)) {
+            m_p = start;
+            return false;
+        }
+        p = m_p;
+        n = size_t(len);
+        m_p += n;
+        return true;
+    }
+
+    /// Skips the payload of a field whose tag was just read (unknown fields, unexpected types).
+    bool skip(WireType type)
+    {
+        uint64_t v;
+        const uint8_t* p;
+        size_t n;
+        switch (type) {
+        case WireType::Varint: return varint(v);
+        case WireType::Fixed64: return fixed(v);
+        case WireType::Fixed32: {
+            uint32_t w;
+            return fixed(w);
+        }
+        case WireType::Len: return bytes(p, n);
+        default: return false;
+        }
+    }
+
+private:
+    bool varintSlow(uint64_t& out)
+    {
+        uint64_t v = 0;
+        const uint8_t* p = m_p;
+        // At most ten bytes; the tenth contributes its lowest bit, as in every Protobuf parser.
+        for (unsigned shift = 0; shift < 64 && p < m_end; shift += 7) {
+            const uint8_t b = *p++;
+            v |= uint64_t(b & 0x7F) << shift;
+            if (b < 0x80) {
+                m_p = p;
+                out = v;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    const uint8_t* m_p;
+    const uint8_t* m_end;
+};
+
+inline int32_t zigzag32(uint64_t v)
+{
+    const uint32_t u = uint32_t(v); // sint32 is read as a 32-bit varint, then unzigzagged
+    return int32_t((u >> 1) ^ (~(u & 1) + 1));
+}
+inline int64_t zigzag64(uint64_t v) { return int64_t((v >> 1) ^ (~(v & 1) + 1)); }
+
+/// Elements in a packed varint payload: every element ends in exactly one byte below 0x80.
+inline size_t packedVarintCount(const uint8_t* p, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; ++i)
+        count += p[i] < 0x80;
+    return count;
+}
+
+/// Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF), which proto3
+/// requires of `string` fields.
+bool validUtf8(const uint8_t* p, size_t n);
+
+} // namespace vtx::wire
