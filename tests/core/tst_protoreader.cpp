@@ -30,6 +30,9 @@ std::string disagreement(std::span<const uint8_t> wire, const DecodeLimits& limi
         return "libprotobuf accepts, ProtoChunkReader rejects: " + ours.message();
     if (!ref)
         return "ProtoChunkReader accepts, libprotobuf rejects";
+    flatbuffers::Verifier verifier(ours->data(), ours->size());
+    if (!verifier.VerifyBuffer<fbsvtx::Chunk>(nullptr))
+        return "ProtoChunkReader wrote a FlatBuffer that fails verification";
     const std::string d = vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()),
                                                   *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
     return d.empty() ? d : "values differ at " + d;

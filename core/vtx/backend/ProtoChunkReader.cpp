@@ -1,7 +1,7 @@
 #include "vtx/backend/ProtoChunkReader.hpp"
 
 #include "vtx/AppendArray.hpp"
-#include "vtx/LargeAlloc.hpp"
+#include "vtx/backend/FlatBufferWriter.hpp"
 #include "vtx/backend/ProtoWire.hpp"
 
 #include "vtx_generated.h"
@@ -12,26 +12,13 @@
 namespace vtx {
 namespace {
 
-using flatbuffers::FlatBufferBuilder;
-using flatbuffers::Offset;
 using wire::Cursor;
 using wire::WireType;
-using StringRef = Offset<flatbuffers::String>;
-using ContainerRef = Offset<fbsvtx::PropertyContainer>;
-using MapRef = Offset<fbsvtx::MapContainer>;
-
-/// The flattened chunk's buffer: large, written once, kept while the chunk is cached.
-class LargeBlockAllocator final : public flatbuffers::Allocator {
-public:
-    uint8_t* allocate(size_t size) override { return static_cast<uint8_t*>(allocateLarge(size)); }
-    void deallocate(uint8_t* p, size_t size) override { freeLarge(p, size); }
-};
-
-flatbuffers::Allocator* largeBlockAllocator()
-{
-    static LargeBlockAllocator a; // stateless; DetachedBuffers keep a pointer to it
-    return &a;
-}
+using Ref = FlatBufferWriter::Ref;
+using StringRef = Ref;
+using ContainerRef = Ref;
+using MapRef = Ref;
+using PC = fbsvtx::PropertyContainer;
 
 /// Thrown inside the reader only: the walk is deep and every read can fail, and unwinding to
 /// flattenProtoChunk (which turns it into an Error) keeps each step one line.
@@ -119,16 +106,13 @@ constexpr size_t kEntityDepth = 4;
 
 class ChunkReader {
 public:
-    ChunkReader(FlatBufferBuilder& fbb, const DecodeLimits& limits, const uint8_t* base)
-        : m_fbb(fbb), m_limits(limits), m_base(base)
-    {
-    }
+    ChunkReader(FlatBufferWriter& out, const DecodeLimits& limits) : m_out(out), m_limits(limits) {}
 
-    Offset<fbsvtx::Chunk> chunk(const uint8_t* p, const uint8_t* end)
+    Ref chunk(const uint8_t* p, const uint8_t* end)
     {
         int32_t chunkIndex = 0;
         bool isCompressed = false;
-        std::vector<Offset<fbsvtx::Frame>> frames;
+        AppendArray<Ref> frames;
         Cursor c(p, end);
         while (!c.atEnd()) {
             const uint8_t* at = c.pos();
@@ -149,8 +133,14 @@ public:
                 skip(c, type, at);
             }
         }
-        auto fv = m_fbb.CreateVector(frames);
-        return fbsvtx::CreateChunk(m_fbb, chunkIndex, isCompressed, 0, fv, 0);
+        const Ref fv = refs(frames, p);
+        FlatBufferWriter::Table t(m_out, false, 1); // the one table with a 1-byte field
+        t.addOffset(fbsvtx::Chunk::VT_FRAMES, fv);
+        if (chunkIndex != 0)
+            t.add32(fbsvtx::Chunk::VT_CHUNK_INDEX, uint32_t(chunkIndex));
+        if (isCompressed)
+            t.add8(fbsvtx::Chunk::VT_IS_COMPRESSED, 1);
+        return t.end();
     }
 
     static constexpr size_t kNone = size_t(-1);
@@ -207,7 +197,7 @@ private:
     /// 4- or 8-byte values): keep it under FlatBuffers' 2 GiB before every large write.
     void room(size_t bytes, const uint8_t* at) const
     {
-        if (bytes > kMaxFlattened || m_fbb.GetSize() > kMaxFlattened - bytes)
+        if (bytes > kMaxFlattened || m_out.size() > kMaxFlattened - bytes)
             fail(at, "flattened chunk would exceed 2 GiB");
     }
     static constexpr size_t kMaxFlattened = size_t(FLATBUFFERS_MAX_BUFFER_SIZE) - (size_t(64) << 20);
@@ -223,7 +213,7 @@ private:
         if (!wire::validUtf8(p, n))
             fail(at, "a string field is not valid UTF-8");
         room(n + 8, at);
-        return m_fbb.CreateString(reinterpret_cast<const char*>(p), n);
+        return m_out.string(p, n);
     }
 
     /// A repeated varint field, packed (one length-delimited run) or one element per tag.
@@ -401,16 +391,26 @@ private:
     }
 
     template <class T>
-    auto scalars(const AppendArray<T>& a, const uint8_t* at)
+    Ref vec(const AppendArray<T>& a, const uint8_t* at)
     {
         room(a.size() * sizeof(T) + 16, at);
-        return m_fbb.CreateVector(a.data(), a.size());
+        return m_out.vector(a.data(), a.size());
     }
-    template <class T>
-    auto structs(const AppendArray<T>& a, const uint8_t* at)
+    /// A vector of offsets (Ref is a plain uint32_t, hence another name than vec).
+    Ref refs(const AppendArray<Ref>& a, const uint8_t* at)
     {
-        room(a.size() * sizeof(T) + 16, at);
-        return m_fbb.CreateVectorOfStructs(a.data(), a.size());
+        room(a.size() * 4 + 16, at);
+        return m_out.offsets(a.data(), a.size());
+    }
+    /// An all-offsets table with two fields (MapContainer, every Flat*Array): same layout.
+    Ref pairTable(Ref first, Ref second)
+    {
+        FlatBufferWriter::Table t(m_out, false);
+        if (first)
+            t.addOffset(4, first);
+        if (second)
+            t.addOffset(6, second);
+        return t.end();
     }
 
     MapRef map(const uint8_t* p, const uint8_t* e, size_t depth)
@@ -434,10 +434,10 @@ private:
                 skip(c, type, at);
             }
         }
-        room((s.mapKeys.size() + s.mapValues.size()) * 4 + 64, p);
-        auto values = m_fbb.CreateVector(s.mapValues.data(), s.mapValues.size());
-        auto keys = m_fbb.CreateVector(s.mapKeys.data(), s.mapKeys.size());
-        return fbsvtx::CreateMapContainer(m_fbb, keys, values);
+        const Ref values = refs(s.mapValues, p);
+        const Ref keys = refs(s.mapKeys, p);
+        static_assert(fbsvtx::MapContainer::VT_KEYS == 4 && fbsvtx::MapContainer::VT_VALUES == 6);
+        return pairTable(keys, values);
     }
 
     ContainerRef container(const uint8_t* p, const uint8_t* e, size_t depth)
@@ -590,71 +590,41 @@ private:
     /// Flat*Array without data are left out.
     ContainerRef finishContainer(const ContainerScratch& s, int32_t typeId, uint64_t contentHash, const uint8_t* at)
     {
-        auto vec = [&](const auto& a) { return a.empty() ? 0 : scalars(a, at).o; };
-        auto vecOfStructs = [&](const auto& a) { return a.empty() ? 0 : structs(a, at).o; };
-        auto flat = [&](const auto& a, auto data, auto create) -> flatbuffers::uoffset_t {
+        auto opt = [&](const auto& a) { return a.empty() ? Ref(0) : vec(a, at); };
+        auto optRefs = [&](const AppendArray<Ref>& a) { return a.empty() ? Ref(0) : refs(a, at); };
+        auto flat = [&](const auto& a) {
             if (a.data.empty())
-                return 0;
-            auto d = data(a.data);
-            auto o = scalars(a.offsets, at);
-            return create(m_fbb, d, o).o;
+                return Ref(0);
+            const Ref d = vec(a.data, at);
+            return pairTable(d, vec(a.offsets, at));
         };
-        using flatbuffers::uoffset_t;
-        const uoffset_t bools = vec(s.bools), i32 = vec(s.int32s), i64 = vec(s.int64s), f32 = vec(s.floats),
-                        f64 = vec(s.doubles), strs = vec(s.strings), tr = vecOfStructs(s.transforms),
-                        ve = vecOfStructs(s.vectors), qu = vecOfStructs(s.quats), ra = vecOfStructs(s.ranges),
-                        structsV = vec(s.structs), maps = vec(s.maps);
-        auto scalarData = [&](const auto& a) { return scalars(a, at); };
-        auto structData = [&](const auto& a) { return structs(a, at); };
-        const uoffset_t byteArr = flat(s.byteArrays, scalarData, &fbsvtx::CreateFlatBytesArray),
-                        i32Arr = flat(s.int32Arrays, scalarData, &fbsvtx::CreateFlatIntArray),
-                        i64Arr = flat(s.int64Arrays, scalarData, &fbsvtx::CreateFlatInt64Array),
-                        f32Arr = flat(s.floatArrays, scalarData, &fbsvtx::CreateFlatFloatArray),
-                        f64Arr = flat(s.doubleArrays, scalarData, &fbsvtx::CreateFlatDoubleArray),
-                        vecArr = flat(s.vectorArrays, structData, &fbsvtx::CreateFlatVectorArray),
-                        quatArr = flat(s.quatArrays, structData, &fbsvtx::CreateFlatQuatArray),
-                        trArr = flat(s.transformArrays, structData, &fbsvtx::CreateFlatTransformArray),
-                        raArr = flat(s.rangeArrays, structData, &fbsvtx::CreateFlatRangeArray),
-                        boolArr = flat(s.boolArrays, scalarData, &fbsvtx::CreateFlatBoolArray),
-                        strArr = flat(s.stringArrays, scalarData, &fbsvtx::CreateFlatStringArray),
-                        structArr = flat(s.structArrays, scalarData, &fbsvtx::CreateFlatPropertyContainerArray),
-                        mapArr = flat(s.mapArrays, scalarData, &fbsvtx::CreateFlatMapArray);
+        auto flatRefs = [&](const auto& a) {
+            if (a.data.empty())
+                return Ref(0);
+            const Ref d = refs(a.data, at);
+            return pairTable(d, vec(a.offsets, at));
+        };
+        static_assert(fbsvtx::FlatIntArray::VT_DATA == 4 && fbsvtx::FlatIntArray::VT_OFFSETS == 6);
+        // In field id order; written children first, then the table.
+        const Ref fields[] = {
+            opt(s.bools), opt(s.int32s), opt(s.int64s), opt(s.floats), opt(s.doubles), optRefs(s.strings),
+            opt(s.transforms), opt(s.vectors), opt(s.quats), opt(s.ranges),
+            flat(s.byteArrays), flat(s.int32Arrays), flat(s.int64Arrays), flat(s.floatArrays), flat(s.doubleArrays),
+            flat(s.vectorArrays), flat(s.quatArrays), flat(s.transformArrays), flat(s.rangeArrays), flat(s.boolArrays),
+            flatRefs(s.stringArrays), optRefs(s.structs), flatRefs(s.structArrays), optRefs(s.maps), flatRefs(s.mapArrays)};
+        static_assert(PC::VT_BOOL_PROPERTIES == 6 && PC::VT_MAP_ARRAYS == 54 && PC::VT_CONTENT_HASH == 56 &&
+                      std::size(fields) == (PC::VT_MAP_ARRAYS - PC::VT_BOOL_PROPERTIES) / 2 + 1);
 
         room(256, at);
-        fbsvtx::PropertyContainerBuilder b(m_fbb);
-        b.add_content_hash(contentHash);
-        b.add_type_id(typeId);
-        using namespace fbsvtx;
-        auto add = [&](uoffset_t o, uint16_t slot) {
-            if (o)
-                m_fbb.AddOffset(slot, Offset<void>(o));
-        };
-        add(bools, PropertyContainer::VT_BOOL_PROPERTIES);
-        add(i32, PropertyContainer::VT_INT32_PROPERTIES);
-        add(i64, PropertyContainer::VT_INT64_PROPERTIES);
-        add(f32, PropertyContainer::VT_FLOAT_PROPERTIES);
-        add(f64, PropertyContainer::VT_DOUBLE_PROPERTIES);
-        add(strs, PropertyContainer::VT_STRING_PROPERTIES);
-        add(tr, PropertyContainer::VT_TRANSFORM_PROPERTIES);
-        add(ve, PropertyContainer::VT_VECTOR_PROPERTIES);
-        add(qu, PropertyContainer::VT_QUAT_PROPERTIES);
-        add(ra, PropertyContainer::VT_RANGE_PROPERTIES);
-        add(byteArr, PropertyContainer::VT_BYTE_ARRAY_PROPERTIES);
-        add(i32Arr, PropertyContainer::VT_INT32_ARRAYS);
-        add(i64Arr, PropertyContainer::VT_INT64_ARRAYS);
-        add(f32Arr, PropertyContainer::VT_FLOAT_ARRAYS);
-        add(f64Arr, PropertyContainer::VT_DOUBLE_ARRAYS);
-        add(vecArr, PropertyContainer::VT_VECTOR_ARRAYS);
-        add(quatArr, PropertyContainer::VT_QUAT_ARRAYS);
-        add(trArr, PropertyContainer::VT_TRANSFORM_ARRAYS);
-        add(raArr, PropertyContainer::VT_RANGE_ARRAYS);
-        add(boolArr, PropertyContainer::VT_BOOL_ARRAYS);
-        add(strArr, PropertyContainer::VT_STRING_ARRAYS);
-        add(structsV, PropertyContainer::VT_ANY_STRUCT_PROPERTIES);
-        add(structArr, PropertyContainer::VT_ANY_STRUCT_ARRAYS);
-        add(maps, PropertyContainer::VT_MAP_PROPERTIES);
-        add(mapArr, PropertyContainer::VT_MAP_ARRAYS);
-        return b.Finish();
+        FlatBufferWriter::Table t(m_out, contentHash != 0);
+        if (contentHash)
+            t.add64(PC::VT_CONTENT_HASH, contentHash);
+        if (typeId)
+            t.add32(PC::VT_TYPE_ID, uint32_t(typeId));
+        for (size_t i = 0; i < std::size(fields); ++i)
+            if (fields[i])
+                t.addOffset(uint16_t(PC::VT_BOOL_PROPERTIES + 2 * i), fields[i]);
+        return t.end();
     }
 
     // ---- frames and buckets -------------------------------------------------------------------
@@ -665,7 +635,7 @@ private:
             fail(at, "more than " + std::to_string(m_limits.maxEntitiesPerBucket) + " entities in one bucket (maxEntitiesPerBucket)");
     }
 
-    Offset<fbsvtx::Bucket> bucket(const uint8_t* p, const uint8_t* e)
+    Ref bucket(const uint8_t* p, const uint8_t* e)
     {
         m_ids.clear();
         m_entities.clear();
@@ -704,14 +674,19 @@ private:
                 skip(c, type, at);
             }
         }
-        room((m_ids.size() + m_entities.size() + m_ranges.size() * 2) * 4 + 64, p);
-        auto ids = m_ids.empty() ? 0 : m_fbb.CreateVector(m_ids.data(), m_ids.size());
-        auto ents = m_fbb.CreateVector(m_entities.data(), m_entities.size());
-        auto ranges = m_ranges.empty() ? 0 : m_fbb.CreateVectorOfStructs(m_ranges.data(), m_ranges.size());
-        return fbsvtx::CreateBucket(m_fbb, ids, ents, ranges);
+        const Ref ids = m_ids.empty() ? 0 : refs(m_ids, p);
+        const Ref ents = refs(m_entities, p);
+        const Ref ranges = m_ranges.empty() ? 0 : vec(m_ranges, p);
+        FlatBufferWriter::Table t(m_out, false);
+        if (ids)
+            t.addOffset(fbsvtx::Bucket::VT_UNIQUE_IDS, ids);
+        t.addOffset(fbsvtx::Bucket::VT_ENTITIES, ents);
+        if (ranges)
+            t.addOffset(fbsvtx::Bucket::VT_TYPE_RANGES, ranges);
+        return t.end();
     }
 
-    Offset<fbsvtx::Frame> frame(const uint8_t* p, const uint8_t* e)
+    Ref frame(const uint8_t* p, const uint8_t* e)
     {
         m_buckets.clear();
         Cursor c(p, e);
@@ -729,18 +704,19 @@ private:
                 skip(c, type, at);
             }
         }
-        room(m_buckets.size() * 4 + 64, p);
-        return fbsvtx::CreateFrame(m_fbb, m_fbb.CreateVector(m_buckets.data(), m_buckets.size()));
+        const Ref buckets = refs(m_buckets, p);
+        FlatBufferWriter::Table t(m_out, false);
+        t.addOffset(fbsvtx::Frame::VT_DATA, buckets);
+        return t.end();
     }
 
-    FlatBufferBuilder& m_fbb;
+    FlatBufferWriter& m_out;
     const DecodeLimits& m_limits;
-    const uint8_t* m_base;
     std::vector<std::unique_ptr<ContainerScratch>> m_scratch; ///< by depth
     AppendArray<StringRef> m_ids;
     AppendArray<ContainerRef> m_entities;
     AppendArray<fbsvtx::EntityRange> m_ranges;
-    AppendArray<Offset<fbsvtx::Bucket>> m_buckets;
+    AppendArray<Ref> m_buckets;
 };
 
 } // namespace
@@ -752,10 +728,11 @@ Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> w
         return Error{what + ": Protobuf chunk larger than 2 GiB"};
     // The flattened form of the SDK's chunks is about 1.2x the wire size; one reservation then
     // holds it without a reallocation (and copy) of a multi-megabyte buffer.
-    FlatBufferBuilder fbb(std::max<size_t>(wire.size() + wire.size() / 2, 1024), largeBlockAllocator());
-    ChunkReader reader(fbb, limits, wire.data());
+    FlatBufferWriter out(wire.size() + wire.size() / 2 + 1024);
+    ChunkReader reader(out, limits);
     try {
-        fbb.Finish(reader.chunk(wire.data(), wire.data() + wire.size()));
+        const Ref root = reader.chunk(wire.data(), wire.data() + wire.size());
+        return out.finish(root);
     } catch (const ReadFailure& f) {
         std::string where = what;
         if (reader.m_frame != ChunkReader::kNone)
@@ -767,7 +744,6 @@ Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> w
         return Error{where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wire.data()) +
                      " of the decoded chunk)"};
     }
-    return fbb.Release();
 }
 
 namespace wire {
