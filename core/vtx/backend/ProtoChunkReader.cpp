@@ -149,34 +149,48 @@ public:
 private:
     // ---- primitives ---------------------------------------------------------------------------
 
-    [[noreturn]] static void fail(const uint8_t* at, std::string why) { throw ReadFailure{at, std::move(why)}; }
-
-    static uint64_t varint(Cursor& c)
+    // Failures are rare: out of line and cold, so the hot loops keep their registers.
+    [[noreturn, gnu::noinline, gnu::cold]] static void fail(const uint8_t* at, const char* why)
     {
-        uint64_t v;
-        if (!c.varint(v))
-            fail(c.pos(), "truncated or overlong varint");
-        return v;
+        throw ReadFailure{at, why};
     }
-
-    static void tag(Cursor& c, uint32_t& field, WireType& type)
+    [[noreturn, gnu::noinline, gnu::cold]] static void failCount(const uint8_t* at, const char* before, size_t n,
+                                                                  const char* after)
     {
-        if (c.tag(field, type)) [[likely]]
-            return;
+        throw ReadFailure{at, before + std::to_string(n) + after};
+    }
+    [[noreturn, gnu::noinline, gnu::cold]] static void badTag(const Cursor& c)
+    {
         Cursor probe(c.pos(), c.end());
         uint64_t t = 0;
         if (!probe.varint(t))
             fail(c.pos(), "truncated field tag");
         if ((t & 7) == 3 || (t & 7) == 4)
-            fail(c.pos(), "group field (wire type " + std::to_string(t & 7) + "), which this format does not use");
-        fail(c.pos(), (t >> 3) == 0 ? "field number 0" : "invalid wire type " + std::to_string(t & 7));
+            failCount(c.pos(), "group field (wire type ", t & 7, "), which this format does not use");
+        if ((t >> 3) == 0)
+            fail(c.pos(), "field number 0");
+        failCount(c.pos(), "invalid wire type ", t & 7, "");
     }
 
-    static std::pair<const uint8_t*, const uint8_t*> message(Cursor& c)
+    [[gnu::always_inline]] static uint64_t varint(Cursor& c)
+    {
+        uint64_t v;
+        if (!c.varint(v)) [[unlikely]]
+            fail(c.pos(), "truncated or overlong varint");
+        return v;
+    }
+
+    [[gnu::always_inline]] static void tag(Cursor& c, uint32_t& field, WireType& type)
+    {
+        if (!c.tag(field, type)) [[unlikely]]
+            badTag(c);
+    }
+
+    [[gnu::always_inline]] static std::pair<const uint8_t*, const uint8_t*> message(Cursor& c)
     {
         const uint8_t* p;
         size_t n;
-        if (!c.bytes(p, n))
+        if (!c.bytes(p, n)) [[unlikely]]
             fail(c.pos(), "length-delimited field runs past the end of its message");
         return {p, p + n};
     }
@@ -189,28 +203,33 @@ private:
 
     void depthCheck(size_t depth, const uint8_t* at) const
     {
-        if (depth > m_limits.maxTableDepth)
-            fail(at, "nesting deeper than " + std::to_string(m_limits.maxTableDepth) + " levels (maxTableDepth)");
+        if (depth > m_limits.maxTableDepth) [[unlikely]]
+            failCount(at, "nesting deeper than ", m_limits.maxTableDepth, " levels (maxTableDepth)");
     }
 
     /// The flattened form can be several times larger than the wire (1-byte varints become
     /// 4- or 8-byte values): keep it under FlatBuffers' 2 GiB before every large write.
     void room(size_t bytes, const uint8_t* at) const
     {
-        if (bytes > kMaxFlattened || m_out.size() > kMaxFlattened - bytes)
+        if (bytes > kMaxFlattened || m_out.size() > kMaxFlattened - bytes) [[unlikely]]
             fail(at, "flattened chunk would exceed 2 GiB");
     }
     static constexpr size_t kMaxFlattened = size_t(FLATBUFFERS_MAX_BUFFER_SIZE) - (size_t(64) << 20);
+
+    [[noreturn, gnu::noinline, gnu::cold]] void stringTooLong(const uint8_t* at, size_t n) const
+    {
+        throw ReadFailure{at, "a string of " + std::to_string(n) + " bytes, more than the limit of " +
+                                  std::to_string(m_limits.maxStringBytes) + " bytes (maxStringBytes)"};
+    }
 
     StringRef string(Cursor& c)
     {
         const uint8_t* at = c.pos();
         auto [p, e] = message(c);
         const size_t n = size_t(e - p);
-        if (n > m_limits.maxStringBytes)
-            fail(at, "a string of " + std::to_string(n) + " bytes, more than the limit of " +
-                         std::to_string(m_limits.maxStringBytes) + " bytes (maxStringBytes)");
-        if (!wire::validUtf8(p, n))
+        if (n > m_limits.maxStringBytes) [[unlikely]]
+            stringTooLong(at, n);
+        if (!wire::validUtf8(p, n)) [[unlikely]]
             fail(at, "a string field is not valid UTF-8");
         room(n + 8, at);
         return m_out.string(p, n);
@@ -259,8 +278,8 @@ private:
             return false;
         auto [p, e] = message(c);
         const size_t n = size_t(e - p);
-        if (n % sizeof(T))
-            fail(p, "packed fixed-width field of " + std::to_string(n) + " bytes");
+        if (n % sizeof(T)) [[unlikely]]
+            failCount(p, "packed fixed-width field of ", n, " bytes");
         std::memcpy(static_cast<void*>(out.grow(n / sizeof(T))), p, n);
         return true;
     }
@@ -277,26 +296,34 @@ private:
     template <class T, size_t N>
     static void fixedFields(const uint8_t* p, const uint8_t* e, T (&out)[N])
     {
-        constexpr uint8_t wt = sizeof(T) == 8 ? 1 : 5;
+        constexpr unsigned wt = sizeof(T) == 8 ? 1 : 5;
         while (p < e) {
-            const uint8_t t = *p;
-            if ((t & 7) == wt && (t >> 3) >= 1 && (t >> 3) <= N && size_t(e - p) > sizeof(T)) {
-                std::memcpy(&out[(t >> 3) - 1], p + 1, sizeof(T));
+            const unsigned t = *p;
+            const unsigned index = (t >> 3) - 1; // wraps for field 0 and multi-byte tags: > N
+            if ((t & 7) == wt && index < N && size_t(e - p) > sizeof(T)) [[likely]] {
+                std::memcpy(&out[index], p + 1, sizeof(T));
                 p += 1 + sizeof(T);
                 continue;
             }
-            Cursor c(p, e);
-            uint32_t field;
-            WireType type;
-            tag(c, field, type);
-            if (field >= 1 && field <= N && uint8_t(type) == wt) {
-                if (!c.fixed(out[field - 1]))
-                    fail(p, "truncated fixed-width value");
-            } else {
-                skip(c, type, p);
-            }
-            p = c.pos();
+            p = fixedFieldSlow(p, e, out);
         }
+    }
+    /// Any other encoding of one field (long tags, unknown fields): one field, the general way.
+    template <class T, size_t N>
+    [[gnu::noinline]] static const uint8_t* fixedFieldSlow(const uint8_t* p, const uint8_t* e, T (&out)[N])
+    {
+        constexpr unsigned wt = sizeof(T) == 8 ? 1 : 5;
+        Cursor c(p, e);
+        uint32_t field;
+        WireType type;
+        tag(c, field, type);
+        if (field >= 1 && field <= N && unsigned(type) == wt) {
+            if (!c.fixed(out[field - 1]))
+                fail(p, "truncated fixed-width value");
+        } else {
+            skip(c, type, p);
+        }
+        return c.pos();
     }
 
     static fbsvtx::Vector vector(const uint8_t* p, const uint8_t* e, double (&xyz)[3])
@@ -304,8 +331,33 @@ private:
         fixedFields(p, e, xyz);
         return {xyz[0], xyz[1], xyz[2]};
     }
+    // What libprotobuf writes when every field is non-zero: one-byte tags in field order. Most
+    // positions, rotations and bone transforms look like this; they skip the field loop.
+    static constexpr size_t kFullVector = 27, kFullQuat = 20, kFullTransform = 2 + kFullVector + 2 + kFullQuat + 2 + kFullVector;
+    static bool fullVector(const uint8_t* p) { return p[0] == 0x09 && p[9] == 0x11 && p[18] == 0x19; }
+    static bool fullQuat(const uint8_t* p) { return p[0] == 0x0D && p[5] == 0x15 && p[10] == 0x1D && p[15] == 0x25; }
+    static fbsvtx::Vector loadFullVector(const uint8_t* p)
+    {
+        double v[3];
+        std::memcpy(&v[0], p + 1, 8);
+        std::memcpy(&v[1], p + 10, 8);
+        std::memcpy(&v[2], p + 19, 8);
+        return {v[0], v[1], v[2]};
+    }
+    static fbsvtx::Quat loadFullQuat(const uint8_t* p)
+    {
+        float v[4];
+        std::memcpy(&v[0], p + 1, 4);
+        std::memcpy(&v[1], p + 6, 4);
+        std::memcpy(&v[2], p + 11, 4);
+        std::memcpy(&v[3], p + 16, 4);
+        return {v[0], v[1], v[2], v[3]};
+    }
+
     static fbsvtx::Vector vector(const uint8_t* p, const uint8_t* e)
     {
+        if (e - p == kFullVector && fullVector(p))
+            return loadFullVector(p);
         double xyz[3] = {0, 0, 0};
         return vector(p, e, xyz);
     }
@@ -316,6 +368,8 @@ private:
     }
     static fbsvtx::Quat quat(const uint8_t* p, const uint8_t* e)
     {
+        if (e - p == kFullQuat && fullQuat(p))
+            return loadFullQuat(p);
         float xyzw[4] = {0, 0, 0, 0};
         return quat(p, e, xyzw);
     }
@@ -327,6 +381,10 @@ private:
     }
     static fbsvtx::Transform transform(const uint8_t* p, const uint8_t* e)
     {
+        if (e - p == kFullTransform && p[0] == 0x0A && p[1] == kFullVector && fullVector(p + 2) &&
+            p[29] == 0x12 && p[30] == kFullQuat && fullQuat(p + 31) && p[51] == 0x1A && p[52] == kFullVector &&
+            fullVector(p + 53))
+            return {loadFullVector(p + 2), loadFullQuat(p + 31), loadFullVector(p + 53)};
         double t[3] = {0, 0, 0}, s[3] = {0, 0, 0};
         float r[4] = {0, 0, 0, 0};
         Cursor c(p, e);
@@ -631,8 +689,8 @@ private:
 
     void entityCount(size_t n, const uint8_t* at) const
     {
-        if (n > m_limits.maxEntitiesPerBucket)
-            fail(at, "more than " + std::to_string(m_limits.maxEntitiesPerBucket) + " entities in one bucket (maxEntitiesPerBucket)");
+        if (n > m_limits.maxEntitiesPerBucket) [[unlikely]]
+            failCount(at, "more than ", m_limits.maxEntitiesPerBucket, " entities in one bucket (maxEntitiesPerBucket)");
     }
 
     Ref bucket(const uint8_t* p, const uint8_t* e)

@@ -23,7 +23,7 @@ public:
     const uint8_t* pos() const { return m_p; }
     const uint8_t* end() const { return m_end; }
 
-    bool varint(uint64_t& out)
+    [[gnu::always_inline]] bool varint(uint64_t& out)
     {
         if (m_p < m_end && *m_p < 0x80) [[likely]] {
             out = *m_p++;
@@ -34,21 +34,19 @@ public:
 
     /// Field numbers start at 1 and end at 2^29 - 1; groups are not part of this format.
     /// On failure the cursor stays at the tag.
-    bool tag(uint32_t& field, WireType& type)
+    [[gnu::always_inline]] bool tag(uint32_t& field, WireType& type)
     {
-        const uint8_t* start = m_p;
-        uint64_t t;
-        if (m_p < m_end && *m_p < 0x80) [[likely]] {
-            t = *m_p++;
-        } else if (!varintSlow(t) || t > 0xFFFFFFFFu) {
-            return false;
+        if (m_p < m_end) [[likely]] {
+            const unsigned t = *m_p;
+            // One byte: fields 1-15 with wire type 0, 1, 2 or 5 (bits of 0x27).
+            if (t < 0x80 && t >= 8 && ((0x27u >> (t & 7)) & 1)) [[likely]] {
+                ++m_p;
+                field = t >> 3;
+                type = WireType(t & 7);
+                return true;
+            }
         }
-        field = uint32_t(t >> 3);
-        type = WireType(t & 7);
-        if (field != 0 && (t & 7) != 3 && (t & 7) != 4 && (t & 7) <= 5) [[likely]]
-            return true;
-        m_p = start;
-        return false;
+        return tagSlow(field, type);
     }
 
     template <class T>
@@ -63,7 +61,7 @@ public:
     }
 
     /// A length-delimited field's payload; the length is checked against what is left.
-    bool bytes(const uint8_t*& p, size_t& n)
+    [[gnu::always_inline]] bool bytes(const uint8_t*& p, size_t& n)
     {
         const uint8_t* start = m_p;
         uint64_t len;
@@ -96,6 +94,19 @@ public:
     }
 
 private:
+    [[gnu::noinline]] bool tagSlow(uint32_t& field, WireType& type)
+    {
+        const uint8_t* start = m_p;
+        uint64_t t;
+        if (!varint(t) || t > 0xFFFFFFFFu || (t >> 3) == 0 || !((0x27u >> (t & 7)) & 1)) {
+            m_p = start;
+            return false;
+        }
+        field = uint32_t(t >> 3);
+        type = WireType(t & 7);
+        return true;
+    }
+
     bool varintSlow(uint64_t& out)
     {
         uint64_t v = 0;
