@@ -37,10 +37,16 @@ public:
     Ref vector(const void* data, size_t count, size_t elemSize, size_t align)
     {
         const size_t bytes = count * elemSize;
-        preAlign(bytes, 4);
-        preAlign(bytes, align);
-        std::memcpy(reserve(bytes), data, bytes);
-        return pushLength(count);
+        align = std::max<size_t>(align, 4); // the length before the data is a uint32
+        m_minAlign = std::max(m_minAlign, align);
+        const size_t pad = (~(m_size + bytes) + 1) & (align - 1);
+        // One reservation for length, data and padding (written top down: padding first).
+        uint8_t* p = reserve(4 + bytes + pad);
+        const uint32_t n = uint32_t(count);
+        std::memcpy(p, &n, 4);
+        std::memcpy(p + 4, data, bytes);
+        std::memset(p + 4 + bytes, 0, pad);
+        return Ref(m_size);
     }
     template <class T>
     Ref vector(const T* data, size_t count)
@@ -51,24 +57,27 @@ public:
     /// A vector of offsets to the objects at `targets` (all written before).
     Ref offsets(const Ref* targets, size_t count)
     {
-        const size_t bytes = count * 4;
-        preAlign(bytes, 4);
-        uint8_t* p = reserve(bytes);
-        const Ref first = Ref(m_size); // location of element 0; element i is 4 i nearer the end
+        align(4);
+        uint8_t* p = reserve(4 + count * 4);
+        const uint32_t n = uint32_t(count);
+        std::memcpy(p, &n, 4);
+        const Ref first = Ref(m_size - 4); // location of element 0; element i is 4 i nearer the end
         for (size_t i = 0; i < count; ++i) {
             const uint32_t v = first - uint32_t(4 * i) - targets[i];
-            std::memcpy(p + 4 * i, &v, 4);
+            std::memcpy(p + 4 + 4 * i, &v, 4);
         }
-        return pushLength(count);
+        return Ref(m_size);
     }
 
     Ref string(const void* data, size_t n)
     {
-        preAlign(n + 1, 4);
-        uint8_t* p = reserve(n + 1);
-        std::memcpy(p, data, n);
-        p[n] = 0;
-        return pushLength(n);
+        const size_t pad = (~(m_size + n + 1) + 1) & 3;
+        uint8_t* p = reserve(4 + n + 1 + pad);
+        const uint32_t len = uint32_t(n);
+        std::memcpy(p, &len, 4);
+        std::memcpy(p + 4, data, n);
+        std::memset(p + 4 + n, 0, 1 + pad); // the terminating NUL, then padding
+        return Ref(m_size);
     }
 
     /// Fields of one table, added largest first and otherwise in ascending id order; `end` writes

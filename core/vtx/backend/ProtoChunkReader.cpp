@@ -6,6 +6,7 @@
 
 #include "vtx_generated.h"
 
+#include <bit>
 #include <memory>
 #include <vector>
 
@@ -679,9 +680,13 @@ private:
             t.add64(PC::VT_CONTENT_HASH, contentHash);
         if (typeId)
             t.add32(PC::VT_TYPE_ID, uint32_t(typeId));
+        uint32_t present = 0;
         for (size_t i = 0; i < std::size(fields); ++i)
-            if (fields[i])
-                t.addOffset(uint16_t(PC::VT_BOOL_PROPERTIES + 2 * i), fields[i]);
+            present |= uint32_t(fields[i] != 0) << i;
+        for (; present; present &= present - 1) {
+            const unsigned i = unsigned(std::countr_zero(present));
+            t.addOffset(uint16_t(PC::VT_BOOL_PROPERTIES + 2 * i), fields[i]);
+        }
         return t.end();
     }
 

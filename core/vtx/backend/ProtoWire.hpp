@@ -45,6 +45,16 @@ public:
                 type = WireType(t & 7);
                 return true;
             }
+            // Two bytes: fields 16-2047 (the container's arrays, structs and maps).
+            if (t >= 0x80 && m_end - m_p >= 2 && m_p[1] < 0x80) {
+                const unsigned t2 = (t & 0x7F) | (unsigned(m_p[1]) << 7);
+                if (t2 >= 8 && ((0x27u >> (t2 & 7)) & 1)) {
+                    m_p += 2;
+                    field = t2 >> 3;
+                    type = WireType(t2 & 7);
+                    return true;
+                }
+            }
         }
         return tagSlow(field, type);
     }
