@@ -55,6 +55,13 @@ if meta:
               f"{', full fixed-window sweep' if m.get('sweep') else ''}"
               f"{'; diff and decode-phase rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}.", ""]
 
+lines += ["Method: `scripts/bench` builds Release into `build/bench`, generates the fixtures, and runs `vtxscope-bench` "
+          "(whole-file figures, one JSON line each) and `vtxscope-micro` (Google Benchmark); every limit a figure is "
+          "compared with (zstd, memory bandwidth, the libprotobuf baseline) is measured in the same run. Each "
+          "`vtxscope-bench` command reads its file once before timing, so the figures are decoding, not the disk (this VM "
+          "keeps only ~300 MB of page cache). The VM's speed varies between runs by up to ~1.6× (noisy neighbours); "
+          "compare ratios within one run rather than absolute figures across runs.", ""]
+
 # ---- summary against the targets (issue: performance near the hardware limit) -------------------
 reads = load("read.jsonl")
 budgets_early = load("budget.jsonl")
