@@ -1,6 +1,7 @@
 #include "vtx/DecodedChunk.hpp"
 
 #include "vtx/backend/ChunkLimits.hpp"
+#include "vtx/backend/FrameVerifier.hpp"
 
 #include <algorithm>
 
@@ -48,15 +49,20 @@ Status DecodedChunk::frameStatus(size_t local) const
 
 Status DecodedChunk::verifyFrame(size_t local) const
 {
-    const std::string what = m_storage.what + ": frame " + std::to_string(local) + " of the chunk";
     const uint8_t* base = m_storage.data();
     const size_t size = m_storage.sizeBytes();
     flatbuffers::Verifier::Options opts;
     // The chunk's depth budget counts the root table and the frames vector above the frame.
     opts.max_depth = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(m_storage.limits.maxTableDepth, 2) - 1);
     opts.max_tables = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(size / 4, 1024));
-    flatbuffers::Verifier v(base, size, opts);
     const fbsvtx::Frame* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
+    // One fused pass decides; only a rejection runs the FlatBuffers verifier and the limits walk,
+    // for the error message they have always given.
+    if (frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), m_storage.limits, opts.max_depth,
+                     opts.max_tables))
+        return {};
+    const std::string what = m_storage.what + ": frame " + std::to_string(local) + " of the chunk";
+    flatbuffers::Verifier v(base, size, opts);
     if (!v.VerifyTable(f))
         return Error{what + ": FlatBuffers verification failed (corrupt data, or nesting deeper than " +
                      std::to_string(m_storage.limits.maxTableDepth) + " levels: maxTableDepth)"};

@@ -7,6 +7,7 @@
 #include "vtx/ReplayFile.hpp"
 #include "vtx/Validate.hpp"
 #include "vtx/backend/ChunkLimits.hpp"
+#include "vtx/backend/FrameVerifier.hpp"
 #include "vtx/backend/ProtoChunkReader.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
@@ -97,6 +98,32 @@ void checkAgainstLibprotobuf(std::span<const uint8_t> wire, const DecodeLimits& 
     }
 }
 
+/// The fused frame verifier against flatbuffers::Verifier + checkFrameLimits, frame by frame:
+/// the same verdict on every input (tst_frameverifier's rule).
+void checkFrameVerifier(const ChunkStorage& storage, const DecodeLimits& limits)
+{
+    const auto* frames = storage.root->frames();
+    if (!frames)
+        return;
+    const uint8_t* base = storage.data();
+    const size_t size = storage.sizeBytes();
+    flatbuffers::Verifier::Options opts;
+    opts.max_depth = flatbuffers::uoffset_t(std::max<size_t>(limits.maxTableDepth, 2) - 1);
+    opts.max_tables = flatbuffers::uoffset_t(std::max<size_t>(size / 4, 1024));
+    for (flatbuffers::uoffset_t i = 0; i < frames->size(); ++i) {
+        const fbsvtx::Frame* f = frames->Get(i);
+        const bool fused = frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), limits, opts.max_depth,
+                                        opts.max_tables);
+        flatbuffers::Verifier v(base, size, opts);
+        const bool reference = v.VerifyTable(f) && checkFrameLimits(*f, limits, "frame").isOk();
+        if (fused != reference) {
+            std::fprintf(stderr, "fuzz_chunk: frame %u: FrameVerifier says %d, flatbuffers::Verifier + limits say %d\n", i,
+                         int(fused), int(reference));
+            std::abort();
+        }
+    }
+}
+
 std::shared_ptr<const DecodedChunk> decodeStoredChunk(Backend backend, std::span<const uint8_t> stored)
 {
     Buffer blob(stored.size());
@@ -111,6 +138,8 @@ std::shared_ptr<const DecodedChunk> decodeStoredChunk(Backend backend, std::span
     auto storage = codecFor(backend).parseChunk(std::move(*decoded), limits.decode, "fuzz chunk");
     if (!storage || (storage->framesVerified && !storage->limitsChecked && !checkChunkLimits(*storage->root, limits.decode, "fuzz chunk")))
         return nullptr; // FlatBuffers frames are verified one by one as the walk asks for them
+    if (!storage->framesVerified)
+        checkFrameVerifier(*storage, limits.decode);
     return std::make_shared<DecodedChunk>(0, 0, std::move(*storage));
 }
 
