@@ -261,6 +261,21 @@ private slots:
         }
         row("empty chunk", Wire{}, true);
         {
+            Wire e; // a tag varint of five bytes whose high bits fall beyond 32: dropped, as libprotobuf does
+            e.raw({0xC5, 0xA7, 0xF7, 0xC3, 0x15, 0x26, 0x06, 0x54, 0x3F});
+            row("tag wider than 32 bits", chunkWithEntity(e), true);
+        }
+        {
+            Wire e; // the same field's tag in seven bytes: longer than libprotobuf reads a tag
+            e.raw({0xC5, 0xFF, 0xFF, 0xFF, 0xFF, 0xA7, 0x56, 0x26, 0x06, 0x54, 0x3F});
+            row("seven-byte tag", chunkWithEntity(e), false);
+        }
+        {
+            Wire e; // a string length in six bytes (a non-minimal 2)
+            e.tag(7, 2).raw({0x82, 0x80, 0x80, 0x80, 0x80, 0x00, 'h', 'i'});
+            row("six-byte length", chunkWithEntity(e), false);
+        }
+        {
             Wire e;
             e.tag(1, 0).raw({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01});
             row("eleven-byte varint", chunkWithEntity(e), false);

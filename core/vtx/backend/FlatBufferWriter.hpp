@@ -44,7 +44,8 @@ public:
         uint8_t* p = reserve(4 + bytes + pad);
         const uint32_t n = uint32_t(count);
         std::memcpy(p, &n, 4);
-        std::memcpy(p + 4, data, bytes);
+        if (bytes) // an empty vector's data may be null
+            std::memcpy(p + 4, data, bytes);
         std::memset(p + 4 + bytes, 0, pad);
         return Ref(m_size);
     }
@@ -75,7 +76,8 @@ public:
         uint8_t* p = reserve(4 + n + 1 + pad);
         const uint32_t len = uint32_t(n);
         std::memcpy(p, &len, 4);
-        std::memcpy(p + 4, data, n);
+        if (n)
+            std::memcpy(p + 4, data, n);
         std::memset(p + 4 + n, 0, 1 + pad); // the terminating NUL, then padding
         return Ref(m_size);
     }

@@ -163,9 +163,12 @@ private:
     [[noreturn, gnu::noinline, gnu::cold]] static void badTag(const Cursor& c)
     {
         Cursor probe(c.pos(), c.end());
-        uint64_t t = 0;
-        if (!probe.varint(t))
+        uint64_t wide = 0;
+        if (!probe.varint(wide))
             fail(c.pos(), "truncated field tag");
+        const uint32_t t = uint32_t(wide);
+        if (probe.pos() - c.pos() > 5)
+            fail(c.pos(), "field tag longer than five bytes");
         if ((t & 7) == 3 || (t & 7) == 4)
             failCount(c.pos(), "group field (wire type ", t & 7, "), which this format does not use");
         if ((t >> 3) == 0)
@@ -281,7 +284,8 @@ private:
         const size_t n = size_t(e - p);
         if (n % sizeof(T)) [[unlikely]]
             failCount(p, "packed fixed-width field of ", n, " bytes");
-        std::memcpy(static_cast<void*>(out.grow(n / sizeof(T))), p, n);
+        if (n) // an empty packed run: nothing to copy (and out may have no storage yet)
+            std::memcpy(static_cast<void*>(out.grow(n / sizeof(T))), p, n);
         return true;
     }
 

@@ -75,7 +75,8 @@ public:
     {
         const uint8_t* start = m_p;
         uint64_t len;
-        if (!varint(len) || len > uint64_t(m_end - m_p)) {
+        // Lengths are at most five bytes long (libprotobuf's rule: sizes stay below 2 GiB).
+        if (!varint(len) || m_p - start > 5 || len > uint64_t(m_end - m_p)) {
             m_p = start;
             return false;
         }
@@ -107,12 +108,15 @@ private:
     [[gnu::noinline]] bool tagSlow(uint32_t& field, WireType& type)
     {
         const uint8_t* start = m_p;
-        uint64_t t;
-        if (!varint(t) || t > 0xFFFFFFFFu || (t >> 3) == 0 || !((0x27u >> (t & 7)) & 1)) {
+        uint64_t wide;
+        // A tag is at most five bytes, and as in libprotobuf bits of the fifth beyond 32 are dropped.
+        const bool read = varint(wide) && m_p - start <= 5;
+        const uint32_t t = uint32_t(wide);
+        if (!read || (t >> 3) == 0 || !((0x27u >> (t & 7)) & 1)) {
             m_p = start;
             return false;
         }
-        field = uint32_t(t >> 3);
+        field = t >> 3;
         type = WireType(t & 7);
         return true;
     }
