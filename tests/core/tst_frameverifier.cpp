@@ -65,17 +65,7 @@ class TestFrameVerifier : public QObject {
 
     std::string generated(vtxgen::Kind kind, int32_t frames, int32_t chunkFrames)
     {
-        const std::string p = m_dir.path().toStdString() + "/" + vtxgen::kindName(kind) + "_" + std::to_string(frames) + ".vtx";
-        if (!QFile::exists(QString::fromStdString(p))) {
-            vtxgen::GeneratorOptions o;
-            o.kind = kind;
-            o.frames = frames;
-            o.chunkFrames = chunkFrames;
-            auto s = vtxgen::generateReplay(p, o);
-            if (!s)
-                qFatal("%s", s.message().c_str());
-        }
-        return p;
+        return vtxtest::generatedReplay(m_dir.path(), kind, Backend::FlatBuffers, frames, chunkFrames);
     }
 
 private slots:

@@ -10,6 +10,22 @@ namespace vtxtest {
 std::string sourceDir() { return VTXSCOPE_SOURCE_DIR; }
 std::string cliPath() { return VTXSCOPE_CLI; }
 
+std::string generatedReplay(const QString& dir, vtxgen::Kind kind, vtx::Backend backend, int32_t frames, int32_t chunkFrames)
+{
+    const std::string p = dir.toStdString() + "/" + vtxgen::kindName(kind) + "_" + vtx::backendName(backend) + "_" +
+                           std::to_string(frames) + "_" + std::to_string(chunkFrames) + ".vtx";
+    if (!QFile::exists(QString::fromStdString(p))) {
+        vtxgen::GeneratorOptions o;
+        o.kind = kind;
+        o.backend = backend;
+        o.frames = frames;
+        o.chunkFrames = chunkFrames;
+        if (auto s = vtxgen::generateReplay(p, o); !s)
+            qFatal("%s", s.message().c_str());
+    }
+    return p;
+}
+
 std::string samplesDir()
 {
     const QByteArray env = qgetenv("VTXSCOPE_SAMPLES");

@@ -2,6 +2,7 @@
 // Shared test helpers: where the SDK samples are, JSON value comparison, temp files.
 
 #include "vtx/JsonExport.hpp"
+#include "vtxgen/Generator.hpp"
 
 #include <QString>
 #include <QTest>
@@ -23,6 +24,9 @@ std::vector<std::string> jsonDiff(const nlohmann::json& ours, const nlohmann::js
 std::string joinDiff(const std::vector<std::string>& d, size_t max = 10);
 nlohmann::json toPlain(const vtx::Json& j);
 std::string cliPath();
+/// A generated replay in `dir` (kept there: later calls with the same arguments reuse it);
+/// frames / chunkFrames 0 mean the kind's defaults. Fails the test process if generation fails.
+std::string generatedReplay(const QString& dir, vtxgen::Kind kind, vtx::Backend backend, int32_t frames, int32_t chunkFrames);
 std::string sourceDir();
 
 } // namespace vtxtest

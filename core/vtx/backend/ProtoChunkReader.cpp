@@ -444,6 +444,21 @@ private:
         }
     }
 
+    /// A Flat*Array whose data are messages (struct arrays, map arrays) one table deeper than the
+    /// array, each read by `read` at its depth.
+    template <class Read>
+    void flatOfMessages(Cursor& c, FlatScratch<Ref>& out, size_t depth, const uint8_t* at, Read read)
+    {
+        depthCheck(depth + 1, at);
+        flatArray(c, out, [&](Cursor& in, WireType t) {
+            if (t != WireType::Len)
+                return false;
+            auto [p, e] = message(in);
+            out.data.push_back(read(p, e, depth + 2));
+            return true;
+        });
+    }
+
     // ---- containers ---------------------------------------------------------------------------
 
     ContainerScratch& scratch(size_t depth)
@@ -608,16 +623,9 @@ private:
                 }
                 break;
             case 24:
-                if ((read = type == WireType::Len)) {
-                    depthCheck(depth + 1, at);
-                    flatArray(c, s.structArrays, [&](Cursor& in, WireType t) {
-                        if (t != WireType::Len)
-                            return false;
-                        auto [sp, se] = message(in);
-                        s.structArrays.data.push_back(container(sp, se, depth + 2));
-                        return true;
-                    });
-                }
+                if ((read = type == WireType::Len))
+                    flatOfMessages(c, s.structArrays, depth, at,
+                                   [&](const uint8_t* mp, const uint8_t* me, size_t d) { return container(mp, me, d); });
                 break;
             case 25:
                 if ((read = type == WireType::Len)) {
@@ -626,16 +634,9 @@ private:
                 }
                 break;
             case 26:
-                if ((read = type == WireType::Len)) {
-                    depthCheck(depth + 1, at);
-                    flatArray(c, s.mapArrays, [&](Cursor& in, WireType t) {
-                        if (t != WireType::Len)
-                            return false;
-                        auto [mp, me] = message(in);
-                        s.mapArrays.data.push_back(map(mp, me, depth + 2));
-                        return true;
-                    });
-                }
+                if ((read = type == WireType::Len))
+                    flatOfMessages(c, s.mapArrays, depth, at,
+                                   [&](const uint8_t* mp, const uint8_t* me, size_t d) { return map(mp, me, d); });
                 break;
             case 27:
                 if ((read = type == WireType::Varint))
