@@ -10,7 +10,8 @@
 //   vtxscope-bench property-read FILE [--rounds R]
 //                                                typed reads of a few scalar properties of every
 //                                                entity of every frame of a decoded chunk
-//                                                (realistic loop) and of one property (isolated)
+//                                                (realistic loop: frame resident, and frames streamed
+//                                                from memory) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
 //   vtxscope-bench write FILE OUT [--frames N]   writer throughput: the first N frames of FILE
 //                                                (copied out first) written to OUT with the SDK's
@@ -286,11 +287,36 @@ inline bool readTyped(vtx::ContainerView c, const vtx::PropertyKey& k, uint64_t&
     }
 }
 
-/// The realistic loop of a viewer or script: every entity of every frame, a few named scalar
-/// properties of each (the first four bool/int/float/double/vector fields of its type), read
-/// by pre-resolved key with the typed accessor. The chunk is decoded once, before timing.
+/// Typed reads of every entity of one frame, the first few scalar properties of its type each
+/// (keys resolved once per type, as a viewer's model does); returns the number of values read.
+inline uint64_t readFrame(const vtx::FrameView& fv, const std::vector<std::vector<vtx::PropertyKey>>& keysByType, uint64_t& acc)
+{
+    uint64_t n = 0;
+    for (size_t b = 0; b < fv.bucketCount(); ++b) {
+        const vtx::ContainerList entities = fv.bucket(b).entities();
+        for (size_t e = 0; e < entities.size(); ++e) {
+            const vtx::ContainerView ev = entities[e];
+            const size_t type = size_t(ev.typeId());
+            if (type >= keysByType.size())
+                continue;
+            for (const vtx::PropertyKey& k : keysByType[type])
+                n += readTyped(ev, k, acc);
+        }
+    }
+    return n;
+}
+
+/// The realistic loop of a viewer or script: every entity of a frame, a few named scalar
+/// properties of each (the first four bool/int/float/double/vector fields of its type), read by
+/// pre-resolved key with the typed accessor, on a decoded chunk (decoded and every frame verified
+/// before timing). Two ways:
+///   resident   the frame is in the CPU caches (the viewer's current frame, read on every
+///              repaint): every tenth frame read once untimed, then 20 timed passes over it;
+///   streaming  every frame of the chunk once, in order (a script's loop): the 33 MB CS2 chunk
+///              comes from memory, so this is bound by memory bandwidth, not by the accessors.
 int propertyRead(const std::string& path, int rounds)
 {
+    rounds = std::max(rounds, 1);
     auto file = vtx::ReplayFile::open(path);
     if (!file)
         return fail(file.message());
@@ -315,28 +341,36 @@ int propertyRead(const std::string& path, int rounds)
                 keys.push_back(fd.key);
         }
     }
+    size_t frameBytes = 0;
+    for (size_t fi = 0; fi < c.frameCount(); ++fi) {
+        if (vtx::Status st = c.frameStatus(fi); !st)
+            return fail(st.message());
+        frameBytes += c.frame(fi).bytes().size();
+    }
     uint64_t acc = 0, reads = 0;
-    std::vector<double> nsPerRead;
+    std::vector<double> streaming;
     for (int r = 0; r < rounds; ++r) {
         uint64_t n = 0;
         const auto t0 = Clock::now();
-        for (size_t fi = 0; fi < c.frameCount(); ++fi) {
-            const vtx::FrameView fv = c.frame(fi);
-            for (size_t b = 0; b < fv.bucketCount(); ++b) {
-                const vtx::ContainerList entities = fv.bucket(b).entities();
-                for (size_t e = 0; e < entities.size(); ++e) {
-                    const vtx::ContainerView ev = entities[e];
-                    const size_t type = size_t(ev.typeId());
-                    if (type >= keysByType.size())
-                        continue;
-                    for (const vtx::PropertyKey& k : keysByType[type])
-                        n += readTyped(ev, k, acc);
-                }
-            }
-        }
-        nsPerRead.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / double(std::max<uint64_t>(n, 1)));
+        for (size_t fi = 0; fi < c.frameCount(); ++fi)
+            n += readFrame(c.frame(fi), keysByType, acc);
+        streaming.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / double(std::max<uint64_t>(n, 1)));
         reads = n;
     }
+    std::sort(streaming.begin(), streaming.end());
+    std::vector<double> resident;
+    for (size_t fi = 0; fi < c.frameCount(); fi += 10) {
+        constexpr int kPasses = 20;
+        const vtx::FrameView fv = c.frame(fi);
+        readFrame(fv, keysByType, acc);
+        uint64_t n = 0;
+        const auto t0 = Clock::now();
+        for (int p = 0; p < kPasses; ++p)
+            n += readFrame(fv, keysByType, acc);
+        if (n > 0)
+            resident.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / double(n));
+    }
+    std::sort(resident.begin(), resident.end());
     // Isolated: one property of one entity, read over and over (hot, no lookup of the entity).
     vtx::ContainerView first;
     vtx::PropertyKey firstKey;
@@ -356,10 +390,18 @@ int propertyRead(const std::string& path, int rounds)
         }
         isolatedNs = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / kReads;
     }
-    std::sort(nsPerRead.begin(), nsPerRead.end());
-    std::cout << vtx::Json{{"bench", "property-read"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
-                           {"frames", c.frameCount()}, {"reads_per_round", reads}, {"rounds", rounds},
-                           {"ns_per_read", nsPerRead[nsPerRead.size() / 2]}, {"isolated_ns_per_read", isolatedNs},
+    const size_t frames = std::max<size_t>(c.frameCount(), 1);
+    std::cout << vtx::Json{{"bench", "property-read"},
+                           {"file", path},
+                           {"backend", vtx::backendName(f.backend())},
+                           {"frames", c.frameCount()},
+                           {"reads_per_round", reads},
+                           {"rounds", rounds},
+                           {"frame_bytes_avg", double(frameBytes) / double(frames)},
+                           {"reads_per_frame", double(reads) / double(frames)},
+                           {"ns_per_read_resident", resident.empty() ? 0.0 : resident[resident.size() / 2]},
+                           {"ns_per_read_streaming", streaming[streaming.size() / 2]},
+                           {"isolated_ns_per_read", isolatedNs},
                            {"checksum", acc}}
                      .dump()
               << '\n';
@@ -617,7 +659,7 @@ struct DiffTiming {
 /// Times diffFrames over `pairs` (each diffed once per round, `rounds` rounds; the median of
 /// every single call is reported), with a reused result so steady-state allocation is zero.
 DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>>& pairs, const vtx::Schema& schema,
-                     const vtx::DiffOptions& opt, int rounds)
+                     const vtx::DiffOptions& opt, int rounds, bool framesInCache = false)
 {
     vtx::FrameDiff d;
     std::vector<double> us;
@@ -626,6 +668,8 @@ DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHan
         vtx::diffFrames(a.view(), b.view(), schema, opt, d);
     for (int r = 0; r < rounds; ++r) {
         for (const auto& [a, b] : pairs) {
+            if (framesInCache) // the same pair just before: only the diff's own work is timed
+                vtx::diffFrames(a.view(), b.view(), schema, opt, d);
             const auto t0 = Clock::now();
             vtx::diffFrames(a.view(), b.view(), schema, opt, d);
             us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
@@ -682,6 +726,7 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
                                {"pairs", n}, {"consecutive", timingJson(c)}}.dump() << '\n';
         return 0;
     }
+    const DiffTiming cWarm = timeDiffs(consecutive, f.schema(), hash, 5, true);
     const DiffTiming cNo = timeDiffs(consecutive, f.schema(), noHash, 5);
     const DiffTiming fl = timeDiffs(firstLast, f.schema(), hash, 5);
     std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> same;
@@ -693,7 +738,9 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
                            {"backend", vtx::backendName(f.backend())},
                            {"pairs", n},
                            {"consecutive", timingJson(c)},
+                           {"consecutive_in_cache", timingJson(cWarm)},
                            {"consecutive_no_hash", timingJson(cNo)},
+                           {"frame_bytes_avg", double(chunk->frame(0).bytes().size())},
                            {"first_vs_last", timingJson(fl)},
                            {"identical", timingJson(identical)},
                            {"peak_rss_mb", peakRssMb()}}
