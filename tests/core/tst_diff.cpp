@@ -211,6 +211,23 @@ const std::vector<EngineCase>& engineCases()
         {"map key added", [](PlayerSpec& p) { p.rounds.push_back({"r3", {}}); }, {"RoundStats[r3]:added"}},
         {"map key removed", [](PlayerSpec& p) { p.rounds.erase(p.rounds.begin()); }, {"RoundStats[r1]:removed"}},
         {"map reordered", [](PlayerSpec& p) { std::swap(p.rounds[0], p.rounds[1]); }, {}},
+        {"map reordered and a value changed", [](PlayerSpec& p) { std::swap(p.rounds[0], p.rounds[1]); p.rounds[1].second.kills = 5; },
+         {"RoundStats[r1].Kills:changed"}},
+        {"map key renamed after an equal one", [](PlayerSpec& p) { p.rounds[1].first = "r9"; p.rounds[0].second.kills = 3; },
+         {"RoundStats[r1].Kills:changed", "RoundStats[r2]:removed", "RoundStats[r9]:added"}},
+        {"several elements of one array",
+         [](PlayerSpec& p) {
+             p.shots = {0.25, 0.5, 0.75, 1.0};
+             p.waypoints = {Transform{}, Transform{}, Transform{}};
+         },
+         {"ShotTimes:changed", "ShotTimes[2]:added", "ShotTimes[3]:added", "Waypoints:changed", "Waypoints[1]:added",
+          "Waypoints[2]:added"}},
+        {"every element of one array",
+         [](PlayerSpec& p) {
+             p.shots = {1.25, 1.5};
+             p.trail = {{5, 0, 0}, {6, 1, 1}};
+         },
+         {"Trail[0]:changed", "Trail[1]:changed", "ShotTimes[0]:changed", "ShotTimes[1]:changed"}},
         {"below absolute epsilon", [](PlayerSpec& p) { p.health = 100.0001f; }, {}, [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
         {"above absolute epsilon", [](PlayerSpec& p) { p.health = 100.01f; }, {"Health:changed"}, [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
         {"exact without epsilon", [](PlayerSpec& p) { p.health = 100.0001f; }, {"Health:changed"}},
