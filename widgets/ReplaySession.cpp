@@ -1,5 +1,7 @@
 #include "vtxwidgets/ReplaySession.hpp"
 
+#include "vtx/LargeAlloc.hpp"
+
 #include <QPointer>
 #include <QThreadPool>
 #include <algorithm>
@@ -108,6 +110,7 @@ void ReplaySession::close()
     setFollowing(false);
     m_cache.reset(); // joins the decode workers; pending callbacks find no session work
     m_file.reset();
+    vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
     m_path.clear();
     m_loading = false;
     emit closed();

@@ -4,8 +4,9 @@
 // costs microseconds, so a 33 MB chunk paid ~8,000 page faults (2/3 of a cold jump); blocks of
 // at least kLargeAllocThreshold bytes are 2 MiB-aligned and advised for transparent huge pages,
 // which cuts the faults 512-fold (bench: `vtxscope-bench cold-jumps`, docs/PERFORMANCE.md).
-// Large blocks are mapped directly and unmapped when freed; smaller ones come from malloc.
-// Release with freeLarge() and the size that was asked for.
+// Large blocks are mapped directly; when freed, up to kMaxHeldBytes of them are kept for the
+// next large allocation (see BlockRecycler in the .cpp), the rest unmapped. Smaller blocks come
+// from malloc. Release with freeLarge() and the size that was asked for.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,9 @@
 namespace vtx {
 
 constexpr size_t kLargeAllocThreshold = size_t(4) << 20;
+/// Freed large blocks kept for reuse at most (two decoded CS2-like chunks); counted in the
+/// process's memory but not in a chunk cache's budget.
+constexpr size_t kMaxHeldBytes = size_t(72) << 20;
 
 /// Never null: throws std::bad_alloc.
 void* allocateLarge(size_t bytes);
@@ -21,5 +25,11 @@ void freeLarge(void* p, size_t bytes) noexcept;
 
 /// Whether huge-page advice is used (off with VTXSCOPE_NO_HUGEPAGES=1, for measuring).
 bool hugePagesEnabled();
+/// Whether freed large blocks are kept for reuse (off with VTXSCOPE_NO_RECYCLE=1, for measuring).
+bool recyclingEnabled();
+/// Bytes of freed blocks kept right now (never more than kMaxHeldBytes).
+size_t recycledBytesHeld();
+/// Returns every kept block to the system (a viewer that closes its file has no use for them).
+void releaseRecycledBlocks();
 
 } // namespace vtx

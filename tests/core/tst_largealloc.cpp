@@ -1,0 +1,101 @@
+// LargeAlloc: huge-page-aligned blocks for decoded chunks, and the freed blocks it keeps for the
+// next decode (bounded, trimmed to the size asked for, released on request).
+
+#include "vtx/LargeAlloc.hpp"
+
+#include <QtTest>
+
+#include <cstring>
+#include <vector>
+
+using namespace vtx;
+
+namespace {
+constexpr size_t kMiB = size_t(1) << 20;
+
+/// Large blocks come from malloc under AddressSanitizer (overflows stay detectable): nothing
+/// is kept then.
+bool blocksAreMapped()
+{
+    void* p = allocateLarge(8 * kMiB);
+    freeLarge(p, 8 * kMiB);
+    const bool mapped = recycledBytesHeld() > 0;
+    releaseRecycledBlocks();
+    return mapped;
+}
+} // namespace
+
+class TestLargeAlloc : public QObject {
+    Q_OBJECT
+private slots:
+    void init() { releaseRecycledBlocks(); }
+
+    void freedBlockIsReused_data()
+    {
+        QTest::addColumn<size_t>("first");
+        QTest::addColumn<size_t>("second");
+        QTest::newRow("same size") << 33 * kMiB + 123 << 33 * kMiB + 123;
+        QTest::newRow("smaller request, trimmed block") << 40 * kMiB << 20 * kMiB + 7;
+        QTest::newRow("just above the threshold") << kLargeAllocThreshold << kLargeAllocThreshold;
+    }
+    void freedBlockIsReused()
+    {
+        QFETCH(size_t, first);
+        QFETCH(size_t, second);
+        if (!recyclingEnabled() || !blocksAreMapped())
+            QSKIP("large blocks are not kept in this build or environment");
+        void* p = allocateLarge(first);
+        QCOMPARE(reinterpret_cast<uintptr_t>(p) % (2 * kMiB), uintptr_t(0));
+        std::memset(p, 0xab, first);
+        freeLarge(p, first);
+        QVERIFY(recycledBytesHeld() >= first);
+        void* q = allocateLarge(second);
+        QCOMPARE(q, p);
+        QCOMPARE(recycledBytesHeld(), size_t(0)); // the rest of a larger block went back to the system
+        std::memset(q, 0xcd, second); // the whole size asked for is writable
+        freeLarge(q, second);
+    }
+
+    void largerRequestGetsANewBlock()
+    {
+        if (!recyclingEnabled() || !blocksAreMapped())
+            QSKIP("large blocks are not kept in this build or environment");
+        void* small = allocateLarge(6 * kMiB);
+        freeLarge(small, 6 * kMiB);
+        const size_t held = recycledBytesHeld();
+        void* big = allocateLarge(30 * kMiB);
+        std::memset(big, 1, 30 * kMiB);
+        QCOMPARE(recycledBytesHeld(), held); // the small block is still kept, not handed out
+        freeLarge(big, 30 * kMiB);
+    }
+
+    void keptBytesAreBounded()
+    {
+        if (!recyclingEnabled() || !blocksAreMapped())
+            QSKIP("large blocks are not kept in this build or environment");
+        std::vector<void*> blocks;
+        for (int i = 0; i < 5; ++i) {
+            blocks.push_back(allocateLarge(33 * kMiB));
+            std::memset(blocks.back(), i, 33 * kMiB);
+        }
+        for (void* p : blocks)
+            freeLarge(p, 33 * kMiB);
+        QVERIFY(recycledBytesHeld() > 0);
+        QVERIFY(recycledBytesHeld() <= kMaxHeldBytes);
+        releaseRecycledBlocks();
+        QCOMPARE(recycledBytesHeld(), size_t(0));
+    }
+
+    void smallBlocksComeFromTheHeap()
+    {
+        const size_t before = recycledBytesHeld();
+        void* p = allocateLarge(1000);
+        std::memset(p, 0, 1000);
+        freeLarge(p, 1000);
+        QCOMPARE(recycledBytesHeld(), before);
+        freeLarge(nullptr, 0); // no-op
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLargeAlloc)
+#include "tst_largealloc.moc"
