@@ -5,7 +5,7 @@
 // at least kLargeAllocThreshold bytes are 2 MiB-aligned and advised for transparent huge pages,
 // which cuts the faults 512-fold (bench: `vtxscope-bench cold-jumps`, docs/PERFORMANCE.md).
 // Large blocks are mapped directly; when freed, up to kMaxHeldBytes of them are kept for the
-// next large allocation (see BlockRecycler in the .cpp), the rest unmapped. Smaller blocks come
+// next large allocation (BlockRecycler in the .cpp), the rest unmapped. Smaller blocks come
 // from malloc. Release with freeLarge() and the size that was asked for.
 
 #include <cstddef>
@@ -14,9 +14,9 @@
 namespace vtx {
 
 constexpr size_t kLargeAllocThreshold = size_t(4) << 20;
-/// Freed large blocks kept for reuse at most (two decoded CS2-like chunks); counted in the
-/// process's memory but not in a chunk cache's budget.
-constexpr size_t kMaxHeldBytes = size_t(72) << 20;
+/// Freed large blocks kept for reuse at most, in capacity (two decoded CS2-like chunks with
+/// their spare capacity); counted in the process's memory but not in a chunk cache's budget.
+constexpr size_t kMaxHeldBytes = size_t(80) << 20;
 
 /// Never null: throws std::bad_alloc.
 void* allocateLarge(size_t bytes);
