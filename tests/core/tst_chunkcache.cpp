@@ -129,10 +129,18 @@ private slots:
     void fixedWindowDropsEverythingElse()
     {
         ChunkCache cache(m_file, {m_chunkBytes * 40, 2, "fixed:1,1"});
+        // What the cache holds, for the failure message (CI machines can be slow: a long timeout).
+        auto held = [&] {
+            QByteArray s;
+            const auto states = cache.chunkStates();
+            for (size_t c = 0; c < states.size(); ++c)
+                s += QByteArray::number(int(states[c]));
+            return s;
+        };
         VTX_VERIFY_OK(cache.get(5 * 32));
-        QTRY_VERIFY(cache.stats().residentChunks == 3); // 4, 5, 6 once prefetch lands
+        QTRY_VERIFY2_WITH_TIMEOUT(cache.stats().residentChunks == 3, held().constData(), 20000); // 4, 5, 6 once prefetch lands
         VTX_VERIFY_OK(cache.get(15 * 32));
-        QTRY_VERIFY(cache.stats().residentChunks == 3);
+        QTRY_VERIFY2_WITH_TIMEOUT(cache.stats().residentChunks == 3, held().constData(), 20000);
         const auto states = cache.chunkStates();
         for (size_t c = 0; c < states.size(); ++c)
             QCOMPARE(states[c] == ChunkState::Cached, c >= 14 && c <= 16);
@@ -196,7 +204,7 @@ private slots:
         }
         for (auto& th : threads)
             th.join();
-        QTRY_COMPARE(asyncDone.load(), 6 * 15);
+        QTRY_COMPARE_WITH_TIMEOUT(asyncDone.load(), 6 * 15, 20000);
         QCOMPARE(wrong.load(), 0);
         QCOMPARE(failed.load(), 0);
         QVERIFY(cache.stats().peakResidentBytes <= m_chunkBytes);
