@@ -417,11 +417,21 @@ int writeThroughput(const std::string& path, const std::string& out, int32_t fra
     const int32_t n = std::min(frames, f.frameCount());
     std::vector<vtx::FrameData> data;
     data.reserve(size_t(n));
+    std::shared_ptr<const vtx::DecodedChunk> chunk; // each chunk decoded once (ReplayFile::frame decodes per call)
     for (int32_t i = 0; i < n; ++i) {
-        auto h = f.frame(i);
-        if (!h)
-            return fail(h.message());
-        data.push_back(vtx::toData(h->view()));
+        if (!chunk || i >= chunk->startFrame() + int32_t(chunk->frameCount())) {
+            const auto ci = f.chunkForFrame(i);
+            if (!ci)
+                return fail("frame " + std::to_string(i) + " is in no chunk");
+            auto c = f.decodeChunk(*ci);
+            if (!c)
+                return fail(c.message());
+            chunk = *c;
+        }
+        const vtx::FrameHandle h(chunk, i);
+        if (h.view().isNull())
+            return fail(chunk->frameStatus(size_t(i - chunk->startFrame())).message());
+        data.push_back(vtx::toData(h.view()));
     }
     vtx::WriterOptions wo;
     wo.backend = f.backend();

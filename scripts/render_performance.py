@@ -53,7 +53,8 @@ if meta:
     m = meta[-1]
     lines += [f"Run: {m.get('date', '?')}, commit `{m.get('commit', '?')}`, {m.get('build_type', '?')} build"
               f"{', full fixed-window sweep' if m.get('sweep') else ''}"
-              f"{'; diff and decode-phase rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}.", ""]
+              f"{'; diff and decode-phase rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}"
+              f"{'; `scripts/bench` took {:.1f} min ({:.1f} min measuring, the rest building)'.format(m['seconds_total'] / 60, m['seconds_measuring'] / 60) if 'seconds_total' in m else ''}.", ""]
 
 lines += ["Method: `scripts/bench` builds Release into `build/bench`, generates the fixtures, and runs `vtxscope-bench` "
           "(whole-file figures, one JSON line each) and `vtxscope-micro` (Google Benchmark); every limit a figure is "
