@@ -195,7 +195,10 @@ if phases:
               "the diff's streaming loads measured 1.2× slower.",
               "- **Run to run**: on this VM the first decodes of a process sometimes take 4-6× their usual time (a CS2 "
               "chunk in 60-110 ms instead of 16 ms, with the cache making the same decisions, and no compaction stall "
-              "in `/proc/vmstat`); a second run right after is fast. The medians of five runs above damp this.",
+              "in `/proc/vmstat`); a second run right after is fast. The cause is the VM's memory: a fresh process's first "
+              "touch of 64 MB (`mmap` + `memset`) took 90-130 ms in some runs and 5.6 ms in others, guest pages the host "
+              "had not backed yet. Freed large blocks are kept for the next decode (`LargeAlloc`), so within a process only "
+              "the first decodes pay it; the medians of five runs above damp the rest.",
               "- On this VM a first-touched 4 KiB page costs microseconds: large blocks use transparent huge pages "
               "(`core/vtx/LargeAlloc`); with `VTXSCOPE_NO_HUGEPAGES=1` a cold FlatBuffers jump took 135 ms instead of "
               "43 ms and Protobuf open → first frame 838 ms instead of 184 ms when measured.", ""]
