@@ -221,6 +221,22 @@ int zstdOnly(const std::string& path)
     return 0;
 }
 
+/// Makes `chunk` the decoded chunk holding `frame`, keeping it while the frames read in order stay
+/// in it: ReplayFile::frame decodes the whole chunk on every call.
+vtx::Status holdChunkOf(const vtx::ReplayFile& f, int32_t frame, std::shared_ptr<const vtx::DecodedChunk>& chunk)
+{
+    if (chunk && frame >= chunk->startFrame() && frame < chunk->startFrame() + int32_t(chunk->frameCount()))
+        return {};
+    const auto ci = f.chunkForFrame(frame);
+    if (!ci)
+        return vtx::Error{"no chunk holds frame " + std::to_string(frame)};
+    auto c = f.decodeChunk(*ci);
+    if (!c)
+        return vtx::Error{c.message()};
+    chunk = *c;
+    return {};
+}
+
 int firstFrames(const std::string& path, int32_t frames)
 {
     const auto t0 = Clock::now();
@@ -233,15 +249,8 @@ int firstFrames(const std::string& path, int32_t frames)
     const int32_t n = std::min(frames, f.frameCount());
     std::shared_ptr<const vtx::DecodedChunk> chunk;
     for (int32_t i = 0; i < n; ++i) {
-        if (!chunk || i >= chunk->startFrame() + int32_t(chunk->frameCount())) {
-            const auto ci = f.chunkForFrame(i);
-            if (!ci)
-                return fail("no chunk holds frame " + std::to_string(i));
-            auto c = f.decodeChunk(*ci);
-            if (!c)
-                return fail(c.message());
-            chunk = *c;
-        }
+        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
+            return fail(st.message());
         walk.frame(chunk->frame(size_t(i - chunk->startFrame())), t);
     }
     const double ms = msSince(t0);
@@ -417,17 +426,10 @@ int writeThroughput(const std::string& path, const std::string& out, int32_t fra
     const int32_t n = std::min(frames, f.frameCount());
     std::vector<vtx::FrameData> data;
     data.reserve(size_t(n));
-    std::shared_ptr<const vtx::DecodedChunk> chunk; // each chunk decoded once (ReplayFile::frame decodes per call)
+    std::shared_ptr<const vtx::DecodedChunk> chunk;
     for (int32_t i = 0; i < n; ++i) {
-        if (!chunk || i >= chunk->startFrame() + int32_t(chunk->frameCount())) {
-            const auto ci = f.chunkForFrame(i);
-            if (!ci)
-                return fail("frame " + std::to_string(i) + " is in no chunk");
-            auto c = f.decodeChunk(*ci);
-            if (!c)
-                return fail(c.message());
-            chunk = *c;
-        }
+        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
+            return fail(st.message());
         const vtx::FrameHandle h(chunk, i);
         if (h.view().isNull())
             return fail(chunk->frameStatus(size_t(i - chunk->startFrame())).message());
