@@ -1,6 +1,7 @@
 #include "vtx/LargeAlloc.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <new>
@@ -178,6 +179,8 @@ void* allocateLarge(size_t bytes)
 {
     if (bytes == 0)
         bytes = 1;
+    if (bytes > SIZE_MAX / 4) // rounding up (and the spare eighth) must not wrap to a small block
+        throw std::bad_alloc();
     if (!isLarge(bytes)) {
         void* p = std::malloc(bytes);
         if (!p)

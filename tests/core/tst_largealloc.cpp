@@ -105,6 +105,13 @@ private slots:
         QCOMPARE(recycledBytesHeld(), size_t(0));
     }
 
+    void impossibleSizeThrows()
+    {
+        // Rounded up to huge pages (plus spare capacity) it would wrap around to a small block.
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocateLarge(SIZE_MAX - 100));
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, allocateLarge(SIZE_MAX / 2));
+    }
+
     void smallBlocksComeFromTheHeap()
     {
         const size_t before = recycledBytesHeld();
