@@ -22,14 +22,18 @@ namespace {
 const char* kUsage = R"(usage: vtxscope-cli [-v] COMMAND ...
 
 commands:
-  info FILE                 header, schema summary, seek table, times, events, problems
+  info FILE                 header, schema summary, seek table, times, events, per-type hash trust
+                            (from the first, middle and last chunk), problems
   frame FILE N              every entity of frame N with named property values
   diff FILE A B [--json] [--epsilon E] [--relative R] [--ignore NAME]... [--only BUCKET:ID]... [--no-hash]
                             what changed from frame A to frame B (entities matched by unique id);
                             A and B are frame numbers or "last"; text report, or JSON with --json
-  validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...)
-  generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L]
-                            write a synthetic replay; KIND is demo, cs2 or rl
+  validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...); known
+                            writer quirks are "info" lines, not problems; exit 1 when a problem is found
+  generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L] [--hashes spec|sdk] [--blobs on|off]
+                            write a synthetic replay; KIND is demo, cs2 or rl; --hashes: content_hash
+                            as the spec says or as the SDK v0.2.0 writer does (default sdk for cs2);
+                            --blobs: bone payloads by the SDK's blob convention (cs2 only, default on)
 
 options:
   -v, --verbose             debug logging on stderr
@@ -72,6 +76,7 @@ int cmdInfo(const std::vector<std::string>& args)
     auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
+    (*file)->gatherHashEvidence(); // first, middle and last chunk: the stored-hash verdicts
     print(vtx::infoJson(**file));
     return 0;
 }
@@ -217,6 +222,10 @@ int cmdGenerate(const std::vector<std::string>& args)
             opt.frames = static_cast<int32_t>(v);
         } else if (a == "--level" && parseInt(val, v)) {
             opt.zstdLevel = static_cast<int>(v);
+        } else if (a == "--hashes" && (val == "spec" || val == "sdk")) {
+            opt.hashVariant = val == "sdk" ? vtx::HashVariant::SdkTail : vtx::HashVariant::Spec;
+        } else if (a == "--blobs" && (val == "on" || val == "off")) {
+            opt.blobPayloads = val == "on";
         } else {
             return usage("bad option " + a + " " + val);
         }

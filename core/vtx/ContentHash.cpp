@@ -49,9 +49,15 @@ struct DataAccess {
 DataAccess access(const PropertyContainerData& d) { return {d}; }
 ContainerView access(ContainerView c) { return c; }
 
+// Feeds one XXH3 state. The spec's algorithm gives every container a state of its own; the
+// SDK v0.2.0 writer shares one state per thread across the recursion (spec §6.6 ⚠), so a child's
+// reset discards what its parent had fed. `shared` selects the second behaviour, which makes
+// a nested container's hash cover only the tail: the last child's bytes onwards.
 class Hasher {
 public:
-    Hasher() { XXH3_64bits_reset(&m_state); }
+    explicit Hasher(XXH3_state_t* shared) : m_state(shared ? *shared : m_own) { XXH3_64bits_reset(&m_state); }
+    Hasher(const Hasher&) = delete;
+    Hasher& operator=(const Hasher&) = delete;
     void bytes(const void* p, size_t n)
     {
         if (n)
@@ -62,13 +68,15 @@ public:
     template <class T>
     void value(const T& v) { bytes(&v, sizeof v); }
     uint64_t digest() { return XXH3_64bits_digest(&m_state); }
+    XXH3_state_t* sharedState() { return &m_state == &m_own ? nullptr : &m_state; }
 
 private:
-    XXH3_state_t m_state;
+    XXH3_state_t m_own;
+    XXH3_state_t& m_state;
 };
 
 template <class C>
-uint64_t hashOf(const C& c);
+uint64_t hashOf(const C& c, XXH3_state_t* shared);
 
 template <class Strings>
 void hashStrings(Hasher& h, const Strings& s)
@@ -94,7 +102,7 @@ void hashMap(Hasher& h, const Map& m)
     hashStrings(h, m.keys());
     const auto& values = m.values();
     for (size_t i = 0; i < values.size(); ++i)
-        h.value(hashOf(access(values[i])));
+        h.value(hashOf(access(values[i]), h.sharedState()));
 }
 
 struct MapDataAccess {
@@ -106,9 +114,9 @@ MapDataAccess mapAccess(const MapData& m) { return {m}; }
 MapView mapAccess(MapView m) { return m; }
 
 template <class C>
-uint64_t hashOf(const C& c)
+uint64_t hashOf(const C& c, XXH3_state_t* shared)
 {
-    Hasher h;
+    Hasher h(shared);
     h.value(c.typeId());
     h.span(c.bools());
     h.span(c.int32s());
@@ -127,11 +135,11 @@ uint64_t hashOf(const C& c)
     hashFlat(h, c.doubleArrays());
     const auto& structs = c.structs();
     for (size_t i = 0; i < structs.size(); ++i)
-        h.value(hashOf(access(structs[i])));
+        h.value(hashOf(access(structs[i]), h.sharedState()));
     const auto sa = c.structArrays();
     if (sa.data.size() > 0) {
         for (size_t i = 0; i < sa.data.size(); ++i)
-            h.value(hashOf(access(sa.data[i])));
+            h.value(hashOf(access(sa.data[i]), h.sharedState()));
         h.span(std::span<const uint32_t>(sa.offsets));
     }
     const auto& maps = c.maps();
@@ -158,22 +166,33 @@ uint64_t hashOf(const C& c)
 
 } // namespace
 
-uint64_t computeContentHash(ContainerView c) { return hashOf(c); }
-uint64_t computeContentHash(const PropertyContainerData& c) { return hashOf(access(c)); }
+uint64_t computeContentHash(ContainerView c) { return hashOf(c, nullptr); }
+uint64_t computeContentHash(const PropertyContainerData& c) { return hashOf(access(c), nullptr); }
 
-void fillContentHashes(PropertyContainerData& c)
+uint64_t computeSdkContentHash(ContainerView c)
+{
+    XXH3_state_t shared;
+    return hashOf(c, &shared);
+}
+uint64_t computeSdkContentHash(const PropertyContainerData& c)
+{
+    XXH3_state_t shared;
+    return hashOf(access(c), &shared);
+}
+
+void fillContentHashes(PropertyContainerData& c, HashVariant variant)
 {
     for (auto& s : c.structs)
-        fillContentHashes(s);
+        fillContentHashes(s, variant);
     for (auto& s : c.structArrays.data)
-        fillContentHashes(s);
+        fillContentHashes(s, variant);
     for (auto& m : c.maps)
         for (auto& v : m.values)
-            fillContentHashes(v);
+            fillContentHashes(v, variant);
     for (auto& m : c.mapArrays.data)
         for (auto& v : m.values)
-            fillContentHashes(v);
-    c.contentHash = computeContentHash(c);
+            fillContentHashes(v, variant);
+    c.contentHash = variant == HashVariant::SdkTail ? computeSdkContentHash(c) : computeContentHash(c);
 }
 
 } // namespace vtx

@@ -7,8 +7,8 @@
 
 namespace vtx {
 
-DecodedChunk::DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage)
-    : m_index(chunkIndex), m_startFrame(startFrame), m_storage(std::move(storage))
+DecodedChunk::DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage, std::shared_ptr<const HashTrust> trust)
+    : m_index(chunkIndex), m_startFrame(startFrame), m_storage(std::move(storage)), m_hashTrust(std::move(trust))
 {
     // FlatBuffers are built back to front and writers finish one frame before starting the
     // next, so a frame's vectors and tables lie between its own table and the next frame table

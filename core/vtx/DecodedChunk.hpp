@@ -13,9 +13,12 @@
 
 namespace vtx {
 
+class HashTrust;
+
 class DecodedChunk {
 public:
-    DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage);
+    /// `trust`: the file's stored-hash verdicts (null: no stored hash is trusted).
+    DecodedChunk(size_t chunkIndex, int32_t startFrame, ChunkStorage storage, std::shared_ptr<const HashTrust> trust = {});
     size_t index() const { return m_index; }
     int32_t startFrame() const { return m_startFrame; }
     size_t frameCount() const { return frames() ? frames()->size() : 0; }
@@ -34,6 +37,8 @@ public:
     Status frameStatus(size_t local) const;
     size_t decodedBlobBytes() const { return m_storage.decodedBlobBytes; }
     int32_t embeddedChunkIndex() const { return m_storage.root->chunk_index(); }
+    /// Which stored hashes of this chunk's file cover their whole container; null when none do.
+    const HashTrust* hashTrust() const { return m_hashTrust.get(); }
     /// Bytes held by this chunk (what a cache budget counts).
     size_t memoryBytes() const { return m_storage.sizeBytes() + sizeof(*this); }
 
@@ -42,6 +47,7 @@ private:
     size_t m_index;
     int32_t m_startFrame;
     ChunkStorage m_storage;
+    std::shared_ptr<const HashTrust> m_hashTrust;
     std::vector<std::pair<uint32_t, uint32_t>> m_frameBytes; ///< per frame [begin, end) in the buffer; see FrameView::bytes()
     /// Per frame when frames are verified lazily: 0 not yet, 1 good, 2 bad. Racing first accesses
     /// verify twice and store the same answer.

@@ -172,6 +172,28 @@ public:
         return a ? FlatListArrayView<MapList>{MapList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<MapList>{};
     }
 
+    /// Whether this container holds a nested container whose hash feeds its own (a struct, a
+    /// struct-array element, a map or map-array value): the only case in which the SDK v0.2.0
+    /// writer's content_hash differs from the spec's (§6.6 ⚠).
+    bool hasNestedContainers() const
+    {
+        if (!m_p)
+            return false;
+        if (const auto* s = m_p->any_struct_properties(); s && s->size() > 0)
+            return true;
+        if (const auto* sa = m_p->any_struct_arrays(); sa && sa->data() && sa->data()->size() > 0)
+            return true;
+        if (const auto* maps = m_p->map_properties())
+            for (flatbuffers::uoffset_t i = 0; i < maps->size(); ++i)
+                if (const auto* m = maps->Get(i); m && m->values() && m->values()->size() > 0)
+                    return true;
+        if (const auto* ma = m_p->map_arrays(); ma && ma->data())
+            for (flatbuffers::uoffset_t i = 0; i < ma->data()->size(); ++i)
+                if (const auto* m = ma->data()->Get(i); m && m->values() && m->values()->size() > 0)
+                    return true;
+        return false;
+    }
+
     /// O(1), allocation-free typed read of a scalar slot; nullopt when the slot is absent or
     /// the key's type is not T. T: bool, int32_t, int64_t, float, double, std::string_view,
     /// Vec3, Quat, Transform, ContainerView (nested struct).

@@ -61,10 +61,6 @@ std::string sanitizeUtf8(std::string_view s)
     return out;
 }
 
-namespace {
-
-Json nonFinite(double v) { return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"); }
-
 std::string hex64(uint64_t v)
 {
     char buf[17];
@@ -72,6 +68,10 @@ std::string hex64(uint64_t v)
     std::string s(buf, p);
     return std::string(16 - s.size(), '0') + s;
 }
+
+namespace {
+
+Json nonFinite(double v) { return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"); }
 
 Json vecJson(const Vec3& v) { return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)}); }
 Json quatJson(const Quat& q) { return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)}); }
@@ -242,6 +242,27 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     return out;
 }
 
+Json hashTrustJson(const ReplayFile& file)
+{
+    const HashTrust& trust = *file.hashTrust();
+    Json types = Json::array();
+    for (const StructDef& d : file.schema().structs()) {
+        const HashEvidence e = trust.evidence(d.typeId);
+        const HashVerdict v = verdictOf(e);
+        const char* shortcut = v == HashVerdict::Spec                                        ? "always"
+                               : v == HashVerdict::SdkVariant || v == HashVerdict::NoNested ? "containers_without_nested"
+                                                                                            : "never";
+        types.push_back(Json{{"type_id", d.typeId}, {"type", sanitizeUtf8(d.name)}, {"verdict", hashVerdictName(v)},
+                             {"diff_shortcut", shortcut}, {"sampled", e.sampled()}, {"spec_only", e.specOnly},
+                             {"sdk_only", e.sdkOnly}, {"both", e.both}, {"neither", e.neither}});
+    }
+    Json mismatches = Json::array();
+    for (const HashMismatch& m : trust.mismatches())
+        mismatches.push_back(Json{{"frame", m.frame}, {"bucket", m.bucket}, {"entity", sanitizeUtf8(m.uniqueId)},
+                                  {"path", m.path}, {"type_id", m.typeId}});
+    return Json{{"sampled_chunks", trust.sampledChunks()}, {"types", std::move(types)}, {"mismatches", std::move(mismatches)}};
+}
+
 Json infoJson(const ReplayFile& file)
 {
     const ReplayHeader& h = file.header();
@@ -313,6 +334,7 @@ Json infoJson(const ReplayFile& file)
         events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)}, {"event_type", sanitizeUtf8(e.type)}, {"label", sanitizeUtf8(e.label)},
                               {"location", vecJson(e.location)}, {"entity_unique_id", sanitizeUtf8(e.entityUniqueId)}});
     out["events"] = std::move(events);
+    out["hash_trust"] = hashTrustJson(file);
     Json problems = Json::array();
     for (const Problem& p : file.problems())
         problems.push_back(sanitizeUtf8(p.message));

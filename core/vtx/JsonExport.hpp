@@ -14,10 +14,14 @@ using Json = nlohmann::ordered_json;
 
 /// Replaces invalid UTF-8 (FlatBuffers strings may hold any bytes) with U+FFFD.
 std::string sanitizeUtf8(std::string_view s);
+/// 16 lower-case hex digits, as content hashes are printed.
+std::string hex64(uint64_t v);
 Json f32Json(float v);
 Json f64Json(double v);
 
-/// Header, schema summary, seek table, times, events and open problems.
+/// Per struct type, the stored-hash verdict so far (HashTrust) and what it allows the diff.
+Json hashTrustJson(const ReplayFile& file);
+/// Header, schema summary, seek table, times, events, hash trust and open problems.
 Json infoJson(const ReplayFile& file);
 /// Every bucket and entity of a frame with named property values.
 Json frameJson(const ReplayFile& file, const FrameHandle& frame);

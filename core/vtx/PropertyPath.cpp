@@ -1,5 +1,6 @@
 #include "vtx/PropertyPath.hpp"
 
+#include "vtx/ContentHash.hpp"
 #include "vtx/PropertyVisit.hpp"
 
 #include <charconv>
@@ -66,8 +67,11 @@ public:
 
     Value container(ContainerView c, size_t i)
     {
+        // A struct's value is its recomputed hash, never the stored one: the SDK v0.2.0
+        // writer's stored hash of a struct with nested structs misses most of its values
+        // (spec §6.6 ⚠), and "did this property change" must see every one.
         if (i == m_segs.size())
-            return Value::ofStruct(c.typeId(), c.contentHash());
+            return Value::ofStruct(c.typeId(), computeContentHash(c));
         const PropertyPath::Segment& s = m_segs[i];
         if (s.bracket || c.isNull())
             return {};
@@ -149,7 +153,7 @@ private:
     {
         uint64_t h = s.size();
         for (size_t k = 0; k < s.size(); ++k) {
-            const uint64_t e = s[k].contentHash();
+            const uint64_t e = computeContentHash(s[k]); // recomputed: see container()
             h = XXH3_64bits_withSeed(&e, sizeof e, h);
         }
         return h;
@@ -191,7 +195,7 @@ private:
             uint64_t h = m.size();
             for (size_t k = 0; k < m.size(); ++k) {
                 const std::string_view key = m.keys()[k];
-                const uint64_t e = m.values()[k].contentHash();
+                const uint64_t e = computeContentHash(m.values()[k]); // recomputed: see container()
                 h = XXH3_64bits_withSeed(key.data(), key.size(), h);
                 h = XXH3_64bits_withSeed(&e, sizeof e, h);
             }

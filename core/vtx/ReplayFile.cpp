@@ -107,6 +107,12 @@ Status ReplayFile::load(const ReaderOptions& options, const ReplayFile* previous
     }
     if (Status s = parseSchema(); !s)
         return s;
+    // A grown file is the same recording: the evidence gathered so far stays valid.
+    if (previous && previous->m_hashTrust && previous->m_headerStored == m_headerStored &&
+        previous->m_hashTrust->typeCount() == m_schema.structs().size())
+        m_hashTrust = previous->m_hashTrust;
+    else
+        m_hashTrust = std::make_shared<HashTrust>(m_schema.structs().size());
     if (m_recovery.recovered) // first: it is what a reader of the problems list must see
         m_problems.insert(m_problems.begin(), {Problem::Severity::Warning, m_recovery.summary()});
     else
@@ -381,7 +387,27 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) co
     auto storage = decodeStored(std::move(*blob), what);
     if (!storage)
         return storage.error();
-    return std::shared_ptr<const DecodedChunk>(std::make_shared<DecodedChunk>(i, c.startFrame, std::move(*storage)));
+    auto chunk = std::make_shared<DecodedChunk>(i, c.startFrame, std::move(*storage), m_hashTrust);
+    // A few frames of every chunk decoded: evidence for (or against) trusting stored hashes.
+    if (m_options.sampleHashes)
+        m_hashTrust->observeChunk(*chunk);
+    return std::shared_ptr<const DecodedChunk>(std::move(chunk));
+}
+
+void ReplayFile::gatherHashEvidence(size_t maxChunks) const
+{
+    const size_t n = m_footer.chunks.size();
+    if (n == 0 || maxChunks == 0)
+        return;
+    const size_t picks = std::min(n, maxChunks);
+    size_t last = n; // decode each pick once
+    for (size_t k = 0; k < picks; ++k) {
+        const size_t i = picks == 1 ? 0 : k * (n - 1) / (picks - 1);
+        if (i == last)
+            continue;
+        last = i;
+        (void)decodeChunk(i); // a chunk that fails to decode gives no evidence; others still do
+    }
 }
 
 Result<FrameHandle> ReplayFile::frame(int32_t f) const

@@ -5,6 +5,7 @@
 
 #include "vtx/ByteSource.hpp"
 #include "vtx/DecodedChunk.hpp"
+#include "vtx/HashTrust.hpp"
 #include "vtx/ReplayInfo.hpp"
 #include "vtx/Schema.hpp"
 
@@ -26,6 +27,9 @@ struct ReaderOptions {
     /// A missing, truncated or corrupt footer opens in recovery mode (chunk records walked from
     /// the header) instead of failing.
     bool recover = true;
+    /// Every decoded chunk has its first, middle and last frames' stored hashes checked against
+    /// both variants (HashTrust). Off: no type is trusted, every diff compares values.
+    bool sampleHashes = true;
 };
 
 /// What recovery mode found. Chunk records are self-delimiting (spec §1.2), so without a usable
@@ -85,6 +89,13 @@ public:
     /// Decodes the chunk holding `frame` and returns a handle to it (no caching).
     Result<FrameHandle> frame(int32_t frame) const;
 
+    /// Per struct type, whether stored content hashes may stand in for values; shared with
+    /// every chunk this file decodes (and with the file a refresh() returns).
+    const std::shared_ptr<HashTrust>& hashTrust() const { return m_hashTrust; }
+    /// Decodes up to `maxChunks` chunks spread over the file (first, middle, last, ...) so that
+    /// hashTrust() has evidence without a caller reading frames (vtxscope-cli info).
+    void gatherHashEvidence(size_t maxChunks = 3) const;
+
     int64_t gameTimeTicks(int32_t frame) const;  ///< 0 when unknown
     int64_t createdUtcTicks(int32_t frame) const; ///< 0 when unknown
 
@@ -110,6 +121,7 @@ private:
     Schema m_schema;
     std::vector<Problem> m_problems;
     RecoveryReport m_recovery;
+    std::shared_ptr<HashTrust> m_hashTrust;
     std::vector<uint8_t> m_headerStored; ///< compared by refresh() to tell a grown file from a replaced one
 };
 

@@ -105,7 +105,7 @@ Status ReplayWriter::addFrame(FrameData frame, int64_t gameTimeTicks, int64_t cr
         groupBucketByType(frame.buckets[0]);
     for (auto& b : frame.buckets)
         for (auto& e : b.entities)
-            fillContentHashes(e);
+            fillContentHashes(e, m_options.hashVariant);
     m_pending.push_back(std::move(frame));
     m_footer.times.gameTime.push_back(gameTimeTicks);
     m_footer.times.createdUtc.push_back(createdUtcTicks);

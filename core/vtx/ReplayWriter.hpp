@@ -7,6 +7,8 @@
 #include "vtx/ReplayInfo.hpp"
 #include "vtx/Status.hpp"
 
+#include "vtx/ContentHash.hpp"
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -21,6 +23,9 @@ struct WriterOptions {
     /// Reorder bucket 0 by type id and write its type_ranges, as SDK writers do (§6.2).
     /// Entities are never dropped; if any bucket-0 entity is untyped the bucket is kept as is.
     bool groupBucket0ByType = true;
+    /// content_hash algorithm: the spec's, or the SDK v0.2.0 writer's (§6.6 ⚠), to produce
+    /// files shaped like the SDK's for tests and benchmarks.
+    HashVariant hashVariant = HashVariant::Spec;
 };
 
 struct WriteStats {

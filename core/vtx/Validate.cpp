@@ -39,9 +39,21 @@ public:
     void container(ContainerView c, const std::string& where, int depth)
     {
         ++m_r.containersHashed;
-        if (computeContentHash(c) != c.contentHash()) {
-            ++m_r.hashMismatches;
-            problem(where + ": stored content_hash differs from the recomputed one");
+        // A stored hash is right when it is the spec's (§6.6) or, for a container holding nested
+        // containers, the SDK v0.2.0 writer's (§6.6 ⚠: a known writer quirk, reported once).
+        const uint64_t stored = c.contentHash();
+        if (computeContentHash(c) != stored) {
+            if (c.hasNestedContainers() && computeSdkContentHash(c) == stored) {
+                ++m_r.hashVariants[c.typeId()].sdkOnly;
+            } else {
+                ++m_r.hashMismatches;
+                problem(where + ": stored content_hash " + hex64(stored) +
+                        " matches neither the spec's algorithm nor the SDK v0.2.0 variant");
+            }
+        } else if (c.hasNestedContainers()) {
+            ++m_r.hashVariants[c.typeId()].specOnly;
+        } else {
+            ++m_r.hashVariants[c.typeId()].both;
         }
         offsets(c.byteArrays(), where, "byte_array_properties");
         offsets(c.int32Arrays(), where, "int32_arrays");
@@ -65,13 +77,20 @@ public:
         for (size_t i = 0; i < sa.data.size(); ++i)
             container(sa.data[i], where + ".struct_array[" + std::to_string(i) + "]", depth + 1);
         MapList m = c.maps();
-        for (size_t i = 0; i < m.size(); ++i) {
-            if (m[i].keys().size() != m[i].values().size())
-                problem(where + ".map[" + std::to_string(i) + "]: keys and values differ in length");
-            ContainerList v = m[i].values();
-            for (size_t j = 0; j < v.size(); ++j)
-                container(v[j], where + ".map[" + std::to_string(i) + "][" + std::to_string(j) + "]", depth + 1);
-        }
+        for (size_t i = 0; i < m.size(); ++i)
+            map(m[i], where + ".map[" + std::to_string(i) + "]", depth);
+        auto ma = c.mapArrays();
+        for (size_t i = 0; i < ma.data.size(); ++i)
+            map(ma.data[i], where + ".map_array[" + std::to_string(i) + "]", depth);
+    }
+
+    void map(MapView m, const std::string& where, int depth)
+    {
+        if (m.keys().size() != m.values().size())
+            problem(where + ": keys and values differ in length");
+        ContainerList v = m.values();
+        for (size_t j = 0; j < v.size(); ++j)
+            container(v[j], where + "[" + std::to_string(j) + "]", depth + 1);
     }
 
 private:
@@ -85,7 +104,8 @@ private:
 ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress, size_t maxProblems)
 {
     ValidationReport r;
-    r.problems = file.problems();
+    for (const Problem& p : file.problems())
+        (p.severity == Problem::Severity::Info ? r.info : r.problems).push_back(p);
     Checker check(r, maxProblems);
     XXH3_state_t digest;
     XXH3_64bits_reset(&digest);
@@ -167,6 +187,25 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
     }
     r.framesDigest = XXH3_64bits_digest(&digest);
     r.distinctUniqueIds = ids.size();
+    // The SDK variant is one line naming the types, not a problem per container.
+    std::string sdkTypes;
+    uint64_t sdkContainers = 0;
+    for (const auto& [type, e] : r.hashVariants) {
+        if (e.sdkOnly == 0)
+            continue;
+        const StructDef* def = file.schema().structById(type);
+        sdkTypes += (sdkTypes.empty() ? "" : ", ") + (def ? def->name : "type " + std::to_string(type));
+        sdkContainers += e.sdkOnly;
+        if (e.specOnly > 0)
+            check.problem("content_hash: " + std::to_string(e.specOnly) + " containers of " +
+                          (def ? def->name : "type " + std::to_string(type)) + " follow the spec and " +
+                          std::to_string(e.sdkOnly) + " the SDK v0.2.0 variant: written by two writers, or damaged");
+    }
+    if (sdkContainers > 0)
+        r.info.push_back({Problem::Severity::Info, "content_hash: " + std::to_string(sdkContainers) +
+                         " containers with nested containers carry the SDK v0.2.0 writer's hash, which covers only "
+                         "their last nested container and what follows it (spec §6.6 ⚠), in " + sdkTypes +
+                         ": equal stored hashes do not prove equal values there, so diffs compare these types by value"});
     return r;
 }
 
@@ -180,10 +219,18 @@ Json validationJson(const ValidationReport& r)
     Json problems = Json::array();
     for (const auto& p : r.problems)
         problems.push_back(sanitizeUtf8(p.message));
+    Json info = Json::array();
+    for (const auto& p : r.info)
+        info.push_back(sanitizeUtf8(p.message));
+    Json variants = Json::object();
+    for (const auto& [t, e] : r.hashVariants)
+        variants[std::to_string(t)] = Json{{"verdict", hashVerdictName(verdictOf(e))},
+                                           {"spec_only", e.specOnly}, {"sdk_only", e.sdkOnly}, {"both", e.both}};
     return Json{{"chunks_checked", r.chunksChecked},     {"chunks_failed", r.chunksFailed},
                 {"frames_checked", r.framesChecked},     {"entities_total", r.entities},
                 {"entities_per_type_total", perType},    {"distinct_unique_ids", r.distinctUniqueIds},
                 {"containers_hashed", r.containersHashed}, {"hash_mismatches", r.hashMismatches},
+                {"hash_variants_per_type", variants},   {"info", info},
                 {"frames_digest", digest},               {"problems", problems},
                 {"problems_omitted", r.problemsOmitted}};
 }

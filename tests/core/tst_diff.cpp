@@ -121,7 +121,8 @@ PropertyContainerData player(const PlayerSpec& p)
 }
 
 /// Frames serialized by a backend's codec and decoded back, exactly as a file would hold them.
-std::shared_ptr<const DecodedChunk> encode(std::vector<FrameData> frames, Backend backend)
+/// `trust` is attached to the chunk (not fed: a test decides what it has seen).
+std::shared_ptr<const DecodedChunk> encode(std::vector<FrameData> frames, Backend backend, std::shared_ptr<const HashTrust> trust = {})
 {
     for (auto& f : frames)
         for (auto& b : f.buckets)
@@ -135,7 +136,16 @@ std::shared_ptr<const DecodedChunk> encode(std::vector<FrameData> frames, Backen
     auto storage = codec.parseChunk(std::move(buf), {}, "test chunk");
     if (!storage)
         qFatal("%s", storage.message().c_str());
-    return std::make_shared<DecodedChunk>(0, 0, std::move(*storage));
+    return std::make_shared<DecodedChunk>(0, 0, std::move(*storage), std::move(trust));
+}
+
+/// A HashTrust for the shooter schema that has sampled every frame of `chunk`.
+std::shared_ptr<HashTrust> trustFrom(const DecodedChunk& chunk)
+{
+    auto t = std::make_shared<HashTrust>(shooterSchema().structs().size());
+    for (size_t i = 0; i < chunk.frameCount(); ++i)
+        t->observeFrame(chunk.frame(i), int32_t(i));
+    return t;
 }
 
 FrameData frameOf(std::vector<std::pair<std::string, PropertyContainerData>> entities, size_t bucket = 0)
@@ -396,8 +406,11 @@ private slots:
         b.buckets[2].uniqueIds = {"bone"};
         b.buckets[2].entities = {player(q)};
         auto chunk = encode({a, b}, Backend::Protobuf);
+        const auto trust = trustFrom(*chunk);
+        DiffOptions opt;
+        opt.hashTrust = trust.get();
         FrameDiff d;
-        diffFrames(chunk->frame(0), chunk->frame(1), shooterSchema(), {}, d);
+        diffFrames(chunk->frame(0), chunk->frame(1), shooterSchema(), opt, d);
         QCOMPARE(d.buckets.size(), size_t(3));
         QCOMPARE(d.entities.size(), size_t(1));
         QCOMPARE(d.entities[0].bucket, 2u);
@@ -408,17 +421,27 @@ private slots:
     void equalHashesSkipTheValues()
     {
         // A forged stored hash proves the short-circuit: values differ, hashes claim equality.
+        // The trust comes from a clean sample (frame 0 only), as when the forged frame is one
+        // the file's sampling did not look at.
         PlayerSpec p, q;
         q.health = 1;
         PropertyContainerData a = player(p), b = player(q);
         fillContentHashes(a);
         fillContentHashes(b);
         b.contentHash = a.contentHash;
-        auto chunk = encode({frameOf({{"e", a}}), frameOf({{"e", b}})}, Backend::FlatBuffers);
+        auto trust = std::make_shared<HashTrust>(shooterSchema().structs().size());
+        auto chunk = encode({frameOf({{"e", a}}), frameOf({{"e", b}})}, Backend::FlatBuffers, trust);
+        trust->observeFrame(chunk->frame(0), 0);
         FrameDiff d;
-        diffFrames(chunk->frame(0), chunk->frame(1), shooterSchema(), {}, d);
+        diffFrames(FrameHandle(chunk, 0), FrameHandle(chunk, 1), shooterSchema(), {}, d);
         QVERIFY(d.entities.empty());
         QCOMPARE(d.totals().skippedByHash, 1u);
+        // Once the sample sees the forged frame, its hash matches neither variant: no shortcut.
+        trust->observeFrame(chunk->frame(1), 1);
+        QCOMPARE(trust->verdict(a.typeId), HashVerdict::Neither);
+        diffFrames(FrameHandle(chunk, 0), FrameHandle(chunk, 1), shooterSchema(), {}, d);
+        QCOMPARE(changeList(d), QStringList{"Health:changed"});
+        QCOMPARE(d.totals().skippedByHash, 0u);
         DiffOptions noHash;
         noHash.useContentHash = false;
         diffFrames(chunk->frame(0), chunk->frame(1), shooterSchema(), noHash, d);

@@ -17,12 +17,6 @@ std::string typeName(const Schema& schema, int32_t typeId)
 Json vecJson(const Vec3& v) { return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)}); }
 Json quatJson(const Quat& q) { return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)}); }
 
-std::string hex64(uint64_t v)
-{
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-    return buf;
-}
 
 std::string csvField(std::string s)
 {

@@ -1,5 +1,6 @@
 #include "vtx/diff/FrameDiff.hpp"
 
+#include "vtx/ContentHash.hpp"
 #include "vtx/PropertyVisit.hpp"
 
 #include <algorithm>
@@ -301,7 +302,9 @@ private:
 
 class Differ {
 public:
-    Differ(const Schema& schema, const DiffOptions& options, FrameDiff& out) : m_schema(schema), m_opt(options), m_out(out)
+    Differ(const Schema& schema, const DiffOptions& options, const HashTrust* trustA, const HashTrust* trustB, FrameDiff& out)
+        : m_schema(schema), m_opt(options), m_out(out), m_trustA(options.useContentHash ? trustA : nullptr),
+          m_trustB(options.useContentHash ? trustB : nullptr)
     {
         m_path.clear();
     }
@@ -432,8 +435,11 @@ private:
 
     bool sameHash(ContainerView a, ContainerView b) const
     {
-        // 0 is what a writer that does not hash stores: no evidence either way.
-        return m_opt.useContentHash && a.contentHash() == b.contentHash() && a.contentHash() != 0;
+        // 0 is what a writer that does not hash stores: no evidence either way. Equal hashes
+        // prove equal values only where each file's hash covers the whole container (the SDK
+        // v0.2.0 writer's does not when it holds nested containers: HashTrust).
+        return m_trustA && m_trustB && a.contentHash() == b.contentHash() && a.contentHash() != 0 &&
+               m_trustA->covers(a) && m_trustB->covers(b);
     }
 
     // ---- recording --------------------------------------------------------------------------
@@ -514,8 +520,9 @@ private:
         }
         const StructDef* def = m_schema.structById(a.typeId());
         if (!def) {
-            // No schema for this type: the hash is all there is to compare.
-            if (a.contentHash() != b.contentHash() || !m_opt.useContentHash)
+            // No schema for this type: no field to name, so compare every value at once through
+            // the recomputed hash (the stored one was not trusted above).
+            if (computeContentHash(a) != computeContentHash(b))
                 record(ChangeKind::Changed, {}, self(a), self(b));
             return;
         }
@@ -751,6 +758,8 @@ private:
     const Schema& m_schema;
     const DiffOptions& m_opt;
     FrameDiff& m_out;
+    const HashTrust* m_trustA;
+    const HashTrust* m_trustB;
     PathStack& m_path = scratchPath();
     uint64_t m_recordedVersion = ~uint64_t(0); ///< path version whose steps end m_out.steps
     uint32_t m_recordedBegin = 0;
@@ -796,7 +805,8 @@ void streamIn(std::span<const uint8_t> bytes)
 }
 } // namespace
 
-void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out)
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA,
+                const HashTrust* trustB, FrameDiff& out)
 {
     out.clear();
     // A frame streamed by this thread's previous diff is still in the caches (two frames are
@@ -810,13 +820,19 @@ void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOption
         streamIn(a.bytes());
     streamed[0] = a.bytes().data();
     streamed[1] = b.bytes().data();
-    Differ d(schema, options, out);
+    Differ d(schema, options, trustA, trustB, out);
     d.frames(a, b);
+}
+
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out)
+{
+    diffFrames(a, b, schema, options, options.hashTrust, options.hashTrust, out);
 }
 
 void diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options, FrameDiff& out)
 {
-    diffFrames(a.view(), b.view(), schema, options, out);
+    const auto trustOf = [&](const FrameHandle& h) { return options.hashTrust ? options.hashTrust : h.chunk() ? h.chunk()->hashTrust() : nullptr; };
+    diffFrames(a.view(), b.view(), schema, options, trustOf(a), trustOf(b), out);
     out.a = a;
     out.b = b;
 }

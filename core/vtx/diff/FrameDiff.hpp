@@ -2,13 +2,15 @@
 // What changed between two frames, in entities and named properties. Entities are matched by
 // unique id per bucket (not by position); changes go down into nested structs, arrays
 // (element-wise, with length changes) and maps (by key). Entities and nested structs whose
-// stored content hashes and types are equal are skipped without reading their properties.
+// stored content hashes and types are equal are skipped without reading their properties, but
+// only where the file's HashTrust says the stored hash covers the whole container.
 //
 // The result is flat and reusable (diffFrames() clears and refills it, keeping capacity), and
 // its values view strings inside the two frames, so it holds their handles.
 
 #include "vtx/DecodedChunk.hpp"
 #include "vtx/AppendArray.hpp"
+#include "vtx/HashTrust.hpp"
 #include "vtx/Schema.hpp"
 #include "vtx/Value.hpp"
 
@@ -28,7 +30,10 @@ struct DiffOptions {
     FloatTolerance tolerance;           ///< applies to float, double, vector, quat, transform
     std::vector<std::string> ignore;    ///< property names ignored at any depth ("Timestamp")
     std::vector<EntityRef> only;        ///< when non-empty, only these entities are compared
-    bool useContentHash = true;         ///< the equal-hash short-circuit (off: compare values)
+    bool useContentHash = true;         ///< the equal-hash short-circuit where HashTrust allows it (off: compare values)
+    /// Whose stored hashes may stand in for values. Null: the FrameHandle overloads use each
+    /// frame's own file's (its chunk's), the FrameView overloads trust no stored hash.
+    const HashTrust* hashTrust = nullptr;
     uint32_t maxChangesPerProperty = 1000; ///< element changes kept per array/map; the rest are counted
 };
 
@@ -129,6 +134,9 @@ public:
 /// Diffs two frame views into `out` (cleared first; capacity is reused). The views must stay
 /// valid while `out` is used; prefer the FrameHandle overload, which keeps them alive.
 void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
+/// Two trust objects: frames of two files (each side's hashes are judged by its own file).
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA,
+                const HashTrust* trustB, FrameDiff& out);
 void diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
 FrameDiff diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options = {});
 
