@@ -61,6 +61,9 @@ private:
         void operator()(const vtx::Quat& q) { (*this)(q.x), (*this)(q.y), (*this)(q.z), (*this)(q.w); }
         void operator()(const vtx::Transform& x) { (*this)(x.translation), (*this)(x.rotation), (*this)(x.scale); }
         void operator()(vtx::ContainerView c) { walk.container(c, t, depth + 1); }
+        // Only unnamed keys reach these; the walk visits named fields.
+        void operator()(const vtx::FloatRange& r) { (*this)(r.min), (*this)(r.max), (*this)(r.valueNormalized); }
+        void operator()(vtx::ByteSpan b) { mix(b.bytes.size()); }
         void operator()(vtx::BoolSpan s)
         {
             for (uint8_t b : s.values)

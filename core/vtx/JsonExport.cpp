@@ -1,5 +1,7 @@
 #include "vtx/JsonExport.hpp"
 
+#include "vtx/UnnamedData.hpp"
+
 #include "vtx/PropertyVisit.hpp"
 
 #include <charconv>
@@ -87,7 +89,21 @@ Json structJson(ContainerView c, const Schema& schema, int depth)
     out["type_id"] = c.typeId();
     out["type_name"] = def ? Json(sanitizeUtf8(def->name)) : Json(nullptr);
     out["properties"] = containerJson(c, schema, depth + 1);
+    if (Json u = unnamedJson(c, schema, depth + 1); !u.empty())
+        out["unnamed"] = std::move(u);
     return out;
+}
+
+Json bytesJson(std::span<const uint8_t> b)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string hex;
+    hex.reserve(b.size() * 2);
+    for (uint8_t x : b) {
+        hex += digits[x >> 4];
+        hex += digits[x & 15];
+    }
+    return Json{{"length", b.size()}, {"hex", std::move(hex)}};
 }
 
 struct ValueToJson {
@@ -104,6 +120,11 @@ struct ValueToJson {
     Json operator()(const Vec3& v) const { return vecJson(v); }
     Json operator()(const Quat& v) const { return quatJson(v); }
     Json operator()(const Transform& v) const { return transformJson(v); }
+    Json operator()(const FloatRange& r) const
+    {
+        return Json{{"min", f32Json(r.min)}, {"max", f32Json(r.max)}, {"value_normalized", f32Json(r.valueNormalized)}};
+    }
+    Json operator()(ByteSpan b) const { return bytesJson(b.bytes); }
     Json operator()(ContainerView v) const { return structJson(v, schema, depth); }
     Json operator()(BoolSpan s) const
     {
@@ -139,30 +160,6 @@ struct ValueToJson {
     }
 };
 
-/// A container whose type the schema does not know: show the typed vectors as stored.
-Json rawContainerJson(ContainerView c, const Schema& schema, int depth)
-{
-    ValueToJson conv{schema, depth};
-    Json o;
-    auto add = [&](const char* name, auto span) {
-        if (!span.empty())
-            o[name] = conv(span);
-    };
-    add("bool_properties", BoolSpan{c.bools()}.values);
-    add("int32_properties", c.int32s());
-    add("int64_properties", c.int64s());
-    add("float_properties", c.floats());
-    add("double_properties", c.doubles());
-    if (!c.strings().empty())
-        o["string_properties"] = conv(ListSlice<StringList>(c.strings(), 0, c.strings().size()));
-    add("transform_properties", c.transforms());
-    add("vector_properties", c.vectors());
-    add("quat_properties", c.quats());
-    if (!c.structs().empty())
-        o["any_struct_properties"] = conv(ListSlice<ContainerList>(c.structs(), 0, c.structs().size()));
-    return o;
-}
-
 } // namespace
 
 Json f32Json(float v)
@@ -188,7 +185,7 @@ Json containerJson(ContainerView c, const Schema& schema, int depth)
         return "<nesting too deep>";
     const StructDef* def = schema.structById(c.typeId());
     if (!def)
-        return rawContainerJson(c, schema, depth);
+        return Json::object(); // nothing is named: unnamedJson() holds every value
     Json o = Json::object();
     ValueToJson conv{schema, depth};
     for (const FieldDef& f : def->fields) {
@@ -199,6 +196,23 @@ Json containerJson(ContainerView c, const Schema& schema, int depth)
         o[sanitizeUtf8(f.name)] = visitProperty(c, f.key, conv);
     }
     return o;
+}
+
+Json unnamedJson(ContainerView c, const Schema& schema, int depth)
+{
+    Json out = Json::object();
+    if (depth > kMaxJsonDepth)
+        return out;
+    std::vector<UnnamedSlot> slots;
+    unnamedSlots(c, schema, slots);
+    ValueToJson conv{schema, depth};
+    for (const UnnamedSlot& u : slots) {
+        Json v = visitProperty(c, u.key, conv);
+        if (u.blobOf)
+            v["blob_of"] = sanitizeUtf8(u.blobOf->name);
+        out[containerMemberName(u.key.member)][std::to_string(u.key.slot)] = std::move(v);
+    }
+    return out;
 }
 
 Json frameJson(const ReplayFile& file, const FrameHandle& handle)
@@ -233,6 +247,8 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
             je["type_name"] = def ? Json(sanitizeUtf8(def->name)) : Json(nullptr);
             je["content_hash"] = hex64(c.contentHash());
             je["properties"] = containerJson(c, schema);
+            if (Json u = unnamedJson(c, schema); !u.empty())
+                je["unnamed"] = std::move(u);
             entities.push_back(std::move(je));
         }
         jb["entities"] = std::move(entities);

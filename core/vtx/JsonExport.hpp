@@ -23,9 +23,14 @@ Json f64Json(double v);
 Json hashTrustJson(const ReplayFile& file);
 /// Header, schema summary, seek table, times, events, hash trust and open problems.
 Json infoJson(const ReplayFile& file);
-/// Every bucket and entity of a frame with named property values.
+/// Every bucket and entity of a frame with named property values, and under "unnamed" the values
+/// no schema name addresses (UnnamedData).
 Json frameJson(const ReplayFile& file, const FrameHandle& frame);
 /// Named properties of one container (recurses into structs, arrays and maps).
 Json containerJson(ContainerView c, const Schema& schema, int depth = 0);
+/// What no schema name addresses, by member and slot: {"byte_array_properties": {"0": {"length":
+/// 1824, "hex": "…", "blob_of": "BonePayload"}}, "range_properties": {"0": {...}}, ...}; empty
+/// when there is none. Nested containers inside carry their own "properties" / "unnamed".
+Json unnamedJson(ContainerView c, const Schema& schema, int depth = 0);
 
 } // namespace vtx

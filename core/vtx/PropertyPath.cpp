@@ -2,6 +2,7 @@
 
 #include "vtx/ContentHash.hpp"
 #include "vtx/PropertyVisit.hpp"
+#include "vtx/UnnamedData.hpp"
 
 #include <charconv>
 #include <xxhash.h>
@@ -84,6 +85,10 @@ public:
         if (!f || !f->key.valid())
             return {};
         m_elementType = f->key.structTypeId;
+        // The SDK's blob convention: an Int8-array field whose bytes sit in byte_array_properties.
+        if (f->key.type == FieldType::Int8 && f->key.container == ContainerKind::Array)
+            if (const auto bytes = blobBytes(c, *f); !bytes.empty())
+                return value(ByteSpan{bytes}, i + 1);
         return visitProperty(c, f->key, [&](const auto& v) { return value(v, i + 1); });
     }
 
@@ -93,6 +98,39 @@ private:
     bool index(size_t i, size_t& out) const { return i < m_segs.size() && m_segs[i].bracket && parseIndex(m_segs[i].text, out); }
 
     Value value(Absent, size_t) { return {}; }
+    Value value(const FloatRange& r, size_t i)
+    {
+        const std::string* n = name(i);
+        if (!n || !end(i + 1))
+            return {};
+        if (*n == "min") return Value::ofFloat(r.min);
+        if (*n == "max") return Value::ofFloat(r.max);
+        if (*n == "value_normalized") return Value::ofFloat(r.valueNormalized);
+        return {};
+    }
+    Value value(ByteSpan b, size_t i)
+    {
+        if (end(i)) {
+            Value v = Value::ofArray(b.bytes.size());
+            v.digest = digestOf(b.bytes);
+            return v;
+        }
+        size_t k = 0;
+        if (!index(i, k) || k >= b.bytes.size() || !end(i + 1))
+            return {};
+        return Value::ofInt(int8_t(b.bytes[k])); // the field is declared Int8
+    }
+    Value value(const ListSlice<MapList>& s, size_t i)
+    {
+        if (!end(i))
+            return {};
+        Value v = Value::ofArray(s.size());
+        uint64_t h = s.size();
+        for (size_t k = 0; k < s.size(); ++k)
+            h = XXH3_64bits_withSeed(&(v.digest = mapDigest(s[k])), sizeof(uint64_t), h);
+        v.digest = h;
+        return v;
+    }
     Value value(bool v, size_t i) { return end(i) ? Value::ofBool(v) : Value{}; }
     Value value(int32_t v, size_t i) { return end(i) ? Value::ofInt(v) : Value{}; }
     Value value(int64_t v, size_t i) { return end(i) ? Value::ofInt(v) : Value{}; }
@@ -188,18 +226,22 @@ private:
     Value value(std::span<const T> s, size_t i) { return elements(s, s.size(), i); }
     Value value(const ListSlice<StringList>& s, size_t i) { return elements(s, s.size(), i); }
     Value value(const ListSlice<ContainerList>& s, size_t i) { return elements(s, s.size(), i); }
+    static uint64_t mapDigest(MapView m)
+    {
+        uint64_t h = m.size();
+        for (size_t k = 0; k < m.size(); ++k) {
+            const std::string_view key = m.keys()[k];
+            const uint64_t e = computeContentHash(m.values()[k]); // recomputed: see container()
+            h = XXH3_64bits_withSeed(key.data(), key.size(), h);
+            h = XXH3_64bits_withSeed(&e, sizeof e, h);
+        }
+        return h;
+    }
     Value value(MapView m, size_t i)
     {
         if (end(i)) {
             Value v = Value::ofMap(m.size(), m_elementType);
-            uint64_t h = m.size();
-            for (size_t k = 0; k < m.size(); ++k) {
-                const std::string_view key = m.keys()[k];
-                const uint64_t e = computeContentHash(m.values()[k]); // recomputed: see container()
-                h = XXH3_64bits_withSeed(key.data(), key.size(), h);
-                h = XXH3_64bits_withSeed(&e, sizeof e, h);
-            }
-            v.digest = h;
+            v.digest = mapDigest(m);
             return v;
         }
         if (!m_segs[i].bracket)

@@ -3,6 +3,7 @@
 #include "vtx/JsonExport.hpp"
 #include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyVisit.hpp"
+#include "vtx/UnnamedData.hpp"
 #include "vtx/Value.hpp"
 
 #include <charconv>
@@ -41,6 +42,18 @@ std::string indexLabel(size_t i)
 
 std::string quoted(std::string_view s) { return "\"" + sanitizeUtf8(s) + "\""; }
 
+/// "1,824 bytes"
+std::string formatByteCount(size_t n)
+{
+    std::string digits = std::to_string(n), out;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ',';
+        out += digits[i];
+    }
+    return out + (n == 1 ? " byte" : " bytes");
+}
+
 
 class TreeBuilder {
 public:
@@ -65,14 +78,15 @@ public:
 
     void container(int parent, ContainerView c, int depth)
     {
-        const StructDef* def = m_schema.structById(c.typeId());
-        if (!def || depth > m_opt.maxDepth)
+        if (depth > m_opt.maxDepth)
             return;
-        for (const FieldDef& f : def->fields) {
-            if (f.name.empty() || !f.key.valid() || f.shadowed)
-                continue;
-            field(parent, f, c, depth);
-        }
+        if (const StructDef* def = m_schema.structById(c.typeId()))
+            for (const FieldDef& f : def->fields) {
+                if (f.name.empty() || !f.key.valid() || f.shadowed)
+                    continue;
+                field(parent, f, c, depth);
+            }
+        unnamed(parent, c, depth);
     }
 
 private:
@@ -85,7 +99,40 @@ private:
     void field(int parent, const FieldDef& f, ContainerView c, int depth)
     {
         const std::string base = fieldTypeName(f.key.type);
+        if (const auto bytes = blobBytes(c, f); !bytes.empty()) {
+            // The SDK's blob convention: shown under the field's name, marked as such.
+            const int id = bytesNode(parent, f.name, bytes, "Int8[" + std::to_string(bytes.size()) + "] blob");
+            nodes[size_t(id)].blob = true;
+            nodes[size_t(id)].value += " · blob in byte_array_properties[" + std::to_string(f.key.slot) + "]";
+            return;
+        }
         visitProperty(c, f.key, [&](const auto& v) { value(parent, f.name, base, f.key.structTypeId, v, depth); });
+    }
+
+    void unnamed(int parent, ContainerView c, int depth)
+    {
+        std::vector<UnnamedSlot> slots;
+        unnamedSlots(c, m_schema, slots);
+        std::erase_if(slots, [](const UnnamedSlot& u) { return u.blobOf != nullptr; }); // shown by name
+        if (slots.empty())
+            return;
+        const int id = add(parent, "Unnamed fields (" + std::to_string(slots.size()) + ")", "", "");
+        nodes[size_t(id)].unnamed = true;
+        nodes[size_t(id)].path = nodes[size_t(id)].parent <= 0 ? "#unnamed" : nodes[size_t(parent)].path + ".#unnamed";
+        for (const UnnamedSlot& u : slots) {
+            const size_t first = nodes.size();
+            visitProperty(c, u.key, [&](const auto& v) { value(id, unnamedSlotName(u.key), "", -1, v, depth); });
+            for (size_t k = first; k < nodes.size(); ++k)
+                nodes[k].unnamed = true;
+        }
+    }
+
+    int bytesNode(int parent, const std::string& name, std::span<const uint8_t> bytes, std::string type)
+    {
+        const int id = add(parent, name, std::move(type), formatByteCount(bytes.size()));
+        nodes[size_t(id)].isBytes = true;
+        nodes[size_t(id)].bytes.assign(bytes.begin(), bytes.end());
+        return id;
     }
 
     void value(int parent, const std::string& name, const std::string&, int32_t, Absent, int)
@@ -120,6 +167,21 @@ private:
         value(id, "translation", "Vector", -1, x.translation, d);
         value(id, "rotation", "Quat", -1, x.rotation, d);
         value(id, "scale", "Vector", -1, x.scale, d);
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t, const FloatRange& r, int)
+    {
+        const int id = add(p, n, "FloatRange", "[" + formatFloat(r.min) + ", " + formatFloat(r.max) + "] @ " + formatFloat(r.valueNormalized));
+        add(id, "min", "Float", formatFloat(r.min), r.min);
+        add(id, "max", "Float", formatFloat(r.max), r.max);
+        add(id, "value_normalized", "Float", formatFloat(r.valueNormalized), r.valueNormalized);
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t, ByteSpan b, int)
+    {
+        bytesNode(p, n, b.bytes, "bytes[" + std::to_string(b.bytes.size()) + "]");
+    }
+    void value(int p, const std::string& n, const std::string&, int32_t, const ListSlice<MapList>& s, int d)
+    {
+        elements(p, n, "map", s.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), "", -1, s[i], d); });
     }
     void value(int p, const std::string& n, const std::string&, int32_t, ContainerView c, int d)
     {

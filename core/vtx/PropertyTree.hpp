@@ -19,6 +19,12 @@ struct PropertyNode {
     std::string value;  ///< display text; empty for containers with children
     std::optional<double> number; ///< numeric value when the node is a number (plottable)
     bool absent = false;
+    /// Byte data (a byte array, or an Int8-array field's bytes stored by the SDK's blob
+    /// convention), copied so the node outlives its frame: what the inspector's hex view shows.
+    std::vector<uint8_t> bytes;
+    bool isBytes = false;
+    bool blob = false;    ///< the bytes come from byte_array_properties by the blob convention
+    bool unnamed = false; ///< under "Unnamed fields": stored data no schema name addresses
     int parent = -1;
     std::vector<int> children;
 };
@@ -28,7 +34,8 @@ struct PropertyTreeOptions {
     int maxDepth = 16;
 };
 
-/// Nodes of `c`; node 0 is a synthetic root whose children are the top-level properties.
+/// Nodes of `c`; node 0 is a synthetic root whose children are the top-level properties, then,
+/// when the container stores data no schema name addresses, an "Unnamed fields (n)" node.
 std::vector<PropertyNode> buildPropertyTree(ContainerView c, const Schema& schema, const PropertyTreeOptions& options = {});
 
 struct PathValue {

@@ -32,8 +32,45 @@ const char* containerKindName(ContainerKind c)
     case ContainerKind::Scalar: return "None";
     case ContainerKind::Array: return "array";
     case ContainerKind::Map: return "map";
+    case ContainerKind::Unnamed: return "unnamed";
     }
     return "None";
+}
+
+const char* containerMemberName(ContainerMember m)
+{
+    static const char* const names[kContainerMemberCount] = {
+        "bool_properties", "int32_properties", "int64_properties", "float_properties", "double_properties",
+        "string_properties", "transform_properties", "vector_properties", "quat_properties", "range_properties",
+        "byte_array_properties", "int32_arrays", "int64_arrays", "float_arrays", "double_arrays", "vector_arrays",
+        "quat_arrays", "transform_arrays", "range_arrays", "bool_arrays", "string_arrays", "any_struct_properties",
+        "any_struct_arrays", "map_properties", "map_arrays"};
+    return size_t(m) < kContainerMemberCount ? names[size_t(m)] : "?";
+}
+
+ContainerMember memberOf(const PropertyKey& k)
+{
+    using M = ContainerMember;
+    if (k.container == ContainerKind::Unnamed)
+        return k.member;
+    if (k.container == ContainerKind::Map)
+        return M::Maps;
+    const bool a = k.container == ContainerKind::Array;
+    switch (k.type) {
+    case FieldType::Bool: return a ? M::BoolArrays : M::Bools;
+    case FieldType::Int8:
+    case FieldType::Int32: return a ? M::Int32Arrays : M::Int32s;
+    case FieldType::Int64: return a ? M::Int64Arrays : M::Int64s;
+    case FieldType::Float: return a ? M::FloatArrays : M::Floats;
+    case FieldType::Double: return a ? M::DoubleArrays : M::Doubles;
+    case FieldType::String: return a ? M::StringArrays : M::Strings;
+    case FieldType::Vector: return a ? M::VectorArrays : M::Vectors;
+    case FieldType::Quat: return a ? M::QuatArrays : M::Quats;
+    case FieldType::Transform: return a ? M::TransformArrays : M::Transforms;
+    case FieldType::Struct: return a ? M::StructArrays : M::Structs;
+    case FieldType::None: break;
+    }
+    return M::Bools; // None fields are not addressable; callers skip them
 }
 
 FieldType fieldTypeFromToken(std::string_view t)
@@ -220,6 +257,14 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
             else
                 f.key.structTypeId = it->second;
         }
+        // The same fields PodMembers loads (named, addressable, not shadowed): a shadowed field's
+        // slot is not reachable by name, so it counts as unnamed unless a later slot covers it.
+        for (const FieldDef& f : def.fields)
+            if (!f.name.empty() && f.key.valid() && !f.shadowed) {
+                uint32_t& end = def.namedSlotEnd[size_t(memberOf(f.key))];
+                end = std::max(end, f.key.slot + 1);
+                def.namedMemberMask |= uint32_t(1) << size_t(memberOf(f.key));
+            }
         for (auto& bits : def.fieldsByMember)
             bits.assign(def.fieldWords(), 0);
         for (size_t i = 0; i < def.fields.size(); ++i) {
@@ -238,7 +283,7 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
 
 PodMember podMemberOf(const PropertyKey& k)
 {
-    if (k.container == ContainerKind::Map)
+    if (k.container == ContainerKind::Map || k.container == ContainerKind::Unnamed)
         return PodMember::Other;
     const bool array = k.container == ContainerKind::Array;
     switch (k.type) {

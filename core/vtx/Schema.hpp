@@ -14,7 +14,19 @@
 namespace vtx {
 
 enum class FieldType : uint8_t { None, Bool, Int8, Int32, Int64, Float, Double, String, Vector, Quat, Transform, Struct };
-enum class ContainerKind : uint8_t { Scalar, Array, Map };
+/// Scalar / Array / Map: how a schema field is stored (§5.5). Unnamed: not a schema kind but the
+/// address of stored data no field names (a PropertyKey's `member` and `slot`, see UnnamedData).
+enum class ContainerKind : uint8_t { Scalar, Array, Map, Unnamed };
+
+/// Every value member of a PropertyContainer (spec §6.3), named as in the FlatBuffers schema.
+enum class ContainerMember : uint8_t {
+    Bools, Int32s, Int64s, Floats, Doubles, Strings, Transforms, Vectors, Quats, Ranges,
+    ByteArrays, Int32Arrays, Int64Arrays, FloatArrays, DoubleArrays, VectorArrays, QuatArrays, TransformArrays,
+    RangeArrays, BoolArrays, StringArrays, Structs, StructArrays, Maps, MapArrays
+};
+constexpr size_t kContainerMemberCount = size_t(ContainerMember::MapArrays) + 1;
+/// "bool_properties", "byte_array_properties", "map_arrays", ...
+const char* containerMemberName(ContainerMember m);
 
 const char* fieldTypeName(FieldType t);
 const char* containerKindName(ContainerKind c);
@@ -28,10 +40,23 @@ struct PropertyKey {
     int32_t typeId = -1;         ///< struct that owns the field
     FieldType type = FieldType::None;
     ContainerKind container = ContainerKind::Scalar;
+    ContainerMember member = ContainerMember::Bools; ///< for ContainerKind::Unnamed: the member holding it
     uint32_t slot = 0;           ///< index into the typed vector / FlatArray / map list
     int32_t structTypeId = -1;   ///< for Struct fields: type id of the nested struct
-    bool valid() const { return type != FieldType::None; }
+    bool valid() const { return type != FieldType::None || container == ContainerKind::Unnamed; }
+    /// The address of slot `slot` of `member` in a container of type `owner`, which no field names.
+    static PropertyKey unnamed(int32_t owner, ContainerMember member, uint32_t slot)
+    {
+        PropertyKey k;
+        k.typeId = owner;
+        k.container = ContainerKind::Unnamed;
+        k.member = member;
+        k.slot = slot;
+        return k;
+    }
 };
+/// The member a named key's values live in.
+ContainerMember memberOf(const PropertyKey& k);
 
 struct FieldDef {
     std::string name;
@@ -65,6 +90,10 @@ struct StructDef {
     /// there (named, valid key, not shadowed); `podMembersUsed` lists members with any field.
     std::vector<uint64_t> fieldsByMember[kPodMemberCount];
     std::vector<PodMember> podMembersUsed;
+    /// Per ContainerMember, one past the highest slot a named, unshadowed field addresses (every
+    /// counter of §5.4 numbers from 0, so those slots are [0, end)); the rest is unnamed.
+    uint32_t namedSlotEnd[kContainerMemberCount] = {};
+    uint32_t namedMemberMask = 0; ///< bit m: some field addresses member m (namedSlotEnd[m] > 0)
     size_t fieldWords() const { return (fields.size() + 63) / 64; }
     const FieldDef* field(std::string_view name) const;
     std::unordered_map<std::string, size_t> fieldIndexByName; ///< later duplicate wins (§5.4)

@@ -22,6 +22,7 @@ const char* valueKindName(Value::Kind k)
     case Value::Kind::Struct: return "struct";
     case Value::Kind::Array: return "array";
     case Value::Kind::Map: return "map";
+    case Value::Kind::Range: return "range";
     }
     return "?";
 }
@@ -38,6 +39,7 @@ ValueComponents componentsOf(const Value& v)
     case Value::Kind::Double: push(v.number); break;
     case Value::Kind::Vector: push(t.translation.x), push(t.translation.y), push(t.translation.z); break;
     case Value::Kind::Quat: push(t.rotation.x), push(t.rotation.y), push(t.rotation.z), push(t.rotation.w); break;
+    case Value::Kind::Range: push(t.rotation.x), push(t.rotation.y), push(t.rotation.z); break;
     case Value::Kind::Transform:
         push(t.translation.x), push(t.translation.y), push(t.translation.z);
         push(t.rotation.x), push(t.rotation.y), push(t.rotation.z), push(t.rotation.w);
@@ -57,6 +59,7 @@ const char* componentName(Value::Kind k, size_t i)
     case Value::Kind::Vector: return i < 3 ? xyz[i] : "";
     case Value::Kind::Quat: return i < 4 ? xyz[i] : "";
     case Value::Kind::Transform: return i < 10 ? transform[i] : "";
+    case Value::Kind::Range: return i == 0 ? "min" : i == 1 ? "max" : i == 2 ? "value_normalized" : "";
     default: return "";
     }
 }
@@ -85,6 +88,9 @@ std::string formatValue(const Value& v)
     case Value::Kind::Struct: return "{…}";
     case Value::Kind::Array: return "[" + std::to_string(v.count) + "]";
     case Value::Kind::Map: return "{" + std::to_string(v.count) + "}";
+    case Value::Kind::Range:
+        return "[" + formatFloat(v.transform.rotation.x) + ", " + formatFloat(v.transform.rotation.y) + "] @ " +
+               formatFloat(v.transform.rotation.z);
     }
     return {};
 }
@@ -110,7 +116,7 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b)
 
 std::string formatDelta(Value::Kind kind, double delta)
 {
-    const bool floatTyped = kind == Value::Kind::Float || kind == Value::Kind::Quat;
+    const bool floatTyped = kind == Value::Kind::Float || kind == Value::Kind::Quat || kind == Value::Kind::Range;
     std::string text = floatTyped ? formatFloat(float(delta)) : formatDouble(delta);
     if (delta > 0)
         text.insert(text.begin(), '+');
@@ -163,6 +169,8 @@ bool valuesEqual(const Value& a, const Value& b, const FloatTolerance& tol)
     case Value::Kind::Struct: return a.typeId == b.typeId && a.count == b.count;
     case Value::Kind::Array:
     case Value::Kind::Map: return a.count == b.count && a.digest == b.digest;
+    case Value::Kind::Range:
+        return tol.equal(x.rotation.x, y.rotation.x) && tol.equal(x.rotation.y, y.rotation.y) && tol.equal(x.rotation.z, y.rotation.z);
     }
     return false;
 }

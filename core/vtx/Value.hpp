@@ -14,7 +14,7 @@
 namespace vtx {
 
 struct Value {
-    enum class Kind : uint8_t { Absent, Bool, Int, Float, Double, String, Vector, Quat, Transform, Struct, Array, Map };
+    enum class Kind : uint8_t { Absent, Bool, Int, Float, Double, String, Vector, Quat, Transform, Struct, Array, Map, Range };
 
     Kind kind = Kind::Absent;
     int32_t typeId = -1;   ///< Struct: its type id; Array/Map of structs: element type id
@@ -23,7 +23,7 @@ struct Value {
     int64_t integer = 0;   ///< Bool (0/1) and Int, exactly
     double number = 0;     ///< Bool, Int, Float, Double as a double
     std::string_view text; ///< String
-    Transform transform;   ///< Vector in .translation, Quat in .rotation, Transform whole
+    Transform transform;   ///< Vector in .translation, Quat in .rotation, Transform whole, Range as rotation (x min, y max, z value_normalized)
 
     static Value absent() { return {}; }
     static Value ofBool(bool v) { Value r; r.kind = Kind::Bool; r.integer = v; r.number = v; return r; }
@@ -36,6 +36,7 @@ struct Value {
     static Value ofTransform(const Transform& t) { Value r; r.kind = Kind::Transform; r.transform = t; return r; }
     static Value ofStruct(int32_t typeId, uint64_t hash) { Value r; r.kind = Kind::Struct; r.typeId = typeId; r.count = hash; return r; }
     static Value ofArray(uint64_t n, int32_t elementTypeId = -1) { Value r; r.kind = Kind::Array; r.count = n; r.typeId = elementTypeId; return r; }
+    static Value ofRange(const FloatRange& f) { Value r; r.kind = Kind::Range; r.transform.rotation = {f.min, f.max, f.valueNormalized, 0}; return r; }
     static Value ofMap(uint64_t n, int32_t valueTypeId = -1) { Value r; r.kind = Kind::Map; r.count = n; r.typeId = valueTypeId; return r; }
 
     bool isAbsent() const { return kind == Kind::Absent; }

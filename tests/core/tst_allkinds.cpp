@@ -5,6 +5,8 @@
 
 #include <QtTest>
 
+#include <set>
+
 using namespace vtx;
 
 class TestAllKinds : public QObject {
@@ -35,9 +37,28 @@ private slots:
         for (const char* k : {"file", "float_format"})
             expected.erase(k);
         ours.erase("file");
+        // The expected files name only what the schema names; the rest (byte arrays, ranges,
+        // range arrays, map arrays) is under "unnamed": every Hero stores a range, some
+        // Monsters range arrays.
+        const auto unnamed = vtxtest::takeUnnamed(ours);
         // The expected files were written from the FlatBuffers file; UTC times are the same in both.
         const auto d = vtxtest::jsonDiff(ours, expected);
         QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+        size_t heroes = 0;
+        for (const auto& b : ours["buckets"])
+            for (size_t e = 0; e < b["entities"].size(); ++e) {
+                const auto& ent = b["entities"][e];
+                if (ent["type_name"] != "Hero")
+                    continue;
+                ++heroes;
+                const std::string path = "$.buckets[" + std::to_string(b["index"].get<int>()) + "].entities[" + std::to_string(e) + "]";
+                QVERIFY2(unnamed.count(path) && unnamed.at(path).contains("range_properties"), path.c_str());
+            }
+        QVERIFY(heroes > 0);
+        const std::set<std::string> allowed{"byte_array_properties", "range_properties", "range_arrays", "map_arrays"};
+        for (const auto& [path, u] : unnamed)
+            for (auto it = u.begin(); it != u.end(); ++it)
+                QVERIFY2(allowed.count(it.key()) && !it.value().empty(), (path + " " + it.key()).c_str());
     }
 
     void timelineAndValidation_data()

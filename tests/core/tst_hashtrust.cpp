@@ -395,8 +395,9 @@ private slots:
 
     void sdkCsConsecutiveDiffFindsAllChanges()
     {
-        // The case: frames 200 -> 201 of the SDK's CS-like replay change 24 entities
-        // (a diff that trusts every stored hash finds 14).
+        // The case: frames 200 -> 201 of the SDK's CS-like replay change 24 entities in
+        // named properties (a diff that trusts every stored hash finds 14), and every one of the
+        // 10 bone entities in its payload bytes (the SDK's blob convention, shown as BonePayload).
         VTX_REQUIRE_SAMPLES();
         QFETCH(QString, file);
         auto f = ReplayFile::open(vtxtest::samplePath(file.toStdString()));
@@ -405,7 +406,17 @@ private slots:
         VTX_VERIFY_OK(a);
         VTX_VERIFY_OK(b);
         const FrameDiff d = diffFrames(*a, *b, (*f)->schema());
-        QCOMPARE(d.totals().changed, 24u);
+        QCOMPARE(d.totals().changed, 34u);
+        int named = 0, payloadOnly = 0;
+        for (const EntityDiff& e : d.entities) {
+            bool payload = false, other = false;
+            for (const PropertyChange& c : d.changesOf(e))
+                (d.pathText(c, (*f)->schema()) == "BonePayload" ? payload : other) = true;
+            named += other;
+            payloadOnly += payload && !other;
+        }
+        QCOMPARE(named, 24);
+        QCOMPARE(payloadOnly, 10);
     }
 
 private:

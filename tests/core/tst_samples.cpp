@@ -35,6 +35,64 @@ class TestSamples : public QObject {
 private slots:
     void initTestCase() { VTX_REQUIRE_SAMPLES(); }
 
+    void sdkExpectedFrames_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<int>("frame");
+        for (const char* b : {"fbs", "proto"}) {
+            for (int f : {0, 200, 399})
+                QTest::addRow("cs_%s@%d", b, f) << QString("sdk_cs_%1.vtx").arg(b) << QString("cs_frame_%1.json").arg(f) << f;
+            for (int f : {0, 1200, 2399})
+                QTest::addRow("rl_%s@%d", b, f) << QString("sdk_rl_%1.vtx").arg(b) << QString("rl_frame_%1.json").arg(f) << f;
+        }
+    }
+
+    void sdkExpectedFrames()
+    {
+        // Files the SDK's writer produced with nested structs: named values as the independent
+        // implementation decodes them, and the bone payloads (named nowhere, the SDK's blob
+        // convention) under "unnamed", the same bytes in both backends.
+        QFETCH(QString, file);
+        QFETCH(QString, expected);
+        QFETCH(int, frame);
+        auto f = open(file.toStdString());
+        QVERIFY(f);
+        auto handle = f->frame(frame);
+        VTX_VERIFY_OK(handle);
+        json ours = vtxtest::toPlain(frameJson(*f, *handle));
+        json want = vtxtest::loadJson(vtxtest::samplePath("sdk_expected/" + expected.toStdString()));
+        for (const char* k : {"file", "float_format", "created_utc"})
+            want.erase(k), ours.erase(k);
+        const auto unnamed = vtxtest::takeUnnamed(ours);
+        const auto d = vtxtest::jsonDiff(ours, want);
+        QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+
+        size_t bones = 0;
+        for (const auto& b : ours["buckets"])
+            for (const auto& e : b["entities"])
+                bones += e["type_name"] == "OptimizedBoneData";
+        QCOMPARE(unnamed.size(), bones); // nothing else is unnamed in these files
+        for (const auto& [path, u] : unnamed) {
+            QCOMPARE(u.size(), size_t(1));
+            const json& payload = u["byte_array_properties"]["0"];
+            QCOMPARE(payload["blob_of"].get<std::string>(), std::string("BonePayload"));
+            QVERIFY(payload["length"].get<size_t>() > 1000);
+            QCOMPARE(payload["hex"].get<std::string>().size(), 2 * payload["length"].get<size_t>());
+        }
+        // The other backend's file holds the same bytes.
+        if (file.contains("_cs_")) {
+            QString otherName = file;
+            otherName.replace(file.contains("fbs") ? "fbs" : "proto", file.contains("fbs") ? "proto" : "fbs");
+            auto other = open(otherName.toStdString());
+            QVERIFY(other);
+            auto oh = other->frame(frame);
+            VTX_VERIFY_OK(oh);
+            json theirs = vtxtest::toPlain(frameJson(*other, *oh));
+            QCOMPARE(vtxtest::takeUnnamed(theirs), unnamed);
+        }
+    }
+
     void referenceValues_data()
     {
         QTest::addColumn<QString>("file");

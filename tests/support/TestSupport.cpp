@@ -97,4 +97,21 @@ std::string joinDiff(const std::vector<std::string>& d, size_t max)
     return s;
 }
 
+std::map<std::string, nlohmann::json> takeUnnamed(nlohmann::json& j, const std::string& path)
+{
+    std::map<std::string, nlohmann::json> out;
+    if (j.is_object()) {
+        if (auto it = j.find("unnamed"); it != j.end()) {
+            out[path] = *it;
+            j.erase(it);
+        }
+        for (auto& [k, v] : j.items())
+            out.merge(takeUnnamed(v, path + "." + k));
+    } else if (j.is_array()) {
+        for (size_t i = 0; i < j.size(); ++i)
+            out.merge(takeUnnamed(j[i], path + "[" + std::to_string(i) + "]"));
+    }
+    return out;
+}
+
 } // namespace vtxtest

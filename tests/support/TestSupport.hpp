@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QTest>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ std::vector<std::string> jsonDiff(const nlohmann::json& ours, const nlohmann::js
                                   const std::string& path = "$");
 std::string joinDiff(const std::vector<std::string>& d, size_t max = 10);
 nlohmann::json toPlain(const vtx::Json& j);
+/// Removes every "unnamed" object (frame JSON's values no schema name addresses) from `j` and
+/// returns them by JSON path ("$.buckets[1].entities[0]" -> its "unnamed" object).
+std::map<std::string, nlohmann::json> takeUnnamed(nlohmann::json& j, const std::string& path = "$");
 std::string cliPath();
 /// A generated replay in `dir` (kept there: later calls with the same arguments reuse it);
 /// frames / chunkFrames 0 mean the kind's defaults. Fails the test process if generation fails.

@@ -52,6 +52,9 @@ Json valueJson(const Value& v, const Schema& schema)
     case Value::Kind::Struct: return Json{{"type", typeName(schema, v.typeId)}, {"content_hash", hex64(v.count)}};
     case Value::Kind::Array: return Json{{"length", v.count}};
     case Value::Kind::Map: return Json{{"size", v.count}};
+    case Value::Kind::Range:
+        return Json{{"min", f32Json(v.transform.rotation.x)}, {"max", f32Json(v.transform.rotation.y)},
+                    {"value_normalized", f32Json(v.transform.rotation.z)}};
     }
     return nullptr;
 }
@@ -67,7 +70,7 @@ Json deltaJson(const Value& a, const Value& b)
     auto d = deltaOf(a, b);
     if (!d)
         return nullptr;
-    const bool f32 = a.kind == Value::Kind::Float || a.kind == Value::Kind::Quat;
+    const bool f32 = a.kind == Value::Kind::Float || a.kind == Value::Kind::Quat || a.kind == Value::Kind::Range;
     auto one = [&](double x) { return f32 ? f32Json(float(x)) : f64Json(x); };
     if (d->size == 1)
         return one(d->values[0]);

@@ -2,6 +2,9 @@
 
 #include "vtx/ContentHash.hpp"
 #include "vtx/PropertyVisit.hpp"
+#include "vtx/UnnamedData.hpp"
+
+#include <xxhash.h>
 
 #include <algorithm>
 #include <bit>
@@ -52,6 +55,15 @@ std::string stepText(const PathStep& s, const Schema& schema, bool first)
     }
     case PathStep::Kind::Index: return "[" + std::to_string(s.index) + "]";
     case PathStep::Kind::Key: return "[" + std::string(s.key()) + "]";
+    case PathStep::Kind::Unnamed: {
+        std::string name = unnamedSlotName(PropertyKey::unnamed(s.typeId, s.member, s.index));
+        if (s.member == ContainerMember::ByteArrays)
+            if (const StructDef* def = schema.structById(s.typeId))
+                for (const FieldDef& f : def->fields)
+                    if (f.key.type == FieldType::Int8 && f.key.container == ContainerKind::Array && f.key.slot == s.index && !f.shadowed)
+                        name = f.name; // the blob convention: the bytes are that field's
+        return first ? name : "." + name;
+    }
     }
     return {};
 }
@@ -103,6 +115,8 @@ Value toValue(const Vec3& v) { return Value::ofVector(v); }
 Value toValue(const Quat& v) { return Value::ofQuat(v); }
 Value toValue(const Transform& v) { return Value::ofTransform(v); }
 Value toValue(ContainerView c) { return Value::ofStruct(c.typeId(), c.contentHash()); }
+Value toValue(const FloatRange& r) { return Value::ofRange(r); }
+Value toValue(MapView m) { return Value::ofMap(m.size()); }
 
 /// Lifts a property (or one element of it) out of a container for ValueRef::lift().
 struct Lifter {
@@ -123,6 +137,15 @@ struct Lifter {
         if (!element)
             return Value::ofArray(s.values.size());
         return index < s.values.size() ? toValue(s.values[index] != 0) : Value{};
+    }
+    Value operator()(ByteSpan s) const
+    {
+        if (!element) {
+            Value v = Value::ofArray(s.bytes.size());
+            v.digest = XXH3_64bits(s.bytes.data(), s.bytes.size());
+            return v;
+        }
+        return index < s.bytes.size() ? Value::ofInt(int8_t(s.bytes[index])) : Value{};
     }
     template <class T>
     Value operator()(std::span<const T> s) const
@@ -177,6 +200,12 @@ public:
     {
         const Member& x = m_members[size_t(m)];
         return {{reinterpret_cast<const T*>(x.data), x.count}, {x.offsets, x.offsetCount}};
+    }
+    /// Slots stored in a loaded member: elements, or sub-arrays of a FlatArray with data.
+    size_t slots(PodMember m) const
+    {
+        const Member& x = m_members[size_t(m)];
+        return size_t(m) >= kFirstFlat ? (x.count ? x.offsetCount : 0) : x.count;
     }
     /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
     bool sameBytes(PodMember m, const PodMembers& o) const
@@ -500,6 +529,10 @@ private:
     bool eq(double a, double b) const { return m_opt.tolerance.equal(a, b); }
     bool eq(const Vec3& a, const Vec3& b) const { return eq(a.x, b.x) && eq(a.y, b.y) && eq(a.z, b.z); }
     bool eq(const Quat& a, const Quat& b) const { return eq(a.x, b.x) && eq(a.y, b.y) && eq(a.z, b.z) && eq(a.w, b.w); }
+    bool eq(const FloatRange& a, const FloatRange& b) const
+    {
+        return eq(a.min, b.min) && eq(a.max, b.max) && eq(a.valueNormalized, b.valueNormalized);
+    }
     bool eq(const Transform& a, const Transform& b) const
     {
         return eq(a.translation, b.translation) && eq(a.rotation, b.rotation) && eq(a.scale, b.scale);
@@ -556,6 +589,8 @@ private:
                 m_path.pop_back();
             }
         }
+        if (mayHoldUnnamed(a, *def, ma) || mayHoldUnnamed(b, *def, mb))
+            unnamedData(a, b);
         --m_depth;
     }
 
@@ -751,6 +786,188 @@ private:
             if (k.type != FieldType::None)
                 map(k, a, b);
             return;
+        case ContainerKind::Unnamed: return; // never a schema field: unnamedData() compares these
+        }
+    }
+
+    // ---- data no field names ----------------------------------------------------------------
+
+    /// A comparable summary of an unnamed slot: scalars as themselves, arrays and bytes by
+    /// length and a digest of their bytes, containers by their recomputed hash (never the
+    /// stored one), maps by keys and recomputed value hashes.
+    struct UnnamedSummary {
+        Value operator()(Absent) const { return {}; }
+        template <class T>
+        Value operator()(const T& v) const { return toValue(v); }
+        Value operator()(ContainerView c) const { return Value::ofStruct(c.typeId(), computeContentHash(c)); }
+        static uint64_t bytesDigest(const void* p, size_t n) { return XXH3_64bits(p, n); }
+        template <class T>
+        Value operator()(std::span<const T> s) const
+        {
+            Value v = Value::ofArray(s.size());
+            v.digest = bytesDigest(s.data(), s.size_bytes());
+            return v;
+        }
+        Value operator()(BoolSpan s) const { return (*this)(s.values); }
+        Value operator()(ByteSpan s) const { return (*this)(s.bytes); }
+        static uint64_t mapDigest(MapView m)
+        {
+            uint64_t h = m.size();
+            for (size_t i = 0; i < m.size(); ++i) {
+                const std::string_view k = m.keys()[i];
+                const uint64_t e = computeContentHash(m.values()[i]);
+                h = XXH3_64bits_withSeed(k.data(), k.size(), h);
+                h = XXH3_64bits_withSeed(&e, sizeof e, h);
+            }
+            return h;
+        }
+        Value operator()(MapView m) const
+        {
+            Value v = Value::ofMap(m.size());
+            v.digest = mapDigest(m);
+            return v;
+        }
+        template <class List>
+        Value operator()(const ListSlice<List>& s) const
+        {
+            Value v = Value::ofArray(s.size());
+            uint64_t h = s.size();
+            for (size_t i = 0; i < s.size(); ++i) {
+                uint64_t e = 0;
+                if constexpr (std::is_same_v<List, StringList>) {
+                    const std::string_view x = s[i];
+                    e = XXH3_64bits(x.data(), x.size());
+                } else if constexpr (std::is_same_v<List, ContainerList>) {
+                    e = computeContentHash(s[i]);
+                } else {
+                    e = mapDigest(s[i]);
+                }
+                h = XXH3_64bits_withSeed(&e, sizeof e, h);
+            }
+            v.digest = h;
+            return v;
+        }
+    };
+
+    /// Whether `c` may store data its schema does not name, from its vtable (a member absent
+    /// there holds nothing) and the sizes PodMembers already loaded: a few loads for the common
+    /// container that has none, instead of listing 25 members.
+    static bool mayHoldUnnamed(ContainerView c, const StructDef& def, const PodMembers& pm)
+    {
+        const auto* table = reinterpret_cast<const uint8_t*>(c.raw());
+        if (!table)
+            return false;
+        const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+        const flatbuffers::voffset_t vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable);
+        // PropertyContainer's value members are fields 1..25 in ContainerMember order (vtable
+        // offsets 6, 8, ..., 54), checked against the generated code here.
+        static_assert(fbsvtx::PropertyContainer::VT_BOOL_PROPERTIES == 6 && fbsvtx::PropertyContainer::VT_MAP_ARRAYS == 54);
+        const size_t fields = std::min<size_t>(kContainerMemberCount, vtsize > 6 ? (vtsize - 6) / 2 : 0);
+        for (size_t m = 0; m < fields; ++m) {
+            const flatbuffers::voffset_t fo = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * m);
+            if (!fo)
+                continue;
+            if (!(def.namedMemberMask & (uint32_t(1) << m)))
+                return true; // a member no field of this struct uses
+            const PodMember pod = kPodOf[m];
+            size_t n = 0;
+            if (pod != PodMember::Other) {
+                n = pm.slots(pod);
+            } else if (kPlainVector[m]) { // strings, structs, maps: a vector of offsets
+                const uint8_t* p = table + fo;
+                n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p));
+            } else {
+                n = memberSlotCount(c, ContainerMember(m)); // string / struct arrays: rare enough
+            }
+            if (n > def.namedSlotEnd[m])
+                return true;
+        }
+        return false;
+    }
+    static constexpr bool kPlainVector[kContainerMemberCount] = {
+        false, false, false, false, false, true /* strings */, false, false, false, false, false, false, false, false,
+        false, false, false, false, false, false, false, true /* structs */, false, true /* maps */, false};
+    /// The PodMember holding each ContainerMember (Other: not a plain-data member PodMembers loads).
+    static constexpr PodMember kPodOf[kContainerMemberCount] = {
+        PodMember::Bools, PodMember::Int32s, PodMember::Int64s, PodMember::Floats, PodMember::Doubles,
+        PodMember::Other /* strings */, PodMember::Transforms, PodMember::Vectors, PodMember::Quats, PodMember::Other /* ranges */,
+        PodMember::Other /* bytes */, PodMember::Int32Arrays, PodMember::Int64Arrays, PodMember::FloatArrays,
+        PodMember::DoubleArrays, PodMember::VectorArrays, PodMember::QuatArrays, PodMember::TransformArrays,
+        PodMember::Other /* ranges */, PodMember::BoolArrays, PodMember::Other, PodMember::Other, PodMember::Other,
+        PodMember::Other, PodMember::Other};
+
+    template <class T>
+    bool spansEqual(std::span<const T> x, std::span<const T> y) const
+    {
+        if (x.size() != y.size())
+            return false;
+        if (bitwiseEqual(x, y))
+            return true;
+        if constexpr (std::is_same_v<T, uint8_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>)
+            return false;
+        else {
+            for (size_t i = 0; i < x.size(); ++i)
+                if (!eq(x[i], y[i]))
+                    return false;
+            return true;
+        }
+    }
+
+    /// One unnamed slot on both sides: arrays and bytes directly (float kinds under the
+    /// tolerance), everything else through UnnamedSummary.
+    bool unnamedEqual(ContainerView a, ContainerView b, const PropertyKey& k) const
+    {
+        using M = ContainerMember;
+        const uint32_t i = k.slot;
+        switch (k.member) {
+        case M::ByteArrays: return spansEqual(a.byteArrays().at(i), b.byteArrays().at(i));
+        case M::BoolArrays: return spansEqual(a.boolArrays().at(i), b.boolArrays().at(i));
+        case M::Int32Arrays: return spansEqual(a.int32Arrays().at(i), b.int32Arrays().at(i));
+        case M::Int64Arrays: return spansEqual(a.int64Arrays().at(i), b.int64Arrays().at(i));
+        case M::FloatArrays: return spansEqual(a.floatArrays().at(i), b.floatArrays().at(i));
+        case M::DoubleArrays: return spansEqual(a.doubleArrays().at(i), b.doubleArrays().at(i));
+        case M::VectorArrays: return spansEqual(a.vectorArrays().at(i), b.vectorArrays().at(i));
+        case M::QuatArrays: return spansEqual(a.quatArrays().at(i), b.quatArrays().at(i));
+        case M::TransformArrays: return spansEqual(a.transformArrays().at(i), b.transformArrays().at(i));
+        case M::RangeArrays: return spansEqual(a.rangeArrays().at(i), b.rangeArrays().at(i));
+        default:
+            return valuesEqual(visitProperty(a, k, UnnamedSummary{}), visitProperty(b, k, UnnamedSummary{}), m_opt.tolerance);
+        }
+    }
+
+    /// Compares what no field names (the SDK's bone payloads, map arrays, ranges, slots past the
+    /// schema's): one change per slot that differs, added or removed.
+    void unnamedData(ContainerView a, ContainerView b)
+    {
+        std::vector<UnnamedSlot>& ua = scratchUnnamed(0);
+        std::vector<UnnamedSlot>& ub = scratchUnnamed(1);
+        ua.clear();
+        ub.clear();
+        unnamedSlots(a, m_schema, ua);
+        unnamedSlots(b, m_schema, ub);
+        auto order = [](const UnnamedSlot& u) { return (uint64_t(u.key.member) << 32) | u.key.slot; };
+        size_t i = 0, j = 0;
+        while (i < ua.size() || j < ub.size()) {
+            const uint64_t oa = i < ua.size() ? order(ua[i]) : ~uint64_t(0), ob = j < ub.size() ? order(ub[j]) : ~uint64_t(0);
+            const PropertyKey k = (oa <= ob ? ua[i] : ub[j]).key;
+            if (!m_opt.ignore.empty() && ignored(stepText(PathStep::unnamed(k), m_schema, true)))
+                ;
+            else if (oa == ob) {
+                if (!unnamedEqual(a, b, k)) {
+                    m_path.push_back(PathStep::unnamed(k));
+                    record(ChangeKind::Changed, k, whole(a), whole(b));
+                    m_path.pop_back();
+                }
+            } else {
+                m_path.push_back(PathStep::unnamed(k));
+                if (oa < ob)
+                    record(ChangeKind::Removed, k, whole(a), absent());
+                else
+                    record(ChangeKind::Added, k, absent(), whole(b));
+                m_path.pop_back();
+            }
+            i += oa <= ob;
+            j += ob <= oa;
         }
     }
 
@@ -770,6 +987,12 @@ private:
     std::vector<std::pair<std::string_view, uint32_t>>& m_index = scratchIndex();
 
     static PathStack& scratchPath() { thread_local PathStack p; return p; }
+    /// Unnamed slots of side 0 / 1 (never reentered: unnamed containers compare by hash).
+    static std::vector<UnnamedSlot>& scratchUnnamed(int side)
+    {
+        thread_local std::vector<UnnamedSlot> v[2];
+        return v[side];
+    }
     /// Per nesting level: a map's values may hold maps.
     static std::vector<int32_t>& scratchMapMatch(int depth)
     {

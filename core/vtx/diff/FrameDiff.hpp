@@ -46,16 +46,21 @@ const char* entityStatusName(EntityStatus s);
 const char* changeKindName(ChangeKind k);
 
 struct PathStep {
-    enum class Kind : uint8_t { Field, Index, Key };
+    /// Unnamed: stored data no field names (UnnamedData): `member`, slot in `index`, owner type
+    /// in `typeId`; shown as "byte_array_properties[2]", or as the field's name for the SDK's blob
+    /// convention (an Int8-array field whose bytes sit in byte_array_properties).
+    enum class Kind : uint8_t { Field, Index, Key, Unnamed };
     Kind kind = Kind::Field;
+    ContainerMember member = ContainerMember::Bools; ///< Unnamed only
     int32_t typeId = -1;           ///< Field: the struct owning the field
     uint32_t index = 0;            ///< Field: index in StructDef::fields; Index: element index; Key: key length
     const char* keyData = nullptr; ///< Key: the map key's bytes (in frame A or B)
     std::string_view key() const { return {keyData, index}; }
 
-    static PathStep field(int32_t typeId, uint32_t index) { return {Kind::Field, typeId, index, nullptr}; }
-    static PathStep element(size_t index) { return {Kind::Index, -1, uint32_t(index), nullptr}; }
-    static PathStep mapKey(std::string_view key) { return {Kind::Key, -1, uint32_t(key.size()), key.data()}; }
+    static PathStep field(int32_t typeId, uint32_t index) { return {Kind::Field, {}, typeId, index, nullptr}; }
+    static PathStep element(size_t index) { return {Kind::Index, {}, -1, uint32_t(index), nullptr}; }
+    static PathStep mapKey(std::string_view key) { return {Kind::Key, {}, -1, uint32_t(key.size()), key.data()}; }
+    static PathStep unnamed(const PropertyKey& k) { return {Kind::Unnamed, k.member, k.typeId, k.slot, nullptr}; }
 };
 
 /// Where one side's value of a change lives: the diff records references, not copies, so a
