@@ -1,5 +1,6 @@
 #include "vtxwidgets/InspectorPanel.hpp"
 
+#include "vtxwidgets/ByteInspector.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 
 #include <QApplication>
@@ -8,6 +9,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -60,12 +62,23 @@ InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->header()->resizeSection(PropertyTreeModel::NameColumn, 180);
     m_view->header()->resizeSection(PropertyTreeModel::ValueColumn, 300);
-    layout->addWidget(m_view, 1);
+    m_bytes = new ByteInspector(this);
+    m_bytes->setVisible(false);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_view);
+    split->addWidget(m_bytes);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
 
     connect(m_view, &QTreeView::customContextMenuRequested, this, &InspectorPanel::showMenu);
     connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex& i) { m_expanded.insert(i.data(PropertyTreeModel::PathRole).toString()); });
     connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex& i) { m_expanded.remove(i.data(PropertyTreeModel::PathRole).toString()); });
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreExpansion);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
     connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
     connect(session, &ReplaySession::closed, this, [this] { setEntity({}); });
 }
@@ -103,6 +116,22 @@ void InspectorPanel::restoreExpansion()
         if (i.isValid())
             m_view->expand(i);
     }
+}
+
+void InspectorPanel::updateByteInspector()
+{
+    const QModelIndex i = m_view->currentIndex().siblingAtColumn(PropertyTreeModel::NameColumn);
+    const QVariant bytes = i.data(PropertyTreeModel::BytesRole);
+    m_bytes->setVisible(bytes.isValid());
+    if (!bytes.isValid())
+        return;
+    const QString value = i.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
+    QString title = QStringLiteral("%1 — %2").arg(i.data().toString(), value);
+    if (i.data(PropertyTreeModel::BlobRole).toBool())
+        title += tr(" (the SDK's blob convention: bytes stored for this Int8 array field)");
+    else if (i.data(PropertyTreeModel::UnnamedRole).toBool())
+        title += tr(" (no schema name addresses these bytes)");
+    m_bytes->setBytes(title, bytes.toByteArray());
 }
 
 QString InspectorPanel::currentPath() const { return m_view->currentIndex().data(PropertyTreeModel::PathRole).toString(); }

@@ -30,7 +30,7 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
     if (sameShape) {
         QSet<int> changed;
         for (size_t i = 1; i < next.size(); ++i)
-            if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type)
+            if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type || next[i].bytes != m_nodes[i].bytes)
                 changed.insert(int(i));
         const QSet<int> unflag = m_changed - changed;
         m_nodes = std::move(next);
@@ -107,14 +107,19 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
         if (index.column() == ValueColumn && n.number)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return int(Qt::AlignLeft | Qt::AlignVCenter);
-    case Qt::FontRole:
-        if (index.column() == ValueColumn)
-            return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-        return {};
+    case Qt::FontRole: {
+        QFont f = index.column() == ValueColumn ? QFontDatabase::systemFont(QFontDatabase::FixedFont) : QFont();
+        f.setItalic(n.unnamed || n.blob); // not what the schema says is there: marked
+        return f;
+    }
     case PathRole: return QString::fromStdString(n.path);
     case NumberRole: return n.number ? QVariant(*n.number) : QVariant();
     case ChangedRole: return m_changed.contains(int(index.internalId()));
     case AbsentRole: return n.absent;
+    case BytesRole:
+        return n.isBytes ? QVariant(QByteArray(reinterpret_cast<const char*>(n.bytes.data()), qsizetype(n.bytes.size()))) : QVariant();
+    case UnnamedRole: return n.unnamed;
+    case BlobRole: return n.blob;
     default: return {};
     }
 }

@@ -14,6 +14,7 @@ class QTreeView;
 
 namespace vtxw {
 
+class ByteInspector;
 class ReplaySession;
 
 class InspectorPanel : public QWidget {
@@ -24,6 +25,8 @@ public:
     const EntityKey& entity() const { return m_entity; }
     PropertyTreeModel* model() const { return m_model; }
     QTreeView* view() const { return m_view; }
+    /// The hex view under the tree: visible while the current row is byte data.
+    ByteInspector* byteInspector() const { return m_bytes; }
     void setFlashChanges(bool on) { m_flash = on; }
     /// The path of the property under the cursor (for keyboard actions), or empty.
     QString currentPath() const;
@@ -37,10 +40,12 @@ signals:
 private:
     void showMenu(const QPoint& pos);
     void restoreExpansion();
+    void updateByteInspector();
     ReplaySession* m_session;
     EntityTreeModel* m_entities;
     PropertyTreeModel* m_model;
     QTreeView* m_view;
+    ByteInspector* m_bytes;
     QLabel* m_header;
     QLabel* m_loading;
     EntityKey m_entity;

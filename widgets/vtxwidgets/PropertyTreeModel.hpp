@@ -15,7 +15,12 @@ class PropertyTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, ValueColumn, TypeColumn, ColumnCount };
-    enum Roles { PathRole = Qt::UserRole + 1, NumberRole, ChangedRole, AbsentRole };
+    enum Roles {
+        PathRole = Qt::UserRole + 1, NumberRole, ChangedRole, AbsentRole,
+        BytesRole,   ///< QByteArray of a byte node (blob or unnamed bytes); invalid otherwise
+        UnnamedRole, ///< bool: under "Unnamed fields" (data no schema name addresses)
+        BlobRole,    ///< bool: bytes stored by the SDK's blob convention under this field's name
+    };
 
     explicit PropertyTreeModel(QObject* parent = nullptr);
 
