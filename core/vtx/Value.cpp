@@ -4,6 +4,7 @@
 #include "vtx/PropertyTree.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace vtx {
 
@@ -86,7 +87,19 @@ std::string formatValue(const Value& v)
     case Value::Kind::Transform:
         return "T" + vecText(v.transform.translation) + " R" + quatText(v.transform.rotation) + " S" + vecText(v.transform.scale);
     case Value::Kind::Struct: return "{…}";
-    case Value::Kind::Array: return "[" + std::to_string(v.count) + "]";
+    case Value::Kind::Array:
+        if (v.isBytes) { // the length and the first bytes, so two payloads can be told apart at a glance
+            static const char* digits = "0123456789abcdef";
+            std::string out = "[" + std::to_string(v.count) + "]";
+            for (size_t i = 0; i < v.text.size() && i < 8; ++i) {
+                const auto b = uint8_t(v.text[i]);
+                out += i ? " " : " ";
+                out += digits[b >> 4];
+                out += digits[b & 15];
+            }
+            return v.text.size() > 8 ? out + " …" : out;
+        }
+        return "[" + std::to_string(v.count) + "]";
     case Value::Kind::Map: return "{" + std::to_string(v.count) + "}";
     case Value::Kind::Range:
         return "[" + formatFloat(v.transform.rotation.x) + ", " + formatFloat(v.transform.rotation.y) + "] @ " +
@@ -125,6 +138,20 @@ std::string formatDelta(Value::Kind kind, double delta)
 
 std::string formatDeltaOf(const Value& a, const Value& b)
 {
+    if (a.isBytes && b.isBytes) {
+        const size_t n = std::min(a.text.size(), b.text.size());
+        size_t differ = std::max(a.text.size(), b.text.size()) - n, first = n;
+        for (size_t i = 0; i < n; ++i)
+            if (a.text[i] != b.text[i]) {
+                first = std::min(first, i);
+                ++differ;
+            }
+        if (differ == 0)
+            return {};
+        char at[24];
+        std::snprintf(at, sizeof at, "0x%zx", first);
+        return std::to_string(differ) + " of " + std::to_string(std::max(a.text.size(), b.text.size())) + " bytes differ, first at " + at;
+    }
     auto d = deltaOf(a, b);
     if (!d)
         return {};

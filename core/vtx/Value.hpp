@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,7 +23,8 @@ struct Value {
     uint64_t digest = 0;   ///< Array / Map from a property path: hash of the elements (0 = not computed)
     int64_t integer = 0;   ///< Bool (0/1) and Int, exactly
     double number = 0;     ///< Bool, Int, Float, Double as a double
-    std::string_view text; ///< String
+    std::string_view text; ///< String; Array of bytes (isBytes): the bytes themselves
+    bool isBytes = false;  ///< an Array of raw bytes (byte_array_properties, a blob)
     Transform transform;   ///< Vector in .translation, Quat in .rotation, Transform whole, Range as rotation (x min, y max, z value_normalized)
 
     static Value absent() { return {}; }
@@ -36,6 +38,13 @@ struct Value {
     static Value ofTransform(const Transform& t) { Value r; r.kind = Kind::Transform; r.transform = t; return r; }
     static Value ofStruct(int32_t typeId, uint64_t hash) { Value r; r.kind = Kind::Struct; r.typeId = typeId; r.count = hash; return r; }
     static Value ofArray(uint64_t n, int32_t elementTypeId = -1) { Value r; r.kind = Kind::Array; r.count = n; r.typeId = elementTypeId; return r; }
+    static Value ofBytes(std::span<const uint8_t> b)
+    {
+        Value r = ofArray(b.size());
+        r.isBytes = true;
+        r.text = std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+        return r;
+    }
     static Value ofRange(const FloatRange& f) { Value r; r.kind = Kind::Range; r.transform.rotation = {f.min, f.max, f.valueNormalized, 0}; return r; }
     static Value ofMap(uint64_t n, int32_t valueTypeId = -1) { Value r; r.kind = Kind::Map; r.count = n; r.typeId = valueTypeId; return r; }
 
@@ -61,7 +70,8 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b);
 /// Text of one delta component with its sign ("+1.5", "-12.5", "0"); float-typed values are
 /// rounded to float precision so the delta does not show double noise.
 std::string formatDelta(Value::Kind kind, double delta);
-/// The whole delta of a change as text: "+1.5", or "(+1, 0, -2)" for vectors; empty when none.
+/// The whole delta of a change as text: "+1.5", or "(+1, 0, -2)" for vectors, "312 of 1,808
+/// bytes differ, first at 0x2c" for byte arrays; empty when none.
 std::string formatDeltaOf(const Value& a, const Value& b);
 
 /// Display text, the same the inspector shows ("87.5", "(1, 2, 3)", "\"Delta\"", "[4]").

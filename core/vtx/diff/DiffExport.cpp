@@ -61,6 +61,10 @@ Json valueJson(const Value& v, const Schema& schema)
 
 Json deltaJson(const Value& a, const Value& b)
 {
+    if (a.isBytes && b.isBytes) {
+        const std::string d = formatDeltaOf(a, b);
+        return d.empty() ? Json(nullptr) : Json(d);
+    }
     if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int) {
         int64_t exact = 0;
         if (!__builtin_sub_overflow(b.integer, a.integer, &exact))

@@ -141,7 +141,7 @@ struct Lifter {
     Value operator()(ByteSpan s) const
     {
         if (!element) {
-            Value v = Value::ofArray(s.bytes.size());
+            Value v = Value::ofBytes(s.bytes);
             v.digest = XXH3_64bits(s.bytes.data(), s.bytes.size());
             return v;
         }
