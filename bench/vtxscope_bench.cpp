@@ -20,6 +20,7 @@
 //                                                whole-chunk limit checks (Protobuf), frame ranges,
 //                                                verifying one frame / every frame (FlatBuffers)
 //                                                (median ms): what a cold jump spends its time on
+//   vtxscope-bench hash-sampling FILE            per chunk: what HashTrust's sampling adds to a decode
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
@@ -766,6 +767,45 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
 
 } // namespace
 
+/// What the stored-hash sampling (HashTrust::observeChunk: both hash variants recomputed for
+/// every container of three frames) adds to each chunk decode: median over the file's chunks,
+/// against the decode itself, both measured here.
+int hashSampling(const std::string& path)
+{
+    vtx::ReaderOptions noSampling;
+    noSampling.sampleHashes = false;
+    auto file = vtx::ReplayFile::open(path, noSampling);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    std::vector<double> decodeMs, sampleMs;
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        const auto t0 = Clock::now();
+        auto chunk = f.decodeChunk(ci);
+        const auto t1 = Clock::now();
+        if (!chunk)
+            return fail(chunk.message());
+        for (size_t i : {size_t(0), (*chunk)->frameCount() / 2, (*chunk)->frameCount() - 1})
+            (void)(*chunk)->frameStatus(i); // verified, as a viewer's first access would have done
+        vtx::HashTrust trust(f.schema().structs().size());
+        const auto t2 = Clock::now();
+        trust.observeChunk(**chunk);
+        const auto t3 = Clock::now();
+        decodeMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        sampleMs.push_back(std::chrono::duration<double, std::milli>(t3 - t2).count());
+    }
+    auto median = [](std::vector<double> v) {
+        std::nth_element(v.begin(), v.begin() + long(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    const double d = median(decodeMs), sm = median(sampleMs);
+    std::cout << vtx::Json{{"bench", "hash-sampling"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
+                           {"chunks", f.chunks().size()}, {"decode_ms", d}, {"sample_ms", sm}, {"overhead", sm / d}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -789,6 +829,8 @@ int main(int argc, char** argv)
         return writeThroughput(file, args[2], std::stoi(option(args, "--frames", "2000")));
     if (cmd == "decode-phases")
         return decodePhases(file);
+    if (cmd == "hash-sampling")
+        return hashSampling(file);
     if (cmd == "first-frames")
         return firstFrames(file, std::stoi(option(args, "--frames", "1000")));
     if (cmd == "property-read")

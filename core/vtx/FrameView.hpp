@@ -172,6 +172,24 @@ public:
         return a ? FlatListArrayView<MapList>{MapList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<MapList>{};
     }
 
+    /// Bit m set when value member m (ContainerMember order: bool_properties = 0 ... map_arrays =
+    /// 24, the table's fields 1..25) is present in this table; an absent member holds nothing.
+    /// Read from the vtable alone.
+    uint32_t presentMembers() const
+    {
+        if (!m_p)
+            return 0;
+        const auto* table = reinterpret_cast<const uint8_t*>(m_p);
+        const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+        const flatbuffers::voffset_t vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable);
+        static_assert(fbsvtx::PropertyContainer::VT_BOOL_PROPERTIES == 6 && fbsvtx::PropertyContainer::VT_MAP_ARRAYS == 54);
+        const uint32_t fields = std::min<uint32_t>(25, vtsize > 6 ? uint32_t(vtsize - 6) / 2 : 0);
+        uint32_t mask = 0;
+        for (uint32_t m = 0; m < fields; ++m)
+            mask |= uint32_t(flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * m) != 0) << m;
+        return mask;
+    }
+
     /// Whether this container holds a nested container whose hash feeds its own (a struct, a
     /// struct-array element, a map or map-array value): the only case in which the SDK v0.2.0
     /// writer's content_hash differs from the spec's (§6.6 ⚠).

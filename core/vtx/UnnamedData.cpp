@@ -1,5 +1,7 @@
 #include "vtx/UnnamedData.hpp"
 
+#include <bit>
+
 namespace vtx {
 
 size_t memberSlotCount(ContainerView c, ContainerMember m)
@@ -81,7 +83,8 @@ const FieldDef* blobFieldAt(const StructDef* def, uint32_t slot)
 void unnamedSlots(ContainerView c, const Schema& schema, std::vector<UnnamedSlot>& out)
 {
     const StructDef* def = schema.structById(c.typeId());
-    for (size_t mi = 0; mi < kContainerMemberCount; ++mi) {
+    for (uint32_t bits = c.presentMembers(); bits; bits &= bits - 1) {
+        const size_t mi = size_t(std::countr_zero(bits));
         const auto m = ContainerMember(mi);
         const size_t n = memberSlotCount(c, m);
         for (size_t s = def ? def->namedSlotEnd[mi] : 0; s < n; ++s) {
@@ -98,9 +101,11 @@ void unnamedSlots(ContainerView c, const Schema& schema, std::vector<UnnamedSlot
 
 bool hasUnnamedData(ContainerView c, const StructDef* def)
 {
-    for (size_t mi = 0; mi < kContainerMemberCount; ++mi)
+    for (uint32_t bits = c.presentMembers(); bits; bits &= bits - 1) {
+        const size_t mi = size_t(std::countr_zero(bits));
         if (memberSlotCount(c, ContainerMember(mi)) > (def ? def->namedSlotEnd[mi] : 0))
             return true;
+    }
     return false;
 }
 

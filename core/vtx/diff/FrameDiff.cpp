@@ -854,30 +854,22 @@ private:
     /// container that has none, instead of listing 25 members.
     static bool mayHoldUnnamed(ContainerView c, const StructDef& def, const PodMembers& pm)
     {
+        const uint32_t present = c.presentMembers();
+        if (present & ~def.namedMemberMask)
+            return true; // a member no field of this struct uses
         const auto* table = reinterpret_cast<const uint8_t*>(c.raw());
-        if (!table)
-            return false;
-        const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
-        const flatbuffers::voffset_t vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable);
-        // PropertyContainer's value members are fields 1..25 in ContainerMember order (vtable
-        // offsets 6, 8, ..., 54), checked against the generated code here.
-        static_assert(fbsvtx::PropertyContainer::VT_BOOL_PROPERTIES == 6 && fbsvtx::PropertyContainer::VT_MAP_ARRAYS == 54);
-        const size_t fields = std::min<size_t>(kContainerMemberCount, vtsize > 6 ? (vtsize - 6) / 2 : 0);
-        for (size_t m = 0; m < fields; ++m) {
-            const flatbuffers::voffset_t fo = flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * m);
-            if (!fo)
-                continue;
-            if (!(def.namedMemberMask & (uint32_t(1) << m)))
-                return true; // a member no field of this struct uses
+        for (uint32_t bits = present; bits; bits &= bits - 1) {
+            const size_t m = size_t(std::countr_zero(bits));
             const PodMember pod = kPodOf[m];
             size_t n = 0;
             if (pod != PodMember::Other) {
                 n = pm.slots(pod);
             } else if (kPlainVector[m]) { // strings, structs, maps: a vector of offsets
-                const uint8_t* p = table + fo;
+                const uint8_t* vtable = table - flatbuffers::ReadScalar<flatbuffers::soffset_t>(table);
+                const uint8_t* p = table + flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * m);
                 n = flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p));
             } else {
-                n = memberSlotCount(c, ContainerMember(m)); // string / struct arrays: rare enough
+                n = memberSlotCount(c, ContainerMember(m)); // string / struct arrays: rarer
             }
             if (n > def.namedSlotEnd[m])
                 return true;
