@@ -214,10 +214,20 @@ void fuzzDiff(std::span<const uint8_t> data)
     if (mode & 32)
         options.ignore = {"Health", "Position"};
     const Schema& schema = generatorSchema();
+    // Hash trust from hostile frames: sampled the way a file samples its chunks (both hash
+    // variants recomputed for every container), then used by the diff's shortcut.
+    HashTrust trust(schema.structs().size());
+    trust.observeChunk(*a);
+    trust.observeChunk(*b);
+    options.hashTrust = &trust;
     const size_t n = std::min<size_t>(std::min(a->frameCount(), b->frameCount()), 8);
     FrameDiff d;
     for (size_t i = 0; i < n; ++i) {
         diffFrames(a->frame(i), b->frame(i), schema, options, d);
+        const FrameView fa = a->frame(i);
+        for (size_t bi = 0; bi < fa.bucketCount(); ++bi)
+            for (size_t e = 0; e < std::min<size_t>(fa.bucket(bi).entityCount(), 4); ++e)
+                (void)unnamedJson(fa.bucket(bi).entity(e), schema);
         (void)diffJson(d, schema, options).dump();
         (void)diffCsv(d, schema);
     }
