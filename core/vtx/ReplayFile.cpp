@@ -249,8 +249,27 @@ Status ReplayFile::loadFooter()
     uint8_t tail[8];
     if (Status s = m_source->readAt(n - 8, tail); !s)
         return s;
-    const uint32_t z = le32(tail);
     const std::string magic(backendMagic(m_backend));
+    if (std::memcmp(tail + 4, magic.data(), 4) != 0) {
+        const Status missing = Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic +
+                                           "\" (footer missing or file truncated?)")};
+        // Only the 4-byte sentinel missing: the file ends with the footer and its size. A raw
+        // protobuf footer parses from almost anything, so it is used only when its seek table
+        // describes the chunk records exactly as they lie in the file.
+        const uint32_t z4 = le32(tail + 4);
+        if (z4 == 0 || uint64_t(z4) + 4 > n || n - 4 - z4 < 8 + m_headerBlob.storedSize)
+            return missing;
+        if (Status s = parseFooter(n - 4 - z4, z4); !s || !seekTableMatchesRecords()) {
+            m_footer = {};
+            m_footerBlob = {};
+            return missing;
+        }
+        m_problems.push_back({Problem::Severity::Warning,
+                              "footer: the trailing 4-byte sentinel is missing (the writer stopped just before it); the "
+                              "footer before it decodes and its seek table matches every chunk record, so it is used"});
+        return {};
+    }
+    const uint32_t z = le32(tail);
     if (z == 0 || uint64_t(z) + 8 > n)
         return Error{where("implausible footer size " + std::to_string(z) + " at offset " + std::to_string(n - 8) +
                            " (footer missing or file truncated?)")};
@@ -258,11 +277,24 @@ Status ReplayFile::loadFooter()
     if (footerOffset < 8 + m_headerBlob.storedSize)
         return Error{where("footer of " + std::to_string(z) + " bytes at offset " + std::to_string(footerOffset) +
                            " overlaps the header (footer missing or file truncated?)")};
-    // Without the sentinel the footer size is just the last bytes of whatever was written, and a
-    // raw protobuf footer parses from almost anything: trust no footer the writer did not finish.
-    if (std::memcmp(tail + 4, magic.data(), 4) != 0)
-        return Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic +
-                           "\" (footer missing or file truncated?)")};
+    return parseFooter(footerOffset, z);
+}
+
+bool ReplayFile::seekTableMatchesRecords() const
+{
+    uint64_t expected = 8 + m_headerBlob.storedSize;
+    for (const ChunkEntry& c : m_footer.chunks) {
+        uint8_t pre[4];
+        if (c.fileOffset != expected || c.chunkSizeBytes <= 4 || c.chunkSizeBytes > m_footerBlob.offset - c.fileOffset ||
+            !m_source->readAt(c.fileOffset, pre) || le32(pre) != c.chunkSizeBytes - 4)
+            return false;
+        expected = c.fileOffset + c.chunkSizeBytes;
+    }
+    return expected == m_footerBlob.offset;
+}
+
+Status ReplayFile::parseFooter(uint64_t footerOffset, uint32_t z)
+{
     Buffer blob(z);
     if (Status s = m_source->readAt(footerOffset, blob.span()); !s)
         return s;

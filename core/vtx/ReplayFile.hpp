@@ -104,6 +104,11 @@ private:
     Status load(const ReaderOptions& options, const ReplayFile* previous);
     Status loadHeader();
     Status loadFooter();
+    /// Reads, decodes and checks the footer blob of `z` bytes at `footerOffset`.
+    Status parseFooter(uint64_t footerOffset, uint32_t z);
+    /// The seek table lists the chunk records exactly as they lie: contiguous from the header,
+    /// size prefixes matching, the last ending where the footer starts.
+    bool seekTableMatchesRecords() const;
     Status parseSchema();
     void recoverFromChunks(std::string reason, const ReplayFile* previous);
     /// Stored blob -> verified chunk within every limit.

@@ -176,6 +176,34 @@ private slots:
         QVERIFY(!ReplayFile::open(memorySource(bytes, "cs2.vtx"), strict).isOk());
     }
 
+    // Only the trailing 4-byte sentinel is missing (the writer stopped just before it): the
+    // footer is intact and is used, with a warning, instead of opening in recovery mode and losing
+    // times and events. One more byte gone (the footer size damaged) is recovery again.
+    void sentinelMissing_data() { backends_data(); }
+    void sentinelMissing()
+    {
+        QFETCH(int, backend);
+        const auto& good = bytesFor(backend);
+        auto original = ReplayFile::open(memorySource(good, "cs2.vtx"));
+        VTX_VERIFY_OK(original);
+        auto f = ReplayFile::open(memorySource({good.begin(), good.end() - 4}, "cut.vtx"));
+        VTX_VERIFY_OK(f);
+        QVERIFY(!(*f)->isRecovered());
+        QCOMPARE((*f)->chunks(), (*original)->chunks());
+        QCOMPARE((*f)->frameCount(), (*original)->frameCount());
+        QCOMPARE((*f)->gameTimeTicks(10), (*original)->gameTimeTicks(10));
+        QCOMPARE((*f)->footer().events.size(), (*original)->footer().events.size());
+        QVERIFY((*f)->gameTimeTicks(10) != 0);
+        bool warned = false;
+        for (const Problem& p : (*f)->problems())
+            warned |= p.message.find("sentinel is missing") != std::string::npos;
+        QVERIFY(warned);
+        auto g = ReplayFile::open(memorySource({good.begin(), good.end() - 5}, "cut.vtx"));
+        VTX_VERIFY_OK(g);
+        QVERIFY((*g)->isRecovered());
+        QCOMPARE((*g)->chunks(), (*original)->chunks());
+    }
+
     // One corrupt chunk in the middle: with the footer only its frames are unavailable; without
     // it, recovery skips the record, reports it, and keeps walking.
     void corruptChunkInTheMiddle_data() { backends_data(); }
