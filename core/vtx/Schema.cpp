@@ -267,6 +267,7 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
             }
         for (auto& bits : def.fieldsByMember)
             bits.assign(def.fieldWords(), 0);
+        def.stringFields.assign(def.fieldWords(), 0);
         for (size_t i = 0; i < def.fields.size(); ++i) {
             const FieldDef& f = def.fields[i];
             if (f.name.empty() || !f.key.valid() || f.shadowed)
@@ -276,6 +277,8 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
             if (std::find(def.podMembersUsed.begin(), def.podMembersUsed.end(), m) == def.podMembersUsed.end())
                 def.podMembersUsed.push_back(m);
             bits[i / 64] |= uint64_t(1) << (i % 64);
+            if (f.key.type == FieldType::String && f.key.container == ContainerKind::Scalar)
+                def.stringFields[i / 64] |= uint64_t(1) << (i % 64);
         }
     }
     return s;

@@ -94,6 +94,9 @@ struct StructDef {
     /// counter of §5.4 numbers from 0, so those slots are [0, end)); the rest is unnamed.
     uint32_t namedSlotEnd[kContainerMemberCount] = {};
     uint32_t namedMemberMask = 0; ///< bit m: some field addresses member m (namedSlotEnd[m] > 0)
+    /// The scalar String fields among PodMember::Other's (bitmap over `fields`): the diff compares
+    /// string_properties once and skips them all when equal.
+    std::vector<uint64_t> stringFields;
     size_t fieldWords() const { return (fields.size() + 63) / 64; }
     const FieldDef* field(std::string_view name) const;
     std::unordered_map<std::string, size_t> fieldIndexByName; ///< later duplicate wins (§5.4)

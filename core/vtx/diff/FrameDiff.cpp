@@ -575,8 +575,10 @@ private:
             if (m != PodMember::Other && ma.sameBytes(m, mb))
                 continue;
             const auto& bits = def->fieldsByMember[size_t(m)];
+            // string_properties compared once: equal strings drop every scalar String field.
+            const bool stringsSame = m == PodMember::Other && sameStrings(a, b);
             for (size_t w = 0; w < std::min(words, bits.size()); ++w)
-                candidates[w] |= bits[w];
+                candidates[w] |= stringsSame ? bits[w] & ~def->stringFields[w] : bits[w];
         }
         for (size_t w = 0; w < words; ++w) {
             for (uint64_t bits = candidates[w]; bits; bits &= bits - 1) {
@@ -595,6 +597,17 @@ private:
     }
 
     // ---- members ----------------------------------------------------------------------------
+
+    static bool sameStrings(ContainerView a, ContainerView b)
+    {
+        const StringList sa = a.strings(), sb = b.strings();
+        if (sa.size() != sb.size())
+            return false;
+        for (size_t i = 0; i < sa.size(); ++i)
+            if (sa[i] != sb[i])
+                return false;
+        return true;
+    }
 
     template <class T>
     static bool flatEqual(const FlatArrayView<T>& a, const FlatArrayView<T>& b)
