@@ -21,6 +21,9 @@
 //                                                verifying one frame / every frame (FlatBuffers)
 //                                                (median ms): what a cold jump spends its time on
 //   vtxscope-bench hash-sampling FILE            per chunk: what HashTrust's sampling adds to a decode
+//   vtxscope-bench lengthen FILE OUT [--frames N]
+//                                                FILE's frames repeated to N (10,656) frames, same hash
+//                                                variant: the SDK's short samples at full match length
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
@@ -460,6 +463,56 @@ int writeThroughput(const std::string& path, const std::string& out, int32_t fra
     return 0;
 }
 
+/// A full-length replay shaped exactly like FILE: its frames repeated in order up to `frames`,
+/// game time continuing, written with the content-hash variant FILE's writer used (the SDK
+/// v0.2.0 one when any type carries it). Turns the SDK's 400-frame CS-like sample into a
+/// 10,656-frame file like the one the SDK writes from a whole match.
+int lengthen(const std::string& path, const std::string& out, int32_t frames)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    if (f.frameCount() < 2)
+        return fail("lengthen needs a file of at least two frames");
+    std::vector<vtx::FrameData> data;
+    std::shared_ptr<const vtx::DecodedChunk> chunk;
+    for (int32_t i = 0; i < f.frameCount(); ++i) {
+        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
+            return fail(st.message());
+        const vtx::FrameHandle h(chunk, i);
+        if (h.view().isNull())
+            return fail(chunk->frameStatus(size_t(i - chunk->startFrame())).message());
+        data.push_back(vtx::toData(h.view()));
+    }
+    f.gatherHashEvidence(f.chunks().size());
+    vtx::WriterOptions wo;
+    wo.backend = f.backend();
+    for (const vtx::StructDef& d : f.schema().structs())
+        if (f.hashTrust()->verdict(d.typeId) == vtx::HashVerdict::SdkVariant)
+            wo.hashVariant = vtx::HashVariant::SdkTail;
+    auto w = vtx::ReplayWriter::create(out, f.header(), wo);
+    if (!w)
+        return fail(w.message());
+    const int32_t n = f.frameCount();
+    const int64_t step = f.gameTimeTicks(1) - f.gameTimeTicks(0);
+    const int64_t period = f.gameTimeTicks(n - 1) - f.gameTimeTicks(0) + step;
+    for (int32_t i = 0; i < frames; ++i) {
+        const int32_t src = i % n;
+        const int64_t shift = int64_t(i / n) * period;
+        if (vtx::Status st = (*w)->addFrame(data[size_t(src)], f.gameTimeTicks(src) + shift, f.createdUtcTicks(src) + shift); !st)
+            return fail(st.message());
+    }
+    auto stats = (*w)->finish();
+    if (!stats)
+        return fail(stats.message());
+    std::cout << vtx::Json{{"bench", "lengthen"}, {"file", path}, {"out", out}, {"frames", frames}, {"chunks", stats->chunks},
+                           {"bytes", stats->bytes}, {"hashes", wo.hashVariant == vtx::HashVariant::SdkTail ? "sdk" : "spec"}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 /// This machine's memory read bandwidth: a sum over a buffer far larger than the caches
 /// (the limit for whole-file reads of decoded chunks), median of 5.
 int memoryBandwidth()
@@ -831,6 +884,8 @@ int main(int argc, char** argv)
         return decodePhases(file);
     if (cmd == "hash-sampling")
         return hashSampling(file);
+    if (cmd == "lengthen" && args.size() >= 3)
+        return lengthen(file, args[2], std::stoi(option(args, "--frames", "10656")));
     if (cmd == "first-frames")
         return firstFrames(file, std::stoi(option(args, "--frames", "1000")));
     if (cmd == "property-read")
