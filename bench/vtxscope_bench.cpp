@@ -142,7 +142,7 @@ int readAll(const std::string& path, unsigned threads)
         sum.checksum += totals[i].checksum;
         bytes += decodedBytes[i];
     }
-    std::cout << vtx::Json{{"bench", "read-all"},       {"file", path},
+    std::cout << vtx::Json{{"bench", "read-all"},       {"file", path}, {"file_bytes", f.fileSize()},
                            {"backend", vtx::backendName(f.backend())},
                            {"threads", threads},        {"frames", f.frameCount()},
                            {"values", sum.values},      {"decoded_bytes", bytes},

@@ -53,8 +53,10 @@ if meta:
     m = meta[-1]
     lines += [f"Run: {m.get('date', '?')}, commit `{m.get('commit', '?')}`, {m.get('build_type', '?')} build"
               f"{', full fixed-window sweep' if m.get('sweep') else ''}"
-              f"{'; diff and decode-phase rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}"
+              f"{'; frame-diff and hash-sampling rows re-measured at commit `' + m['diff_commit'] + '`' if m.get('diff_commit') else ''}"
               f"{'; `scripts/bench` took {:.1f} min ({:.1f} min measuring, the rest building)'.format(m['seconds_total'] / 60, m['seconds_measuring'] / 60) if 'seconds_total' in m else ''}.", ""]
+    if m.get("note"):
+        lines += [m["note"], ""]
 
 lines += ["Method: `scripts/bench` builds Release into `build/bench`, generates the fixtures, and runs `vtxscope-bench` "
           "(whole-file figures, one JSON line each) and `vtxscope-micro` (Google Benchmark); every limit a figure is "
@@ -217,11 +219,10 @@ if reads:
             fname = f"{kind}_{ext}.vtx"
             size = None
             for r in reads:
-                if os.path.basename(r.get("file", "")) == fname and r.get("bench") == "read-all":
-                    try:
-                        size = os.path.getsize(r["file"]) / 2**20
-                    except OSError:
-                        size = None
+                # The size the figures were measured on (recorded since the fixtures changed; the
+                # file on disk may be a newer fixture than the run's).
+                if os.path.basename(r.get("file", "")) == fname and r.get("bench") == "read-all" and "file_bytes" in r:
+                    size = r["file_bytes"] / 2**20
             d = diff_by.get(b) if kind == "cs2" else None
             rows.append((fname, b, size, fig("decode-phases", fname, "zstd_ms"), fig("decode-phases", fname, "parse_ms"),
                          fig("open", fname, "first_frame_ms"), fig("read-all", fname, "ms", threads=1),
