@@ -107,6 +107,9 @@ void ReplaySession::close()
         return;
     m_displayed = {};
     m_frameError.clear();
+    m_playheadJobs.cancel();
+    for (JobTracker& jobs : m_channelJobs)
+        jobs.cancel();
     setFollowing(false);
     m_cache.reset(); // joins the decode workers; pending callbacks find no session work
     m_file.reset();
@@ -114,6 +117,14 @@ void ReplaySession::close()
     m_path.clear();
     m_loading = false;
     emit closed();
+}
+
+void ReplaySession::requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)
+{
+    if (m_requester)
+        m_requester(frame, std::move(done), options);
+    else
+        m_cache->request(frame, std::move(done), options);
 }
 
 void ReplaySession::setCurrentFrame(int frame)
@@ -128,27 +139,17 @@ void ReplaySession::setCurrentFrame(int frame)
     if (m_recorder)
         m_recorder->record(frame);
     const qint64 requested = m_clock.nsecsElapsed();
-    const uint64_t serial = ++m_requestSerial;
-    QPointer<ReplaySession> self(this);
-    vtx::ChunkCache* cache = m_cache.get();
-    QThread* uiThread = thread();
-    // The callback runs inline (a hit, or a superseded older request) or on a decode worker.
-    // It captures nothing that can dangle: older requests' callbacks may run during a newer call.
-    m_cache->request(frame, [self, frame, requested, cache, serial, uiThread](const vtx::Result<vtx::FrameHandle>& r) {
-        if (QThread::currentThread() == uiThread) {
-            if (self && self->m_cache.get() == cache)
-                self->deliver(frame, r, requested, serial);
-            return;
-        }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, frame, requested, cache, r, serial] {
-                if (self && self->m_cache.get() == cache)
-                    self->deliver(frame, r, requested, serial);
-            },
-            Qt::QueuedConnection);
-    });
-    if (m_deliveredSerial != serial && !m_loading) {
+    const JobToken job = m_playheadJobs.start();
+    // The callback runs inline (a hit, or a superseded older request inside a newer call) or
+    // on a decode worker; either way the tracker, on the UI thread, judges the answer by its
+    // job id — never by which cache it came from (a reopened file can reuse the address).
+    requestFromSource(frame, [job, frame, requested](const vtx::Result<vtx::FrameHandle>& r) {
+        job.post([job, frame, requested, r](JobOutcome outcome) {
+            auto* self = static_cast<ReplaySession*>(job.owner());
+            self->deliver(outcome, job.id(), frame, r, requested);
+        });
+    }, {});
+    if (m_playheadJobs.isRunning() && !m_loading) {
         m_loading = true;
         emit loadingChanged(true);
     }
@@ -158,33 +159,36 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
 {
     if (!m_cache || frame < 0 || frame >= frameCount())
         return;
-    QPointer<ReplaySession> self(this);
-    vtx::ChunkCache* cache = m_cache.get();
-    QThread* uiThread = thread();
-    auto deliverOnUi = [self, cache, done = std::move(done)](const vtx::FrameHandle& h) {
-        if (self && self->m_cache.get() == cache)
-            done(h);
-    };
+    JobTracker& jobs = m_channelJobs[int(channel)];
+    const JobToken job = jobs.start();
     // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
-    m_cache->request(
+    requestFromSource(
         frame,
-        [self, uiThread, deliverOnUi](const vtx::Result<vtx::FrameHandle>& r) {
+        [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
             if (!r)
                 return;
-            if (QThread::currentThread() == uiThread) {
-                deliverOnUi(*r);
-                return;
-            }
-            QMetaObject::invokeMethod(self.data(), [deliverOnUi, h = *r] { deliverOnUi(h); }, Qt::QueuedConnection);
+            job.post([job, channel, done, h = *r](JobOutcome outcome) {
+                if (outcome != JobOutcome::Current)
+                    return;
+                static_cast<ReplaySession*>(job.owner())->m_channelJobs[int(channel)].finish(job.id());
+                done(h);
+            });
         },
         {true, int(channel)});
 }
 
-void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial)
+void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
 {
+    // Cancelled: the replay was closed or reopened after the request. Superseded answers may
+    // still be shown while the playhead's own frame decodes, but only if they are newer than
+    // what is on screen: an older answer that was held up never replaces a newer one.
+    if (outcome == JobOutcome::Cancelled || job <= m_shownJob)
+        return;
+    const bool current = outcome == JobOutcome::Current;
     if (!r) {
-        if (r.message() == "superseded" || frame != m_current)
-            return;
+        if (!current)
+            return; // a superseded request's error (or "superseded" itself) says nothing about the playhead
+        m_playheadJobs.finish(job);
         if (m_loading) {
             m_loading = false;
             emit loadingChanged(false);
@@ -193,13 +197,14 @@ void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, q
         emit frameFailed(frame, m_frameError);
         return;
     }
-    if (frame == m_current)
+    if (current) {
         m_frameError.clear();
+        m_playheadJobs.finish(job);
+    }
     m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
-    m_deliveredSerial = serial;
-    // Show the newest frame that arrived; an older answer never replaces a newer one.
+    m_shownJob = job;
     m_displayed = *r;
-    if (frame == m_current && m_loading) {
+    if (current && m_loading) {
         m_loading = false;
         emit loadingChanged(false);
     }
