@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QPointer>
 #include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -65,9 +66,14 @@ InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities
     connect(m_view, &QTreeView::customContextMenuRequested, this, &InspectorPanel::showMenu);
     connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex& i) { m_expanded.insert(i.data(PropertyTreeModel::PathRole).toString()); });
     connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex& i) { m_expanded.remove(i.data(PropertyTreeModel::PathRole).toString()); });
-    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreExpansion);
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &InspectorPanel::rememberView);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreView);
     connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
-    connect(session, &ReplaySession::closed, this, [this] { setEntity({}); });
+    connect(session, &ReplaySession::closed, this, [this] {
+        m_previous = {};
+        m_previousRequested = -1;
+        setEntity({});
+    });
 }
 
 void InspectorPanel::setEntity(const EntityKey& key)
@@ -93,16 +99,62 @@ void InspectorPanel::refresh()
         const auto* def = m_session->file() ? m_session->file()->schema().structById(c.typeId()) : nullptr;
         m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
     }
-    m_model->setContainer(c, m_session->file() ? &m_session->file()->schema() : nullptr);
+    m_model->setContainer(c, m_session->file() ? &m_session->file()->schema() : nullptr, c.isNull() ? vtx::ContainerView{} : previousContainer());
 }
 
-void InspectorPanel::restoreExpansion()
+vtx::ContainerView InspectorPanel::previousContainer()
+{
+    const vtx::FrameHandle& shown = m_session->displayedFrame();
+    if (shown.isNull() || shown.index() == 0 || !m_session->cache())
+        return {};
+    const int want = int(shown.index()) - 1;
+    if (m_previous.isNull() || int(m_previous.index()) != want) {
+        m_previous = {};
+        // Usually in the chunk on screen, which is held: no request, no wait.
+        if (auto h = m_session->cache()->peek(want)) {
+            m_previous = *h;
+        } else if (m_previousRequested != want) {
+            m_previousRequested = want;
+            QPointer<InspectorPanel> self(this);
+            m_session->requestFrame(want, ReplaySession::Channel::Previous, [self, this, want](const vtx::FrameHandle& h) {
+                if (!self)
+                    return;
+                const vtx::FrameHandle& now = m_session->displayedFrame();
+                if (now.isNull() || int(now.index()) != want + 1)
+                    return; // the shown frame moved on; its own N−1 is asked for then
+                m_previous = h;
+                refresh();
+            });
+        }
+    }
+    if (m_previous.isNull())
+        return {};
+    return vtx::findEntity(m_previous.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString());
+}
+
+void InspectorPanel::rememberView()
+{
+    m_currentPath = currentPath();
+    const QModelIndex top = m_view->indexAt(QPoint(4, 4));
+    m_topPath = top.isValid() ? top.data(PropertyTreeModel::PathRole).toString() : QString();
+}
+
+void InspectorPanel::restoreView()
 {
     for (const QString& p : std::as_const(m_expanded)) {
         const QModelIndex i = m_model->indexOfPath(p);
         if (i.isValid())
             m_view->expand(i);
     }
+    if (const QModelIndex cur = m_model->indexOfPath(m_currentPath); cur.isValid()) {
+        // Selecting must not scroll: the scroll position is restored next, as it was.
+        const bool autoScroll = m_view->hasAutoScroll();
+        m_view->setAutoScroll(false);
+        m_view->selectionModel()->setCurrentIndex(cur, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->setAutoScroll(autoScroll);
+    }
+    if (const QModelIndex top = m_model->indexOfPath(m_topPath); top.isValid())
+        m_view->scrollTo(top, QAbstractItemView::PositionAtTop);
 }
 
 QString InspectorPanel::currentPath() const { return m_view->currentIndex().data(PropertyTreeModel::PathRole).toString(); }

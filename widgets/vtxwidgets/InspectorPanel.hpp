@@ -36,7 +36,10 @@ signals:
 
 private:
     void showMenu(const QPoint& pos);
-    void restoreExpansion();
+    void rememberView();
+    void restoreView();
+    /// The same entity one frame before the shown one (null when unknown yet: requested).
+    vtx::ContainerView previousContainer();
     ReplaySession* m_session;
     EntityTreeModel* m_entities;
     PropertyTreeModel* m_model;
@@ -45,6 +48,11 @@ private:
     QLabel* m_loading;
     EntityKey m_entity;
     QSet<QString> m_expanded;
+    // What a rebuild (an array or map changed length) must not lose: by path, not by row.
+    QString m_currentPath;
+    QString m_topPath;
+    vtx::FrameHandle m_previous; ///< frame N−1 of the shown frame, for the changed marks
+    int m_previousRequested = -1;
     bool m_flash = true;
 };
 
