@@ -29,7 +29,7 @@ QColor eventColour(const QString& type)
 TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);
+    setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setFixedHeight(10 + kLaneHeights[0] + kLaneHeights[1] + kLaneHeights[2] + kLaneHeights[3] + kLaneHeights[4] + 8 + 18); // + hover label
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
