@@ -55,8 +55,12 @@ public:
     /// The selected row as (entity, property path); path empty on an entity row.
     std::pair<EntityKey, QString> selectedProperty() const;
 
+    /// The diff as the panel shows it: only the entities and properties its filters let
+    /// through. Empty while the diff on screen is not the one asked for (never a stale export).
     QString toJson() const;
     QString toCsv() const;
+    /// The shown diff restricted to the rows the filters let through; null when not up to date.
+    std::shared_ptr<const vtx::FrameDiff> visibleDiff() const;
 
 signals:
     void markersChanged(int a, int b);
