@@ -7,6 +7,7 @@
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TextFieldKeys.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* emptyLayout = new QVBoxLayout(empty);
     auto* hint = new QLabel(tr("Open a replay (Ctrl+O) or drop a .vtx file here"), empty);
     hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true); // its one-line width would set the window's minimum
     QFont big = hint->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     hint->setFont(big);
@@ -123,10 +125,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_seekProgress->setVisible(false);
     statusBar()->addWidget(m_seekProgress);
     statusBar()->showMessage(tr("Ready"));
-    QAction* cancelSearch = findChild<QAction*>("cancelSearch");
-    cancelSearch->setEnabled(false); // Esc belongs to dialogs and editors unless a search runs
-    connect(m_seeker, &ChangeSeeker::started, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(true); });
-    connect(m_seeker, &ChangeSeeker::finished, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(false); });
+    // Esc belongs to dialogs and editors unless a search runs or a text field was just left
+    // with Esc (the second press clears that field).
+    m_fieldKeys = new TextFieldKeys(m_timeline, this);
+    m_fieldKeys->watch(m_filter, [this] { focusFirstEntityMatch(); });
+    for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
+        m_fieldKeys->watch(field);
+    QAction* escape = findChild<QAction*>("cancelSearch");
+    auto updateEscape = [this, escape] { escape->setEnabled(m_seeker->isRunning() || m_fieldKeys->lastLeft()); };
+    updateEscape();
+    connect(m_seeker, &ChangeSeeker::started, escape, updateEscape);
+    connect(m_seeker, &ChangeSeeker::finished, escape, updateEscape);
+    connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
     connect(m_seeker, &ChangeSeeker::started, this, [this](const QString& what) {
         m_seekProgress->setValue(0);
         m_seekProgress->setVisible(true);
@@ -191,6 +201,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_inspector->setFlashChanges(settings.value("view/flashChanges", true).toBool());
     updateRecentMenu();
     updateStatus();
+    updateFileActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -215,6 +226,7 @@ void MainWindow::buildActions()
             openFile({p});
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
     add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
     m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
                          [this](bool on) { m_session->setFollowing(on); });
@@ -260,7 +272,12 @@ void MainWindow::buildActions()
     add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
         [this] { seekPropertyChange(false); });
     add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
-    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] { m_seeker->cancel(); });
+    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] {
+        if (m_seeker->isRunning())
+            m_seeker->cancel();
+        else
+            m_fieldKeys->clearLastLeft();
+    });
 
     QMenu* diff = menuBar()->addMenu(tr("&Diff"));
     add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_diff->pinA(); });
@@ -320,11 +337,17 @@ void MainWindow::buildDocks()
     m_entityView->setModel(m_entityProxy);
     m_entityView->setUniformRowHeights(true);
     m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_entityView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // The name column takes the room; the type column fits its text. The dock keeps a usable
+    // minimum so the names never disappear at small window sizes.
+    m_entityView->header()->setStretchLastSection(false);
+    m_entityView->header()->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
+    m_entityView->header()->setSectionResizeMode(EntityTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+    entities->setMinimumWidth(170);
     el->addWidget(m_filter);
     el->addWidget(m_entityView, 1);
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
-        m_entityProxy->setFilterFixedString(t);
+        m_entityProxy->setFilter(t);
+        m_filter->setToolTip(m_entityProxy->filter().error());
         m_entityView->expandAll();
         restoreSelection();
     });
@@ -339,7 +362,7 @@ void MainWindow::buildDocks()
         m_entityView->expandAll();
         restoreSelection();
     });
-    QDockWidget* entDock = dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
+    dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
 
     // Watch
     auto* watch = new QTableView(this);
@@ -358,6 +381,7 @@ void MainWindow::buildDocks()
             rows << i.row();
         m_watchModel->removeRows(rows);
     });
+    watch->setMinimumHeight(40); // the right column shares 600 px with the diff at the minimum window size
     QDockWidget* watchDock = dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
     QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
     splitDockWidget(watchDock, diffDock, Qt::Vertical);
@@ -372,12 +396,14 @@ void MainWindow::buildDocks()
     events->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(events, &QTableView::activated, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
     connect(events, &QTableView::clicked, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    events->setMinimumHeight(40);
     QDockWidget* evDock = dock("eventsDock", tr("Events"), events, Qt::RightDockWidgetArea);
 
     // File info and cache
     m_fileInfo = new QTreeWidget(this);
     m_fileInfo->setHeaderLabels({tr("Field"), tr("Value")});
     m_fileInfo->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_fileInfo->setMinimumHeight(40);
     QDockWidget* infoDock = dock("fileDock", tr("File"), m_fileInfo, Qt::RightDockWidgetArea);
     auto* cacheHost = new QWidget(this);
     auto* cl = new QVBoxLayout(cacheHost);
@@ -393,6 +419,8 @@ void MainWindow::buildDocks()
     m_cacheLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     cl->addWidget(policy);
     cl->addWidget(m_cacheLabel, 1);
+    cacheHost->setMinimumHeight(40);
+    m_cacheLabel->setMinimumHeight(0);
     QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), cacheHost, Qt::RightDockWidgetArea);
     // Right column: watch / events / file / cache as tabs above the diff, which needs the height.
     tabifyDockWidget(watchDock, evDock);
@@ -436,8 +464,7 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
-    resizeDocks({entDock, diffDock}, {260, 560}, Qt::Horizontal);
-    resizeDocks({watchDock, diffDock}, {220, 420}, Qt::Vertical);
+    applyDefaultDockSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
     flash->setCheckable(true);
@@ -450,7 +477,56 @@ void MainWindow::buildDocks()
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
 
-void MainWindow::resetLayout() { restoreState(m_defaultState); }
+void MainWindow::applyDefaultDockSizes()
+{
+    auto* ent = findChild<QDockWidget*>("entitiesDock");
+    auto* diff = findChild<QDockWidget*>("diffDock");
+    auto* watch = findChild<QDockWidget*>("watchDock");
+    resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
+    resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    // The saved default state holds the arrangement; the sizes are applied again because the
+    // state captured before the first show does not know them yet.
+    restoreState(m_defaultState);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        d->setVisible(true);
+    applyDefaultDockSizes();
+}
+
+void MainWindow::focusFirstEntityMatch()
+{
+    for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
+        const QModelIndex bucket = m_entityProxy->index(b, 0);
+        if (m_entityProxy->rowCount(bucket) > 0) {
+            m_entityView->setCurrentIndex(m_entityProxy->index(0, 0, bucket));
+            m_entityView->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
+}
+
+void MainWindow::updateFileActions()
+{
+    const bool open = m_session->isOpen();
+    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition"})
+        if (auto* a = findChild<QAction*>(name))
+            a->setEnabled(open);
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        // Start where the single-key shortcuts act; Qt would otherwise pick the first field in
+        // the focus chain (the diff filter), and Space / A / B would be typed into it.
+        m_timeline->setFocus(Qt::OtherFocusReason);
+    }
+}
 
 void MainWindow::seekPropertyChange(bool forward)
 {
@@ -577,6 +653,12 @@ void MainWindow::showFileInfo()
 void MainWindow::onOpened()
 {
     m_followError.clear();
+    if (m_session->path() != m_lastOpenedPath)
+        m_watchModel->clear(); // watches name entities of one replay
+    m_lastOpenedPath = m_session->path();
+    updateFileActions();
+    if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
+        m_timeline->setFocus(Qt::OtherFocusReason);
     const auto& f = m_session->file();
     addRecent(m_session->path());
     setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
@@ -622,6 +704,7 @@ void MainWindow::onClosed()
     setWindowTitle(tr("vtxscope"));
     updateStatus();
     updateRecentMenu();
+    updateFileActions();
 }
 
 void MainWindow::onFrameReady()
@@ -739,7 +822,15 @@ void MainWindow::addRecent(const QString& path)
 
 void MainWindow::updateRecentMenu()
 {
-    const QStringList recent = QSettings().value("files/recent").toStringList();
+    // Files deleted or moved since are dropped, from the menu and from the settings.
+    QSettings settings;
+    const QStringList saved = settings.value("files/recent").toStringList();
+    QStringList recent;
+    for (const QString& p : saved)
+        if (QFileInfo::exists(p))
+            recent << p;
+    if (recent != saved)
+        settings.setValue("files/recent", recent);
     m_recentMenu->clear();
     auto* host = findChild<QWidget*>("recentFiles");
     for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))

@@ -25,6 +25,16 @@ QString WatchModel::valueOf(const Watch& w) const
     return v ? QString::fromStdString(v->text) : tr("—");
 }
 
+void WatchModel::clear()
+{
+    if (m_watches.isEmpty())
+        return;
+    beginResetModel();
+    m_watches.clear();
+    m_values.clear();
+    endResetModel();
+}
+
 void WatchModel::refresh()
 {
     QStringList next;

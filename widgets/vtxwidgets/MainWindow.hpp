@@ -29,6 +29,7 @@ class EventsModel;
 class PropertyPlot;
 class DiffPanel;
 class ChangeSeeker;
+class TextFieldKeys;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -72,6 +73,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
 
@@ -92,6 +94,9 @@ private:
     void findConditionDialog();
     void restoreSelection();
     void resetLayout();
+    void applyDefaultDockSizes();
+    void focusFirstEntityMatch();
+    void updateFileActions();
 
     ReplaySession* m_session;
     PlaybackController* m_playback;
@@ -123,7 +128,9 @@ private:
     QString m_lastError;
     QAction* m_followAction = nullptr;
     QString m_followError; ///< why following stopped (the file vanished, ...), shown until the next open
-    
+    TextFieldKeys* m_fieldKeys = nullptr;
+    QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
+    bool m_shownOnce = false;
 };
 
 } // namespace vtxw

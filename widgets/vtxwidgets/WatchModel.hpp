@@ -21,6 +21,8 @@ public:
     explicit WatchModel(ReplaySession* session, QObject* parent = nullptr);
     void addWatch(const Watch& w);
     void removeRows(const QList<int>& rows);
+    /// Removes every watch (another replay was opened: the entities they name are gone).
+    void clear();
     const QList<Watch>& watches() const { return m_watches; }
     QStringList values() const { return m_values; }
     int rowCount(const QModelIndex& parent = {}) const override;
