@@ -1,11 +1,15 @@
 #include "vtxwidgets/MainWindow.hpp"
 
+#include "vtxwidgets/CachePanel.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/EventsModel.hpp"
+#include "vtxwidgets/FileInfoPanel.hpp"
+#include "vtxwidgets/GoToTarget.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
+#include "vtxwidgets/RecentFiles.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TextFieldKeys.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
@@ -43,8 +47,6 @@
 namespace vtxw {
 
 namespace {
-constexpr int kMaxRecent = 10;
-
 QString utcText(const vtx::ReplayFile& f, int frame)
 {
     int64_t utc = f.createdUtcTicks(frame);
@@ -55,10 +57,6 @@ QString utcText(const vtx::ReplayFile& f, int frame)
     return QDateTime::fromMSecsSinceEpoch(utc / 10000, QTimeZone::utc()).toString("HH:mm:ss.zzz");
 }
 
-QString bytesText(double b)
-{
-    return b >= 1 << 30 ? QStringLiteral("%1 GB").arg(b / double(1 << 30), 0, 'f', 1) : QStringLiteral("%1 MB").arg(b / double(1 << 20), 0, 'f', 0);
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -73,6 +71,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_entityProxy->setSourceModel(m_entityModel);
     m_watchModel = new WatchModel(m_session, this);
     m_eventsModel = new EventsModel(m_session, this);
+    m_recent = new RecentFiles(this);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecentMenu);
 
     // Centre: empty state or the inspector, with a non-modal problems banner above.
     auto* centreHost = new QWidget(this);
@@ -188,10 +188,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         const auto& axis = m_timeline->axis();
         m_plot->plot(e, p, int(axis.first), int(axis.last));
     });
-    auto* cacheTimer = new QTimer(this);
-    cacheTimer->setInterval(250);
-    connect(cacheTimer, &QTimer::timeout, this, &MainWindow::updateCachePanel);
-    cacheTimer->start();
+    connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
 
     m_defaultState = saveState();
     QSettings settings;
@@ -220,7 +217,7 @@ void MainWindow::buildActions()
     };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
-        const QString dir = QSettings().value("files/lastDir").toString();
+        const QString dir = m_recent->lastDirectory();
         const QString p = QFileDialog::getOpenFileName(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
         if (!p.isEmpty())
             openFile({p});
@@ -400,28 +397,10 @@ void MainWindow::buildDocks()
     QDockWidget* evDock = dock("eventsDock", tr("Events"), events, Qt::RightDockWidgetArea);
 
     // File info and cache
-    m_fileInfo = new QTreeWidget(this);
-    m_fileInfo->setHeaderLabels({tr("Field"), tr("Value")});
-    m_fileInfo->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_fileInfo->setMinimumHeight(40);
+    m_fileInfo = new FileInfoPanel(this);
     QDockWidget* infoDock = dock("fileDock", tr("File"), m_fileInfo, Qt::RightDockWidgetArea);
-    auto* cacheHost = new QWidget(this);
-    auto* cl = new QVBoxLayout(cacheHost);
-    auto* policy = new QComboBox(cacheHost);
-    policy->setObjectName("cachePolicy");
-    policy->addItems({"adaptive", "fixed:2,2", "none"});
-    connect(policy, &QComboBox::currentTextChanged, this, [this](const QString& p) {
-        if (m_session->cache())
-            m_session->cache()->setPolicy(p.toStdString());
-    });
-    m_cacheLabel = new QLabel(tr("No replay open"), cacheHost);
-    m_cacheLabel->setTextFormat(Qt::RichText);
-    m_cacheLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    cl->addWidget(policy);
-    cl->addWidget(m_cacheLabel, 1);
-    cacheHost->setMinimumHeight(40);
-    m_cacheLabel->setMinimumHeight(0);
-    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), cacheHost, Qt::RightDockWidgetArea);
+    m_cachePanel = new CachePanel(m_session, this);
+    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), m_cachePanel, Qt::RightDockWidgetArea);
     // Right column: watch / events / file / cache as tabs above the diff, which needs the height.
     tabifyDockWidget(watchDock, evDock);
     tabifyDockWidget(evDock, infoDock);
@@ -612,42 +591,10 @@ void MainWindow::updateBanner()
 
 void MainWindow::showFileInfo()
 {
-    const auto& f = m_session->file();
-    if (!f)
-        return;
-    const auto& problems = f->problems();
-    updateBanner();
-    // File panel: header, sizes, seek table, problems.
-    m_fileInfo->clear();
-    auto item = [this](QTreeWidgetItem* parent, const QString& k, const QString& v) {
-        auto* it = parent ? new QTreeWidgetItem(parent, {k, v}) : new QTreeWidgetItem(m_fileInfo, {k, v});
-        return it;
-    };
-    const auto& h = f->header();
-    item(nullptr, tr("File"), m_session->path());
-    item(nullptr, tr("Size"), QStringLiteral("%1 bytes").arg(f->fileSize()));
-    item(nullptr, tr("Backend"), QString::fromLatin1(vtx::backendName(f->backend())));
-    item(nullptr, tr("Replay"), QString::fromStdString(h.replayName));
-    item(nullptr, tr("UUID"), QString::fromStdString(h.replayUuid));
-    item(nullptr, tr("Recorded"), QDateTime::fromSecsSinceEpoch(h.recordedUtcTimestamp, QTimeZone::utc()).toString(Qt::ISODate));
-    item(nullptr, tr("Format"), QStringLiteral("%1.%2, schema %3").arg(h.formatMajor).arg(h.formatMinor).arg(h.schemaVersion));
-    item(nullptr, tr("Data"), QStringLiteral("%1 %2 (%3)").arg(QString::fromStdString(h.dataIdentifier)).arg(h.dataVersion).arg(QString::fromStdString(h.dataVersionString)));
-    item(nullptr, tr("Frames"), QString::number(f->frameCount()));
-    item(nullptr, tr("Duration"), QStringLiteral("%1 s").arg(double(f->footer().durationSeconds), 0, 'f', 3));
-    auto* schema = item(nullptr, tr("Schema"), tr("%n struct(s)", nullptr, int(f->schema().structs().size())));
-    for (const auto& s : f->schema().structs()) {
-        auto* st = item(schema, QString::fromStdString(s.name), tr("type %1").arg(s.typeId));
-        for (const auto& fd : s.fields)
-            item(st, QString::fromStdString(fd.name),
-                 QStringLiteral("%1 %2 slot %3").arg(vtx::fieldTypeName(fd.key.type), vtx::containerKindName(fd.key.container)).arg(fd.key.slot));
+    if (const auto& f = m_session->file()) {
+        updateBanner();
+        m_fileInfo->showFile(*f, m_session->path());
     }
-    auto* seek = item(nullptr, tr("Seek table"), tr("%n chunk(s)", nullptr, int(f->chunks().size())));
-    for (const auto& c : f->chunks())
-        item(seek, QStringLiteral("#%1").arg(c.chunkIndex), tr("frames %1–%2 · offset %3 · %4 bytes").arg(c.startFrame).arg(c.endFrame).arg(c.fileOffset).arg(c.chunkSizeBytes));
-    auto* probs = item(nullptr, tr("Problems"), QString::number(problems.size()));
-    for (const auto& p : problems)
-        item(probs, {}, QString::fromStdString(p.message));
-    m_fileInfo->expandItem(probs);
 }
 
 void MainWindow::onOpened()
@@ -660,7 +607,7 @@ void MainWindow::onOpened()
     if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
         m_timeline->setFocus(Qt::OtherFocusReason);
     const auto& f = m_session->file();
-    addRecent(m_session->path());
+    m_recent->add(m_session->path());
     setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
     m_centre->setCurrentWidget(m_inspector);
     showFileInfo();
@@ -701,6 +648,7 @@ void MainWindow::onClosed()
     m_centre->setCurrentIndex(0);
     m_banner->setVisible(false);
     m_fileInfo->clear();
+    m_cachePanel->refresh();
     setWindowTitle(tr("vtxscope"));
     updateStatus();
     updateRecentMenu();
@@ -748,40 +696,6 @@ void MainWindow::updateStatus()
     m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
 }
 
-void MainWindow::updateCachePanel()
-{
-    auto* cache = m_session->cache();
-    if (!cache) {
-        m_cacheLabel->setText(tr("No replay open"));
-        m_statusCache->clear();
-        return;
-    }
-    const vtx::CacheStats s = cache->stats();
-    const QString mode = QString::fromLatin1(vtx::accessModeName(s.state.mode));
-    m_statusCache->setText(tr("cache: %1, %2 chunks, %3/%4, hit %5%")
-                               .arg(mode)
-                               .arg(s.residentChunks)
-                               .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
-                               .arg(int(s.hitRate() * 100)));
-    m_cacheLabel->setText(tr("<table>"
-                             "<tr><td>policy</td><td>%1</td></tr><tr><td>mode</td><td>%2</td></tr>"
-                             "<tr><td>window</td><td>−%3 / +%4 chunks</td></tr><tr><td>resident</td><td>%5 chunks, %6</td></tr>"
-                             "<tr><td>budget</td><td>%7</td></tr><tr><td>hit rate</td><td>%8% (%9 hits, %10 misses)</td></tr>"
-                             "<tr><td>decodes</td><td>%11 (%12 prefetch, %13 wasted)</td></tr><tr><td>decode time</td><td>%14 ms</td></tr></table>")
-                              .arg(QString::fromStdString(s.policy), mode)
-                              .arg(s.state.back)
-                              .arg(s.state.forward)
-                              .arg(s.residentChunks)
-                              .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
-                              .arg(s.hitRate() * 100, 0, 'f', 1)
-                              .arg(s.hits)
-                              .arg(s.misses)
-                              .arg(s.decodes)
-                              .arg(s.prefetchDecodes)
-                              .arg(s.prefetchWasted)
-                              .arg(s.decodeMs, 0, 'f', 1));
-}
-
 void MainWindow::goToDialog()
 {
     if (!m_session->isOpen())
@@ -791,46 +705,18 @@ void MainWindow::goToDialog()
                                                QString::number(m_session->currentFrame()), &ok);
     if (!ok)
         return;
-    QString t = text.trimmed();
-    if (t.endsWith('s')) {
-        t.chop(1);
-        const double s = t.toDouble(&ok);
-        if (ok)
-            m_playback->seek(m_session->frameAtGameTime(int64_t(s * 1e7)));
-    } else {
-        const int f = t.toInt(&ok);
-        if (ok)
-            m_playback->seek(f);
-    }
-    if (!ok)
+    const auto target = GoToTarget::parse(text);
+    if (!target)
         statusBar()->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings s;
-    QStringList recent = s.value("files/recent").toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(abs);
-    recent.prepend(abs);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    s.setValue("files/recent", recent);
-    s.setValue("files/lastDir", QFileInfo(abs).absolutePath());
-    updateRecentMenu();
+    else if (target->kind == GoToTarget::Kind::Seconds)
+        m_playback->seek(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
+    else
+        m_playback->seek(target->frame);
 }
 
 void MainWindow::updateRecentMenu()
 {
-    // Files deleted or moved since are dropped, from the menu and from the settings.
-    QSettings settings;
-    const QStringList saved = settings.value("files/recent").toStringList();
-    QStringList recent;
-    for (const QString& p : saved)
-        if (QFileInfo::exists(p))
-            recent << p;
-    if (recent != saved)
-        settings.setValue("files/recent", recent);
+    const QStringList recent = m_recent->paths(); // without files deleted since
     m_recentMenu->clear();
     auto* host = findChild<QWidget*>("recentFiles");
     for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))

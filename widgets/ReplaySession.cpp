@@ -8,6 +8,22 @@
 
 namespace vtxw {
 
+namespace {
+/// Destroying a cache joins its decode workers (a decode in flight can take a while on a
+/// 90 MB file) and frees every chunk it holds: done on a pool thread, never on the UI thread.
+/// Answers still in flight find their job cancelled and are dropped.
+void retireOffUiThread(std::unique_ptr<vtx::ChunkCache> cache, bool releaseMemory)
+{
+    if (!cache)
+        return;
+    QThreadPool::globalInstance()->start([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache)), releaseMemory]() mutable {
+        cache.reset();
+        if (releaseMemory)
+            vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
+    });
+}
+} // namespace
+
 ReplaySession::ReplaySession(QObject* parent) : QObject(parent)
 {
     m_clock.start();
@@ -62,7 +78,10 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
     if (!m_cache->extendTo(file)) {
         // Rewritten rather than grown: decoded chunks no longer match the file.
         m_displayed = {};
-        m_cache = std::make_unique<vtx::ChunkCache>(file);
+        m_playheadJobs.cancel();
+        for (JobTracker& jobs : m_channelJobs)
+            jobs.cancel();
+        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file)), false);
     }
     m_file = std::move(file);
     emit grew(before, frameCount());
@@ -111,9 +130,8 @@ void ReplaySession::close()
     for (JobTracker& jobs : m_channelJobs)
         jobs.cancel();
     setFollowing(false);
-    m_cache.reset(); // joins the decode workers; pending callbacks find no session work
+    retireOffUiThread(std::move(m_cache), true);
     m_file.reset();
-    vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
     m_path.clear();
     m_loading = false;
     emit closed();

@@ -16,6 +16,7 @@
 #include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/GoToTarget.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
@@ -820,6 +821,36 @@ private slots:
         w.session()->close();
         for (const char* name : {"close", "follow", "saveTrace"})
             QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
+    }
+
+    void goToParsesFramesAndSeconds_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("seconds");
+        QTest::addColumn<double>("value");
+        QTest::newRow("frame") << "1200" << true << false << 1200.0;
+        QTest::newRow("spaces") << "  42 " << true << false << 42.0;
+        QTest::newRow("seconds") << "12.5s" << true << true << 12.5;
+        QTest::newRow("seconds, capital, space") << "3 S" << true << true << 3.0;
+        QTest::newRow("negative frame") << "-3" << false << false << 0.0;
+        QTest::newRow("negative time") << "-1s" << false << false << 0.0;
+        QTest::newRow("garbage") << "frame ten" << false << false << 0.0;
+        QTest::newRow("empty") << "" << false << false << 0.0;
+        QTest::newRow("only s") << "s" << false << false << 0.0;
+    }
+    void goToParsesFramesAndSeconds()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(bool, seconds);
+        QFETCH(double, value);
+        const auto t = GoToTarget::parse(text);
+        QCOMPARE(t.has_value(), valid);
+        if (!t)
+            return;
+        QCOMPARE(t->kind == GoToTarget::Kind::Seconds, seconds);
+        QCOMPARE(seconds ? t->seconds : double(t->frame), value);
     }
 };
 

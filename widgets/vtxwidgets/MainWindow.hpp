@@ -30,6 +30,9 @@ class PropertyPlot;
 class DiffPanel;
 class ChangeSeeker;
 class TextFieldKeys;
+class FileInfoPanel;
+class CachePanel;
+class RecentFiles;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -87,9 +90,7 @@ private:
     void onClosed();
     void onFrameReady();
     void updateStatus();
-    void updateCachePanel();
     void updateRecentMenu();
-    void addRecent(const QString& path);
     void goToDialog();
     void findConditionDialog();
     void restoreSelection();
@@ -112,8 +113,9 @@ private:
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
     QProgressBar* m_seekProgress;
-    QTreeWidget* m_fileInfo;
-    QLabel* m_cacheLabel;
+    FileInfoPanel* m_fileInfo;
+    CachePanel* m_cachePanel;
+    RecentFiles* m_recent;
     QStackedWidget* m_centre;
     QLabel* m_banner;
     QLabel* m_statusFrame;
