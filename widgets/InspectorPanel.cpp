@@ -1,6 +1,7 @@
 #include "vtxwidgets/InspectorPanel.hpp"
 
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include <QApplication>
 #include <QClipboard>
@@ -34,8 +35,8 @@ public:
 };
 } // namespace
 
-InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent)
-    : QWidget(parent), m_session(session), m_entities(entities), m_model(new PropertyTreeModel(this))
+InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget* parent)
+    : QWidget(parent), m_session(session), m_viewState(view), m_model(new PropertyTreeModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -69,6 +70,8 @@ InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &InspectorPanel::rememberView);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreView);
     connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
+    connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
+    connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
     connect(session, &ReplaySession::closed, this, [this] {
         m_previous = {};
         m_previousRequested = -1;
@@ -86,25 +89,28 @@ void InspectorPanel::setEntity(const EntityKey& key)
 
 void InspectorPanel::refresh()
 {
-    const vtx::ContainerView c = m_entity.isValid() ? m_entities->container(m_entity) : vtx::ContainerView{};
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
+    const vtx::ContainerView c = m_entity.isValid() && !shown.isNull()
+                                     ? vtx::findEntity(shown.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString())
+                                     : vtx::ContainerView{};
     static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
-    } else if (m_session->displayedFrame().isNull()) {
+    } else if (shown.isNull()) {
         m_header->setText(m_session->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_session->currentFrame())
                                                              : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_session->currentFrame()));
     } else if (c.isNull()) {
-        m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(m_session->displayedFrame().index()));
+        m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(shown.index()));
     } else {
         const auto* def = m_session->file() ? m_session->file()->schema().structById(c.typeId()) : nullptr;
         m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
     }
-    m_model->setContainer(c, m_session->file() ? &m_session->file()->schema() : nullptr, c.isNull() ? vtx::ContainerView{} : previousContainer());
+    m_model->setContainer(c, m_viewState->schema(), c.isNull() ? vtx::ContainerView{} : previousContainer());
 }
 
 vtx::ContainerView InspectorPanel::previousContainer()
 {
-    const vtx::FrameHandle& shown = m_session->displayedFrame();
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
     if (shown.isNull() || shown.index() == 0 || !m_session->cache())
         return {};
     const int want = int(shown.index()) - 1;
@@ -119,7 +125,7 @@ vtx::ContainerView InspectorPanel::previousContainer()
             m_session->requestFrame(want, ReplaySession::Channel::Previous, [self, this, want](const vtx::FrameHandle& h) {
                 if (!self)
                     return;
-                const vtx::FrameHandle& now = m_session->displayedFrame();
+                const vtx::FrameHandle& now = m_viewState->shownFrame();
                 if (now.isNull() || int(now.index()) != want + 1)
                     return; // the shown frame moved on; its own N−1 is asked for then
                 m_previous = h;

@@ -13,6 +13,7 @@
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TextFieldKeys.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 
 #include <QAction>
@@ -43,6 +44,7 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace vtxw {
 
@@ -65,10 +67,27 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_session = new ReplaySession(this);
+    m_viewState = new ViewState(this);
     m_playback = new PlaybackController(m_session, this);
     m_entityModel = new EntityTreeModel(this);
     m_entityProxy = new EntityFilterProxy(this);
     m_entityProxy->setSourceModel(m_entityModel);
+    // While the filter or a new frame removes rows, Qt moves the current index to a neighbour:
+    // that is not the user choosing another entity, so the selection stays (and comes back
+    // when the entity is shown again). Connected before any view: the view's selection model
+    // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
+    for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
+        connect(m_entityProxy, about, this, [this] { m_entityRowsChanging = true; });
+    for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
+        connect(m_entityProxy, done, this, [this] {
+            m_entityRowsChanging = false;
+            restoreSelection();
+        });
+    connect(m_entityProxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_entityRowsChanging = true; });
+    connect(m_entityProxy, &QAbstractItemModel::layoutChanged, this, [this] {
+        m_entityRowsChanging = false;
+        restoreSelection();
+    });
     m_watchModel = new WatchModel(m_session, this);
     m_eventsModel = new EventsModel(m_session, this);
     m_recent = new RecentFiles(this);
@@ -99,7 +118,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     recentHost->setLayout(new QVBoxLayout);
     emptyLayout->addWidget(recentHost, 0, Qt::AlignHCenter);
     emptyLayout->addStretch();
-    m_inspector = new InspectorPanel(m_session, m_entityModel, m_centre);
+    m_inspector = new InspectorPanel(m_session, m_viewState, m_centre);
     m_centre->addWidget(empty);
     m_centre->addWidget(m_inspector);
     centreLayout->addWidget(m_centre, 1);
@@ -149,7 +168,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (frame >= 0)
             m_playback->seek(frame);
     });
-    connect(m_diff, &DiffPanel::markersChanged, m_timeline, &TimelineScrubber::setMarkers);
+    // The view state is the one place panels learn what is shown; the window only wires.
+    connect(m_session, &ReplaySession::currentFrameChanged, m_viewState, &ViewState::setRequestedFrame);
+    connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
+            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema()); });
+    connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
+    connect(m_diff, &DiffPanel::markersChanged, m_viewState, &ViewState::setDiffFrames);
+    connect(m_viewState, &ViewState::diffFramesChanged, m_timeline, &TimelineScrubber::setMarkers);
+    connect(m_timeline, &TimelineScrubber::visibleRangeChanged, m_viewState, &ViewState::setZoom);
     connect(m_diff, &DiffPanel::entityActivated, this, [this](const EntityKey& e, const QString&) { selectEntity(e); });
 
     connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
@@ -185,8 +211,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_plot, &PropertyPlot::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
     connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
-        const auto& axis = m_timeline->axis();
-        m_plot->plot(e, p, int(axis.first), int(axis.last));
+        // Over what the timeline shows (the view state's zoom range).
+        m_plot->plot(e, p, int(m_viewState->zoomFirst()), int(std::ceil(m_viewState->zoomLast())));
     });
     connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
 
@@ -342,17 +368,21 @@ void MainWindow::buildDocks()
     entities->setMinimumWidth(170);
     el->addWidget(m_filter);
     el->addWidget(m_entityView, 1);
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
+    connect(m_filter, &QLineEdit::textChanged, m_viewState, &ViewState::setEntityFilter);
+    connect(m_viewState, &ViewState::entityFilterChanged, this, [this](const QString& t) {
+        if (m_filter->text() != t)
+            m_filter->setText(t);
         m_entityProxy->setFilter(t);
         m_filter->setToolTip(m_entityProxy->filter().error());
         m_entityView->expandAll();
         restoreSelection();
     });
     connect(m_entityView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        if (m_entityRowsChanging)
+            return;
         const EntityKey key = m_entityModel->keyOf(m_entityProxy->mapToSource(i));
         if (key.isValid()) {
-            m_selected = key;
-            m_inspector->setEntity(key);
+            m_viewState->setSelection(key);
         }
     });
     connect(m_entityModel, &QAbstractItemModel::modelReset, this, [this] {
@@ -509,7 +539,7 @@ void MainWindow::showEvent(QShowEvent* e)
 
 void MainWindow::seekPropertyChange(bool forward)
 {
-    EntityKey entity = m_selected;
+    EntityKey entity = m_viewState->selection();
     QString path = m_inspector->currentPath();
     if (m_diff->view()->hasFocus()) {
         auto [e, p] = m_diff->selectedProperty();
@@ -525,16 +555,16 @@ void MainWindow::seekPropertyChange(bool forward)
 
 void MainWindow::seekCondition(const QString& condition, bool forward)
 {
-    if (!m_selected.isValid()) {
+    if (!m_viewState->selection().isValid()) {
         statusBar()->showMessage(tr("Select an entity first"), 5000);
         return;
     }
-    m_seeker->seekCondition(m_selected, condition, forward);
+    m_seeker->seekCondition(m_viewState->selection(), condition, forward);
 }
 
 void MainWindow::findConditionDialog()
 {
-    if (!m_session->isOpen() || !m_selected.isValid()) {
+    if (!m_session->isOpen() || !m_viewState->selection().isValid()) {
         statusBar()->showMessage(tr("Open a replay and select an entity first"), 5000);
         return;
     }
@@ -544,7 +574,7 @@ void MainWindow::findConditionDialog()
     const QString c = QInputDialog::getText(this, tr("Find frame where…"),
                                             tr("Condition on %1 (e.g. Health < 20, IsAlive == false, Weapon.Name == \"ak47\").\n"
                                                "Searches forward from the playhead for the next frame where it becomes true:")
-                                                .arg(m_selected.uniqueId),
+                                                .arg(m_viewState->selection().uniqueId),
                                             QLineEdit::Normal, last, &ok);
     if (!ok || c.trimmed().isEmpty())
         return;
@@ -623,7 +653,7 @@ void MainWindow::onOpened()
                 if (QString::fromStdString(f->schema().bucketName(b)) == m_pending.selectBucket)
                     bucket = int(b);
         }
-        m_selected = {bucket, m_pending.selectId};
+        m_viewState->setSelection({bucket, m_pending.selectId});
     }
     if (m_pending.frame >= 0)
         m_playback->seek(m_pending.frame);
@@ -644,7 +674,7 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message)
 
 void MainWindow::onClosed()
 {
-    m_entityModel->setFrame({}, nullptr);
+    m_viewState->reset();
     m_centre->setCurrentIndex(0);
     m_banner->setVisible(false);
     m_fileInfo->clear();
@@ -659,27 +689,26 @@ void MainWindow::onFrameReady()
 {
     updateBanner();
     const auto& f = m_session->file();
-    m_entityModel->setFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
-    m_inspector->refresh();
+    m_viewState->setShownFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
     updateStatus();
 }
 
+EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); }
+
 void MainWindow::selectEntity(const EntityKey& key)
 {
-    m_selected = key;
-    m_inspector->setEntity(key);
-    restoreSelection();
+    m_viewState->setSelection(key); // the inspector and the entity list follow
 }
 
 void MainWindow::restoreSelection()
 {
-    if (!m_selected.isValid())
+    const EntityKey selected = m_viewState->selection();
+    if (!selected.isValid())
         return;
-    const QModelIndex src = m_entityModel->indexOf(m_selected);
+    const QModelIndex src = m_entityModel->indexOf(selected);
     const QModelIndex i = m_entityProxy->mapFromSource(src);
     if (i.isValid() && m_entityView->currentIndex() != i)
         m_entityView->setCurrentIndex(i);
-    m_inspector->setEntity(m_selected); // absent entities stay selected: they come back
 }
 
 void MainWindow::updateStatus()

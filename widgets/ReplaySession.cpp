@@ -16,7 +16,7 @@ void retireOffUiThread(std::unique_ptr<vtx::ChunkCache> cache, bool releaseMemor
 {
     if (!cache)
         return;
-    QThreadPool::globalInstance()->start([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache)), releaseMemory]() mutable {
+    detail::startOnPool([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache)), releaseMemory]() mutable {
         cache.reset();
         if (releaseMemory)
             vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
@@ -44,31 +44,25 @@ void ReplaySession::setFollowing(bool on, int intervalMs)
 
 void ReplaySession::pollFollowedFile()
 {
-    if (!m_file || m_refreshing)
+    if (!m_file || m_refreshJobs.isRunning())
         return;
-    m_refreshing = true;
-    QPointer<ReplaySession> self(this);
     std::shared_ptr<const vtx::ReplayFile> file = m_file;
-    // Disk reads and the decode of new chunks stay off the UI thread.
-    QThreadPool::globalInstance()->start([self, file] {
-        auto result = file->refresh();
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, file, result = std::move(result)]() mutable {
-                if (!self)
-                    return;
-                self->m_refreshing = false;
-                if (self->m_file != file || !self->isFollowing())
-                    return; // closed, reopened or no longer following meanwhile
-                if (!result) {
-                    emit self->followFailed(QString::fromStdString(result.message()));
-                    return;
-                }
-                if (*result)
-                    self->adoptRefreshed(std::move(*result));
-            },
-            Qt::QueuedConnection);
-    });
+    // Disk reads and the decode of new chunks stay off the UI thread. close() and a new open
+    // cancel the job; stopping following is checked on delivery.
+    m_refreshJobs.run([file](const JobToken&) { return file->refresh(); },
+                      [this, file](JobOutcome outcome, auto result) {
+                          if (outcome != JobOutcome::Current)
+                              return;
+                          m_refreshJobs.finish(m_refreshJobs.currentId());
+                          if (m_file != file || !isFollowing())
+                              return;
+                          if (!result) {
+                              emit followFailed(QString::fromStdString(result.message()));
+                              return;
+                          }
+                          if (*result)
+                              adoptRefreshed(std::move(*result));
+                      });
 }
 
 void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
@@ -92,32 +86,27 @@ ReplaySession::~ReplaySession() = default;
 
 void ReplaySession::openAsync(const QString& path)
 {
-    const uint64_t generation = ++m_openGeneration;
     m_opening = true;
     emit opening(path);
-    QPointer<ReplaySession> self(this);
-    QThreadPool::globalInstance()->start([self, path, generation] {
-        auto result = vtx::ReplayFile::open(path.toStdString());
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, path, generation, result = std::move(result)]() mutable {
-                if (!self || generation != self->m_openGeneration)
-                    return; // a newer open or a close happened meanwhile
-                self->m_opening = false;
-                if (!result) {
-                    emit self->openFailed(path, QString::fromStdString(result.message()));
-                    return;
-                }
-                self->close();
-                self->m_path = path;
-                self->m_file = std::move(*result);
-                self->m_cache = std::make_unique<vtx::ChunkCache>(self->m_file);
-                self->m_current = 0;
-                self->setCurrentFrame(0); // before opened(): listeners may seek elsewhere
-                emit self->opened();
-            },
-            Qt::QueuedConnection);
-    });
+    // A newer open supersedes this one; close() cancels it.
+    m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
+                   [this, path](JobOutcome outcome, auto result) {
+                       if (outcome != JobOutcome::Current)
+                           return;
+                       m_openJobs.finish(m_openJobs.currentId());
+                       m_opening = false;
+                       if (!result) {
+                           emit openFailed(path, QString::fromStdString(result.message()));
+                           return;
+                       }
+                       close();
+                       m_path = path;
+                       m_file = std::move(*result);
+                       m_cache = std::make_unique<vtx::ChunkCache>(m_file);
+                       m_current = 0;
+                       setCurrentFrame(0); // before opened(): listeners may seek elsewhere
+                       emit opened();
+                   });
 }
 
 void ReplaySession::close()
@@ -127,6 +116,7 @@ void ReplaySession::close()
     m_displayed = {};
     m_frameError.clear();
     m_playheadJobs.cancel();
+    m_refreshJobs.cancel();
     for (JobTracker& jobs : m_channelJobs)
         jobs.cancel();
     setFollowing(false);

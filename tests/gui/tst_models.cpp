@@ -733,6 +733,13 @@ private slots:
         filter->setFocus();
         QTest::keyClick(filter, Qt::Key_B);
         QCOMPARE(filter->text(), QString("player_3b"));
+        // Filtering the selected entity out does not select a neighbour instead.
+        filter->clear();
+        QTest::keyClicks(filter, "Health<-1");
+        QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
+        QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
+        filter->clear();
+        QCOMPARE(w.entityView()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
     }
 
     // Issue 16 (6): a cancelled plot leaves the previous curve and its title; a newer plot

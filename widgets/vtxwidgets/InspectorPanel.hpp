@@ -15,11 +15,13 @@ class QTreeView;
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class InspectorPanel : public QWidget {
     Q_OBJECT
 public:
-    InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent = nullptr);
+    /// Observes `view`: shows its selection in its shown frame (found there, not pushed).
+    InspectorPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
     void setEntity(const EntityKey& key);
     const EntityKey& entity() const { return m_entity; }
     PropertyTreeModel* model() const { return m_model; }
@@ -27,7 +29,7 @@ public:
     void setFlashChanges(bool on) { m_flash = on; }
     /// The path of the property under the cursor (for keyboard actions), or empty.
     QString currentPath() const;
-    /// Re-reads the entity from the entity model (call after the model moved to a new frame).
+    /// Re-reads the entity from the shown frame (runs on every shown-frame change).
     void refresh();
 
 signals:
@@ -41,7 +43,7 @@ private:
     /// The same entity one frame before the shown one (null when unknown yet: requested).
     vtx::ContainerView previousContainer();
     ReplaySession* m_session;
-    EntityTreeModel* m_entities;
+    ViewState* m_viewState;
     PropertyTreeModel* m_model;
     QTreeView* m_view;
     QLabel* m_header;

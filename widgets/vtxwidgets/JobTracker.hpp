@@ -7,17 +7,33 @@
 // cancelled are outcomes the receiver sees, never error strings.
 
 #include <QCoreApplication>
-#include <QMetaObject>
+#include <QEvent>
 #include <QObject>
 #include <QPointer>
+#include <QRunnable>
 #include <QThread>
-#include <QThreadPool>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <utility>
 
 namespace vtxw {
+
+namespace detail {
+// The two hand-offs a job makes — UI thread → pool, worker → UI thread — go through objects
+// built completely before they are handed over (a QRunnable, a QEvent), and are announced to
+// ThreadSanitizer around the hand-over: Debian's Qt is not built with TSan, and its queues
+// synchronise with futexes TSan cannot see. Outside TSan builds the announcements are no-ops.
+void handOff(const void* object);
+void takeOver(const void* object);
+/// Runs `f` on the global thread pool.
+void startOnPool(std::function<void()> f);
+/// Runs `f` on the UI thread, after the events already queued there.
+void postToUiThread(std::function<void()> f);
+/// Creates the UI thread's receiver of posted deliveries; call once on the UI thread early.
+void ensureDeliveryReceiver();
+} // namespace detail
 
 enum class JobOutcome {
     Current,    ///< the tracker's latest job, not cancelled: the answer is wanted
@@ -57,7 +73,7 @@ private:
 /// the UI thread as a member of its owner; only JobToken crosses threads.
 class JobTracker {
 public:
-    explicit JobTracker(QObject* owner) : m_owner(owner) {}
+    explicit JobTracker(QObject* owner) : m_owner(owner) { detail::ensureDeliveryReceiver(); }
     ~JobTracker() { cancel(); }
     JobTracker(const JobTracker&) = delete;
     JobTracker& operator=(const JobTracker&) = delete;
@@ -110,7 +126,7 @@ public:
     JobToken run(Work work, Deliver deliver)
     {
         const JobToken token = start();
-        QThreadPool::globalInstance()->start([token, work = std::move(work), deliver = std::move(deliver)]() mutable {
+        detail::startOnPool([token, work = std::move(work), deliver = std::move(deliver)]() mutable {
             auto result = work(token);
             token.post([deliver = std::move(deliver), result = std::move(result)](JobOutcome o) mutable { deliver(o, std::move(result)); });
         });
@@ -136,15 +152,11 @@ void JobToken::post(Deliver deliver) const
             deliver(m_tracker->outcomeOf(m_id));
         return;
     }
-    // The application object outlives every owner, so the queued call always has a live
-    // context; the owner is checked on the UI thread, where it can only die between events.
-    QMetaObject::invokeMethod(
-        app,
-        [owner = m_owner, tracker = m_tracker, id = m_id, deliver = std::move(deliver)]() mutable {
-            if (owner)
-                deliver(tracker->outcomeOf(id));
-        },
-        Qt::QueuedConnection);
+    // The owner is checked on the UI thread, where it can only die between events.
+    detail::postToUiThread([owner = m_owner, tracker = m_tracker, id = m_id, deliver = std::move(deliver)]() mutable {
+        if (owner)
+            deliver(tracker->outcomeOf(id));
+    });
 }
 
 } // namespace vtxw

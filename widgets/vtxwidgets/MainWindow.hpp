@@ -33,6 +33,7 @@ class TextFieldKeys;
 class FileInfoPanel;
 class CachePanel;
 class RecentFiles;
+class ViewState;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -67,7 +68,8 @@ public:
     void seekPropertyChange(bool forward);
     /// Go ▸ Find frame where…: a condition on the selected entity ("Health < 20").
     void seekCondition(const QString& condition, bool forward);
-    EntityKey selectedEntity() const { return m_selected; }
+    EntityKey selectedEntity() const;
+    ViewState* viewState() const { return m_viewState; }
     void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
     QString lastError() const { return m_lastError; }
@@ -125,7 +127,7 @@ private:
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
     QByteArray m_defaultState;
-    EntityKey m_selected;
+    ViewState* m_viewState;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;
@@ -133,6 +135,7 @@ private:
     TextFieldKeys* m_fieldKeys = nullptr;
     QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
     bool m_shownOnce = false;
+    bool m_entityRowsChanging = false; ///< the entity proxy is adding or removing rows
 };
 
 } // namespace vtxw

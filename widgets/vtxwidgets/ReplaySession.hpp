@@ -94,7 +94,8 @@ private:
 
     QString m_path;
     bool m_opening = false;
-    uint64_t m_openGeneration = 0;
+    JobTracker m_openJobs{this};    ///< the latest open wins
+    JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
     std::shared_ptr<const vtx::ReplayFile> m_file;
     std::unique_ptr<vtx::ChunkCache> m_cache;
     int m_current = 0;
@@ -109,7 +110,6 @@ private:
     QElapsedTimer m_clock;
     std::unique_ptr<vtx::TraceRecorder> m_recorder;
     QTimer m_followTimer;
-    bool m_refreshing = false;
 };
 
 } // namespace vtxw
