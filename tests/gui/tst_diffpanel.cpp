@@ -317,7 +317,8 @@ private slots:
         QVERIFY(w.diffPanel()->toCsv().contains("player_1,"));
         w.diffPanel()->proxy()->setText({});
         w.diffPanel()->proxy()->setShowStatus("changed", false);
-        for (const auto& e : nlohmann::json::parse(w.diffPanel()->toJson().toStdString())["entities"])
+        const auto unchangedHidden = nlohmann::json::parse(w.diffPanel()->toJson().toStdString()); // kept: the loop reads into it
+        for (const auto& e : unchangedHidden["entities"])
             QVERIFY(e["status"] != "changed");
         w.diffPanel()->proxy()->setShowStatus("changed", true);
 
