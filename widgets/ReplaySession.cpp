@@ -88,7 +88,7 @@ void ReplaySession::openAsync(const QString& path)
 {
     m_opening = true;
     emit opening(path);
-    // A newer open supersedes this one; close() cancels it.
+    // A newer open supersedes this one (its answer arrives as Superseded and is dropped).
     m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
                    [this, path](JobOutcome outcome, auto result) {
                        if (outcome != JobOutcome::Current)
