@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QResizeEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
@@ -524,6 +525,19 @@ void MainWindow::updateFileActions()
     for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition"})
         if (auto* a = findChild<QAction*>(name))
             a->setEnabled(open);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
+    // small window would stay there. One still at its minimum when there is room again was
+    // squeezed, not chosen, and gets its default width back.
+    if (e->oldSize().isValid() && e->size().width() > e->oldSize().width() && width() >= 1024) {
+        auto* ent = findChild<QDockWidget*>("entitiesDock");
+        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 8)
+            resizeDocks({ent}, {260}, Qt::Horizontal);
+    }
 }
 
 void MainWindow::showEvent(QShowEvent* e)

@@ -812,6 +812,8 @@ private slots:
         QVERIFY(w.entityView()->header()->sectionSize(EntityTreeModel::NameColumn) >= 70);
         w.resize(1400, 900);
         QTRY_COMPARE(w.size(), QSize(1400, 900));
+        // Squeezed by the small window, the entity dock gets its width back when there is room.
+        QTRY_VERIFY2(entities->width() >= 240, qPrintable(QString::number(entities->width())));
         w.resizeDocks({entities}, {120}, Qt::Horizontal);
         QAction* reset = nullptr;
         for (QAction* a : w.findChildren<QAction*>())

@@ -79,6 +79,7 @@ public:
 protected:
     void closeEvent(QCloseEvent*) override;
     void showEvent(QShowEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
 
