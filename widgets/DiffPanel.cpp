@@ -2,6 +2,7 @@
 
 #include "vtx/diff/DiffExport.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -31,7 +32,7 @@ QString rowKey(const QModelIndex& i)
 }
 } // namespace
 
-DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) : QWidget(parent), m_session(session), m_viewState(view)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -174,7 +175,7 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
         }
         menu.exec(m_view->viewport()->mapToGlobal(pos));
     });
-    connect(session, &ReplaySession::frameReady, this, &DiffPanel::onFrameReady);
+    connect(view, &ViewState::shownFrameChanged, this, &DiffPanel::onFrameReady);
     connect(session, &ReplaySession::opened, this, [this] {
         clear();
         rebuildFilters();
@@ -255,10 +256,10 @@ void DiffPanel::onFrameReady()
     if (!isActive() || !m_followPlayhead)
         return;
     // B follows what the playhead shows, exactly like the inspector: no extra request.
-    const vtx::FrameHandle& shown = m_session->displayedFrame();
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
     if (shown.isNull())
         return;
-    m_wantB = m_session->currentFrame();
+    m_wantB = m_viewState->requestedFrame();
     m_b = shown;
     if (m_previousMode)
         m_wantA = std::max(0, m_wantB - 1);
@@ -274,7 +275,7 @@ void DiffPanel::requestFrames()
     }
     auto fromLoaded = [this](int frame) -> vtx::FrameHandle {
         // Frames in a chunk we already hold need no request (the previous frame usually is).
-        for (const vtx::FrameHandle* h : {&m_session->displayedFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
+        for (const vtx::FrameHandle* h : {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
             const auto& c = h->chunk();
             if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
                 return vtx::FrameHandle(c, frame);

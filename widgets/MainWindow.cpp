@@ -89,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_entityRowsChanging = false;
         restoreSelection();
     });
-    m_watchModel = new WatchModel(m_session, this);
+    m_watchModel = new WatchModel(m_viewState, this);
     m_eventsModel = new EventsModel(m_session, this);
     m_recent = new RecentFiles(this);
     connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecentMenu);
@@ -127,7 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineScrubber(m_session, this);
     m_plot = new PropertyPlot(m_session, this);
-    m_diff = new DiffPanel(m_session, this);
+    m_diff = new DiffPanel(m_session, m_viewState, this);
     m_seeker = new ChangeSeeker(m_session, this);
 
     buildActions();

@@ -11,6 +11,7 @@
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 #include "vtx/PropertyTree.hpp"
 #include "vtx/diff/FrameScan.hpp"
@@ -145,7 +146,8 @@ private slots:
         EntityFilterProxy proxy;
         proxy.setSourceModel(&entities);
         PropertyTreeModel props;
-        WatchModel watch(&session);
+        ViewState view;
+        WatchModel watch(&view);
         EventsModel events(&session);
         QAbstractItemModelTester t1(&entities, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -161,6 +163,7 @@ private slots:
             auto h = session.file()->frame(f);
             VTX_VERIFY_OK(h);
             entities.setFrame(*h, &schema);
+            view.setShownFrame(*h, &schema);
             proxy.setFilter(f % 2 ? "player" : (f % 3 ? "Health<50" : ""));
             const EntityKey key{0, "player_1"};
             props.setContainer(entities.container(key), &schema);

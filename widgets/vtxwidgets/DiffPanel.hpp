@@ -21,11 +21,13 @@ class QTreeView;
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class DiffPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DiffPanel(ReplaySession* session, QWidget* parent = nullptr);
+    /// B follows `view`'s shown frame; other frames come from `session`'s side channels.
+    DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
 
     /// Pins A at `frame` (the playhead when -1).
     void pinA(int frame = -1);
@@ -79,6 +81,7 @@ private:
     void exportTo(bool json);
 
     ReplaySession* m_session;
+    ViewState* m_viewState;
     DiffModel* m_model;
     DiffFilterProxy* m_proxy;
     QTreeView* m_view;
