@@ -195,7 +195,7 @@ void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const v
     const bool current = outcome == JobOutcome::Current;
     if (!r) {
         if (!current)
-            return; // a superseded request's error (or "superseded" itself) says nothing about the playhead
+            return; // a superseded request's error (Errc::Superseded or a real one) says nothing about the playhead
         m_playheadJobs.finish(job);
         if (m_loading) {
             m_loading = false;
