@@ -13,16 +13,12 @@ ChangeSeeker::ChangeSeeker(ReplaySession* session, QObject* parent) : QObject(pa
     connect(session, &ReplaySession::closed, this, &ChangeSeeker::cancel);
 }
 
-ChangeSeeker::~ChangeSeeker() { cancel(); }
+ChangeSeeker::~ChangeSeeker() { m_jobs.cancel(); }
 
 void ChangeSeeker::cancel()
 {
-    if (m_cancel) {
-        m_cancel->store(true);
-        m_cancel.reset();
-        ++m_generation;
+    if (m_jobs.cancel())
         emit finished(-1, tr("Search cancelled"));
-    }
 }
 
 void ChangeSeeker::seekChange(const EntityKey& entity, const QString& path, bool forward) { start(entity, path, forward, false); }
@@ -53,52 +49,43 @@ void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forw
         req.mode = vtx::FrameScanRequest::Mode::NextChange;
         req.path = what.toStdString();
     }
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
-    const uint64_t generation = ++m_generation;
     const QString description = isCondition ? tr("Searching %1 for the %2 frame where %3")
                                                   .arg(entity.uniqueId, forward ? tr("next") : tr("previous"), what)
                                             : tr("Searching %1.%2 for the %3 change")
                                                   .arg(entity.uniqueId, what, forward ? tr("next") : tr("previous"));
-    emit started(description);
     QPointer<ChangeSeeker> self(this);
     // The scan starts in the chunk on screen, which is already decoded.
     std::shared_ptr<const vtx::DecodedChunk> shown = m_session->displayedFrame().chunk();
-    QThreadPool::globalInstance()->start([self, file, req, cancelFlag, generation, forward, shown] {
+    auto work = [self, file, req, shown](const JobToken& job) {
         vtx::FrameScanControl ctl;
-        ctl.cancel = cancelFlag.get();
+        ctl.cancel = job.flag();
         ctl.decoded = {shown};
-        ctl.progress = [self, generation](int64_t done, int64_t total) {
+        ctl.progress = [self, job](int64_t done, int64_t total) {
             const int percent = total > 0 ? int(done * 100 / total) : 100;
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, generation, percent] {
-                    if (self && self->m_generation == generation)
-                        emit self->progress(percent);
-                },
-                Qt::QueuedConnection);
+            job.post([self, percent](JobOutcome outcome) {
+                if (outcome == JobOutcome::Current)
+                    emit self->progress(percent);
+            });
         };
-        auto r = vtx::scanFrames(*file, req, ctl);
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, r = std::move(r), forward] {
-                if (!self || self->m_generation != generation)
-                    return;
-                self->m_cancel.reset();
-                if (!r) {
-                    emit self->finished(-1, QString::fromStdString(r.message()));
-                    return;
-                }
-                if (r->cancelled)
-                    return;
-                if (!r->frame) {
-                    emit self->finished(-1, forward ? tr("No later frame found") : tr("No earlier frame found"));
-                    return;
-                }
-                emit self->finished(*r->frame, tr("Found at frame %1").arg(*r->frame));
-            },
-            Qt::QueuedConnection);
+        return vtx::scanFrames(*file, req, ctl);
+    };
+    m_jobs.run(std::move(work), [self, forward](JobOutcome outcome, vtx::Result<vtx::FrameScanResult> r) {
+        if (outcome != JobOutcome::Current)
+            return; // superseded by a newer seek (which reports itself) or cancelled (reported by cancel())
+        self->m_jobs.finish(self->m_jobs.currentId());
+        if (!r) {
+            emit self->finished(-1, QString::fromStdString(r.message()));
+            return;
+        }
+        if (r->cancelled)
+            return;
+        if (!r->frame) {
+            emit self->finished(-1, forward ? tr("No later frame found") : tr("No earlier frame found"));
+            return;
+        }
+        emit self->finished(*r->frame, tr("Found at frame %1").arg(*r->frame));
     });
+    emit started(description);
 }
 
 } // namespace vtxw

@@ -2,6 +2,7 @@
 
 #include "vtx/diff/DiffExport.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -31,7 +32,7 @@ QString rowKey(const QModelIndex& i)
 }
 } // namespace
 
-DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) : QWidget(parent), m_session(session), m_viewState(view)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -48,6 +49,12 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
     m_bucketFilter->setToolTip(tr("Only this bucket"));
     m_typeFilter = new QComboBox(this);
     m_typeFilter->setToolTip(tr("Only this entity type"));
+    // Combo boxes as wide as their longest item would set the dock's minimum width; the
+    // window must fit 800 × 600 (UX.md).
+    for (QComboBox* c : {m_bucketFilter, m_typeFilter}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(6);
+    }
     row1->addWidget(m_filter, 1);
     row1->addWidget(m_bucketFilter);
     row1->addWidget(m_typeFilter);
@@ -62,8 +69,12 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
         row2->addWidget(c);
     }
     row2->addStretch(1);
+    layout->addLayout(row2);
+    // Tolerance and actions on their own row, so the panel stays narrow.
+    row2 = new QHBoxLayout;
     row2->addWidget(new QLabel(tr("ε"), this));
     m_epsilon = new QLineEdit(this);
+    m_epsilon->setObjectName("epsilon");
     m_epsilon->setPlaceholderText(QStringLiteral("0"));
     m_epsilon->setToolTip(tr("Absolute tolerance for float comparisons"));
     m_epsilon->setMaximumWidth(70);
@@ -98,6 +109,10 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
     exportMenu->addAction(tr("Save as JSON…"), this, [this] { exportTo(true); });
     exportMenu->addAction(tr("Save as CSV…"), this, [this] { exportTo(false); });
     exportButton->setMenu(exportMenu);
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
+        for (QAction* a : exportMenu->actions())
+            a->setEnabled(isUpToDate());
+    });
     exportButton->setPopupMode(QToolButton::InstantPopup);
     layout->addLayout(row2);
 
@@ -115,6 +130,7 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
     m_view->header()->resizeSection(DiffModel::AColumn, 130);
     m_view->header()->resizeSection(DiffModel::BColumn, 130);
     m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setMinimumHeight(48); // a few rows; the default minimum would push the window past 600 px
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_view, 1);
 
@@ -128,6 +144,15 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
         vtx::DiffOptions o = m_options;
         o.tolerance.absolute = m_epsilon->text().isEmpty() ? 0.0 : std::max(0.0, m_epsilon->text().toDouble());
         setOptions(o);
+    });
+    // An empty field is not "acceptable" to the validator, so editingFinished never comes for
+    // it: clearing ε resets the tolerance here, at once.
+    connect(m_epsilon, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty() && m_options.tolerance.absolute != 0) {
+            vtx::DiffOptions o = m_options;
+            o.tolerance.absolute = 0;
+            setOptions(o);
+        }
     });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) {
         emit entityActivated({i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()},
@@ -150,7 +175,7 @@ DiffPanel::DiffPanel(ReplaySession* session, QWidget* parent) : QWidget(parent),
         }
         menu.exec(m_view->viewport()->mapToGlobal(pos));
     });
-    connect(session, &ReplaySession::frameReady, this, &DiffPanel::onFrameReady);
+    connect(view, &ViewState::shownFrameChanged, this, &DiffPanel::onFrameReady);
     connect(session, &ReplaySession::opened, this, [this] {
         clear();
         rebuildFilters();
@@ -231,10 +256,10 @@ void DiffPanel::onFrameReady()
     if (!isActive() || !m_followPlayhead)
         return;
     // B follows what the playhead shows, exactly like the inspector: no extra request.
-    const vtx::FrameHandle& shown = m_session->displayedFrame();
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
     if (shown.isNull())
         return;
-    m_wantB = m_session->currentFrame();
+    m_wantB = m_viewState->requestedFrame();
     m_b = shown;
     if (m_previousMode)
         m_wantA = std::max(0, m_wantB - 1);
@@ -250,7 +275,7 @@ void DiffPanel::requestFrames()
     }
     auto fromLoaded = [this](int frame) -> vtx::FrameHandle {
         // Frames in a chunk we already hold need no request (the previous frame usually is).
-        for (const vtx::FrameHandle* h : {&m_session->displayedFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
+        for (const vtx::FrameHandle* h : {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
             const auto& c = h->chunk();
             if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
                 return vtx::FrameHandle(c, frame);
@@ -414,25 +439,61 @@ std::pair<EntityKey, QString> DiffPanel::selectedProperty() const
     return {{i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()}, i.data(DiffModel::PathRole).toString()};
 }
 
-QString DiffPanel::toJson() const
+std::shared_ptr<const vtx::FrameDiff> DiffPanel::visibleDiff() const
 {
     const auto& d = m_model->diff();
-    if (!d || !m_model->schema())
+    if (!d || !m_model->schema() || !isUpToDate())
+        return {};
+    // Same frames and path steps (changes refer to steps by index); only the entities and
+    // changes behind the proxy's visible rows, in the order shown.
+    auto out = std::make_shared<vtx::FrameDiff>();
+    out->a = d->a;
+    out->b = d->b;
+    out->steps = d->steps;
+    out->omittedChanges = d->omittedChanges;
+    out->buckets = d->buckets;
+    for (auto& counts : out->buckets)
+        counts.added = counts.removed = counts.changed = 0;
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex row = m_proxy->index(r, 0);
+        const QModelIndex src = m_proxy->mapToSource(row);
+        vtx::EntityDiff e = d->entities[size_t(src.row())];
+        const auto changes = d->changesOf(e);
+        e.firstChange = uint32_t(out->changes.size());
+        e.changeCount = 0;
+        for (int c = 0; c < m_proxy->rowCount(row); ++c) {
+            const QModelIndex child = m_proxy->mapToSource(m_proxy->index(c, 0, row));
+            out->changes.push_back(changes[size_t(child.row())]);
+            ++e.changeCount;
+        }
+        if (e.bucket < out->buckets.size()) {
+            auto& counts = out->buckets[e.bucket];
+            (e.status == vtx::EntityStatus::Added ? counts.added : e.status == vtx::EntityStatus::Removed ? counts.removed : counts.changed)++;
+        }
+        out->entities.push_back(e);
+    }
+    return out;
+}
+
+QString DiffPanel::toJson() const
+{
+    const auto d = visibleDiff();
+    if (!d)
         return {};
     return QString::fromStdString(vtx::diffJson(*d, *m_model->schema(), m_options).dump(1));
 }
 
 QString DiffPanel::toCsv() const
 {
-    const auto& d = m_model->diff();
-    if (!d || !m_model->schema())
+    const auto d = visibleDiff();
+    if (!d)
         return {};
     return QString::fromStdString(vtx::diffCsv(*d, *m_model->schema()));
 }
 
 void DiffPanel::exportTo(bool json)
 {
-    if (!m_model->diff())
+    if (!isUpToDate())
         return;
     const QString suggested = QStringLiteral("diff_%1_%2.%3").arg(m_wantA).arg(m_wantB).arg(json ? "json" : "csv");
     const QString path = QFileDialog::getSaveFileName(this, tr("Save diff"), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));

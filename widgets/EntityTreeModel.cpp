@@ -38,9 +38,13 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
         m_schema = schema;
         m_frame = frame;
         m_buckets = std::move(next);
-        // Same entities: labels hold; only frame-dependent roles (search text) change.
-        if (!m_buckets.isEmpty())
-            emit dataChanged(index(0, 0), index(int(m_buckets.size()) - 1, ColumnCount - 1), {SearchTextRole});
+        // Same entities: labels hold; only frame-dependent roles change, for every entity row
+        // (a property filter must be re-checked at the new frame), not just the bucket rows.
+        for (int b = 0; b < m_buckets.size(); ++b) {
+            const QModelIndex parent = index(b, 0);
+            if (const int n = int(m_buckets[b].ids.size()))
+                emit dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent), {SearchTextRole});
+        }
         return;
     }
     beginResetModel();
@@ -72,6 +76,14 @@ vtx::ContainerView EntityTreeModel::container(const EntityKey& key) const
     if (!i.isValid() || m_frame.isNull())
         return {};
     return m_frame.view().bucket(size_t(key.bucket)).entity(size_t(m_buckets[key.bucket].entityIndex[i.row()]));
+}
+
+vtx::ContainerView EntityTreeModel::containerAt(const QModelIndex& i) const
+{
+    if (!i.isValid() || i.internalId() == kBucketId || m_frame.isNull())
+        return {};
+    const int b = int(i.internalId());
+    return m_frame.view().bucket(size_t(b)).entity(size_t(m_buckets[b].entityIndex[i.row()]));
 }
 
 QModelIndex EntityTreeModel::index(int row, int column, const QModelIndex& parent) const
@@ -156,15 +168,22 @@ EntityFilterProxy::EntityFilterProxy(QObject* parent) : QSortFilterProxyModel(pa
     setFilterRole(EntityTreeModel::SearchTextRole);
 }
 
+void EntityFilterProxy::setFilter(const QString& text)
+{
+    m_filter = EntityFilter::parse(text);
+    invalidateFilter();
+}
+
 bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 {
-    // No filter: accept without asking for the search text (it renders every property).
-    if (filterRegularExpression().pattern().isEmpty())
+    if (m_filter.isEmpty())
         return true;
-    const QModelIndex i = sourceModel()->index(row, 0, parent);
+    const auto* model = static_cast<const EntityTreeModel*>(sourceModel());
+    const QModelIndex i = model->index(row, 0, parent);
     if (i.data(EntityTreeModel::IsBucketRole).toBool())
         return false; // shown while a child matches (recursive filtering)
-    return QSortFilterProxyModel::filterAcceptsRow(row, parent);
+    return m_filter.accepts(i.data(EntityTreeModel::UniqueIdRole).toString(), model->index(row, EntityTreeModel::TypeColumn, parent).data().toString(),
+                            model->containerAt(i), model->schema());
 }
 
 } // namespace vtxw

@@ -2,6 +2,7 @@
 
 #include "vtxwidgets/ByteInspector.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include <QApplication>
 #include <QClipboard>
@@ -9,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QPointer>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTreeView>
@@ -35,8 +37,8 @@ public:
 };
 } // namespace
 
-InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent)
-    : QWidget(parent), m_session(session), m_entities(entities), m_model(new PropertyTreeModel(this))
+InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget* parent)
+    : QWidget(parent), m_session(session), m_viewState(view), m_model(new PropertyTreeModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -75,12 +77,20 @@ InspectorPanel::InspectorPanel(ReplaySession* session, EntityTreeModel* entities
     connect(m_view, &QTreeView::customContextMenuRequested, this, &InspectorPanel::showMenu);
     connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex& i) { m_expanded.insert(i.data(PropertyTreeModel::PathRole).toString()); });
     connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex& i) { m_expanded.remove(i.data(PropertyTreeModel::PathRole).toString()); });
-    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreExpansion);
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, &InspectorPanel::rememberView);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::restoreView);
+    // After restoreView (connected first), so the hex view follows the restored current row.
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
     connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
-    connect(session, &ReplaySession::closed, this, [this] { setEntity({}); });
+    connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
+    connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
+    connect(session, &ReplaySession::closed, this, [this] {
+        m_previous = {};
+        m_previousRequested = -1;
+        setEntity({});
+    });
 }
 
 void InspectorPanel::setEntity(const EntityKey& key)
@@ -93,29 +103,78 @@ void InspectorPanel::setEntity(const EntityKey& key)
 
 void InspectorPanel::refresh()
 {
-    const vtx::ContainerView c = m_entity.isValid() ? m_entities->container(m_entity) : vtx::ContainerView{};
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
+    const vtx::ContainerView c = m_entity.isValid() && !shown.isNull()
+                                     ? vtx::findEntity(shown.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString())
+                                     : vtx::ContainerView{};
     static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
-    } else if (m_session->displayedFrame().isNull()) {
+    } else if (shown.isNull()) {
         m_header->setText(m_session->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_session->currentFrame())
                                                              : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_session->currentFrame()));
     } else if (c.isNull()) {
-        m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(m_session->displayedFrame().index()));
+        m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(shown.index()));
     } else {
         const auto* def = m_session->file() ? m_session->file()->schema().structById(c.typeId()) : nullptr;
         m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
     }
-    m_model->setContainer(c, m_session->file() ? &m_session->file()->schema() : nullptr);
+    m_model->setContainer(c, m_viewState->schema(), c.isNull() ? vtx::ContainerView{} : previousContainer());
 }
 
-void InspectorPanel::restoreExpansion()
+vtx::ContainerView InspectorPanel::previousContainer()
+{
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
+    if (shown.isNull() || shown.index() == 0 || !m_session->cache())
+        return {};
+    const int want = int(shown.index()) - 1;
+    if (m_previous.isNull() || int(m_previous.index()) != want) {
+        m_previous = {};
+        // Usually in the chunk on screen, which is held: no request, no wait.
+        if (auto h = m_session->cache()->peek(want)) {
+            m_previous = *h;
+        } else if (m_previousRequested != want) {
+            m_previousRequested = want;
+            QPointer<InspectorPanel> self(this);
+            m_session->requestFrame(want, ReplaySession::Channel::Previous, [self, this, want](const vtx::FrameHandle& h) {
+                if (!self)
+                    return;
+                const vtx::FrameHandle& now = m_viewState->shownFrame();
+                if (now.isNull() || int(now.index()) != want + 1)
+                    return; // the shown frame moved on; its own N−1 is asked for then
+                m_previous = h;
+                refresh();
+            });
+        }
+    }
+    if (m_previous.isNull())
+        return {};
+    return vtx::findEntity(m_previous.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString());
+}
+
+void InspectorPanel::rememberView()
+{
+    m_currentPath = currentPath();
+    const QModelIndex top = m_view->indexAt(QPoint(4, 4));
+    m_topPath = top.isValid() ? top.data(PropertyTreeModel::PathRole).toString() : QString();
+}
+
+void InspectorPanel::restoreView()
 {
     for (const QString& p : std::as_const(m_expanded)) {
         const QModelIndex i = m_model->indexOfPath(p);
         if (i.isValid())
             m_view->expand(i);
     }
+    if (const QModelIndex cur = m_model->indexOfPath(m_currentPath); cur.isValid()) {
+        // Selecting must not scroll: the scroll position is restored next, as it was.
+        const bool autoScroll = m_view->hasAutoScroll();
+        m_view->setAutoScroll(false);
+        m_view->selectionModel()->setCurrentIndex(cur, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->setAutoScroll(autoScroll);
+    }
+    if (const QModelIndex top = m_model->indexOfPath(m_topPath); top.isValid())
+        m_view->scrollTo(top, QAbstractItemView::PositionAtTop);
 }
 
 void InspectorPanel::updateByteInspector()

@@ -1,18 +1,25 @@
 #include "vtxwidgets/MainWindow.hpp"
 
+#include "vtxwidgets/CachePanel.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/EventsModel.hpp"
+#include "vtxwidgets/FileInfoPanel.hpp"
+#include "vtxwidgets/GoToTarget.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
+#include "vtxwidgets/RecentFiles.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TextFieldKeys.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QResizeEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
@@ -38,12 +45,11 @@
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 namespace vtxw {
 
 namespace {
-constexpr int kMaxRecent = 10;
-
 QString utcText(const vtx::ReplayFile& f, int frame)
 {
     int64_t utc = f.createdUtcTicks(frame);
@@ -54,10 +60,6 @@ QString utcText(const vtx::ReplayFile& f, int frame)
     return QDateTime::fromMSecsSinceEpoch(utc / 10000, QTimeZone::utc()).toString("HH:mm:ss.zzz");
 }
 
-QString bytesText(double b)
-{
-    return b >= 1 << 30 ? QStringLiteral("%1 GB").arg(b / double(1 << 30), 0, 'f', 1) : QStringLiteral("%1 MB").arg(b / double(1 << 20), 0, 'f', 0);
-}
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -66,12 +68,31 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_session = new ReplaySession(this);
+    m_viewState = new ViewState(this);
     m_playback = new PlaybackController(m_session, this);
     m_entityModel = new EntityTreeModel(this);
     m_entityProxy = new EntityFilterProxy(this);
     m_entityProxy->setSourceModel(m_entityModel);
-    m_watchModel = new WatchModel(m_session, this);
+    // While the filter or a new frame removes rows, Qt moves the current index to a neighbour:
+    // that is not the user choosing another entity, so the selection stays (and comes back
+    // when the entity is shown again). Connected before any view: the view's selection model
+    // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
+    for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
+        connect(m_entityProxy, about, this, [this] { m_entityRowsChanging = true; });
+    for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
+        connect(m_entityProxy, done, this, [this] {
+            m_entityRowsChanging = false;
+            restoreSelection();
+        });
+    connect(m_entityProxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_entityRowsChanging = true; });
+    connect(m_entityProxy, &QAbstractItemModel::layoutChanged, this, [this] {
+        m_entityRowsChanging = false;
+        restoreSelection();
+    });
+    m_watchModel = new WatchModel(m_viewState, this);
     m_eventsModel = new EventsModel(m_session, this);
+    m_recent = new RecentFiles(this);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecentMenu);
 
     // Centre: empty state or the inspector, with a non-modal problems banner above.
     auto* centreHost = new QWidget(this);
@@ -87,6 +108,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* emptyLayout = new QVBoxLayout(empty);
     auto* hint = new QLabel(tr("Open a replay (Ctrl+O) or drop a .vtx file here"), empty);
     hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true); // its one-line width would set the window's minimum
     QFont big = hint->font();
     big.setPointSizeF(big.pointSizeF() * 1.4);
     hint->setFont(big);
@@ -97,7 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     recentHost->setLayout(new QVBoxLayout);
     emptyLayout->addWidget(recentHost, 0, Qt::AlignHCenter);
     emptyLayout->addStretch();
-    m_inspector = new InspectorPanel(m_session, m_entityModel, m_centre);
+    m_inspector = new InspectorPanel(m_session, m_viewState, m_centre);
     m_centre->addWidget(empty);
     m_centre->addWidget(m_inspector);
     centreLayout->addWidget(m_centre, 1);
@@ -105,7 +127,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineScrubber(m_session, this);
     m_plot = new PropertyPlot(m_session, this);
-    m_diff = new DiffPanel(m_session, this);
+    m_diff = new DiffPanel(m_session, m_viewState, this);
     m_seeker = new ChangeSeeker(m_session, this);
 
     buildActions();
@@ -123,10 +145,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_seekProgress->setVisible(false);
     statusBar()->addWidget(m_seekProgress);
     statusBar()->showMessage(tr("Ready"));
-    QAction* cancelSearch = findChild<QAction*>("cancelSearch");
-    cancelSearch->setEnabled(false); // Esc belongs to dialogs and editors unless a search runs
-    connect(m_seeker, &ChangeSeeker::started, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(true); });
-    connect(m_seeker, &ChangeSeeker::finished, cancelSearch, [cancelSearch] { cancelSearch->setEnabled(false); });
+    // Esc belongs to dialogs and editors unless a search runs or a text field was just left
+    // with Esc (the second press clears that field).
+    m_fieldKeys = new TextFieldKeys(m_timeline, this);
+    m_fieldKeys->watch(m_filter, [this] { focusFirstEntityMatch(); });
+    for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
+        m_fieldKeys->watch(field);
+    QAction* escape = findChild<QAction*>("cancelSearch");
+    auto updateEscape = [this, escape] { escape->setEnabled(m_seeker->isRunning() || m_fieldKeys->lastLeft()); };
+    updateEscape();
+    connect(m_seeker, &ChangeSeeker::started, escape, updateEscape);
+    connect(m_seeker, &ChangeSeeker::finished, escape, updateEscape);
+    connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
     connect(m_seeker, &ChangeSeeker::started, this, [this](const QString& what) {
         m_seekProgress->setValue(0);
         m_seekProgress->setVisible(true);
@@ -139,7 +169,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (frame >= 0)
             m_playback->seek(frame);
     });
-    connect(m_diff, &DiffPanel::markersChanged, m_timeline, &TimelineScrubber::setMarkers);
+    // The view state is the one place panels learn what is shown; the window only wires.
+    connect(m_session, &ReplaySession::currentFrameChanged, m_viewState, &ViewState::setRequestedFrame);
+    connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
+            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema()); });
+    connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
+    connect(m_diff, &DiffPanel::markersChanged, m_viewState, &ViewState::setDiffFrames);
+    connect(m_viewState, &ViewState::diffFramesChanged, m_timeline, &TimelineScrubber::setMarkers);
+    connect(m_timeline, &TimelineScrubber::visibleRangeChanged, m_viewState, &ViewState::setZoom);
     connect(m_diff, &DiffPanel::entityActivated, this, [this](const EntityKey& e, const QString&) { selectEntity(e); });
 
     connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
@@ -175,13 +212,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_plot, &PropertyPlot::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
     connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
-        const auto& axis = m_timeline->axis();
-        m_plot->plot(e, p, int(axis.first), int(axis.last));
+        // Over what the timeline shows (the view state's zoom range).
+        m_plot->plot(e, p, int(m_viewState->zoomFirst()), int(std::ceil(m_viewState->zoomLast())));
     });
-    auto* cacheTimer = new QTimer(this);
-    cacheTimer->setInterval(250);
-    connect(cacheTimer, &QTimer::timeout, this, &MainWindow::updateCachePanel);
-    cacheTimer->start();
+    connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
 
     m_defaultState = saveState();
     QSettings settings;
@@ -191,6 +225,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_inspector->setFlashChanges(settings.value("view/flashChanges", true).toBool());
     updateRecentMenu();
     updateStatus();
+    updateFileActions();
 }
 
 MainWindow::~MainWindow() = default;
@@ -209,12 +244,13 @@ void MainWindow::buildActions()
     };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
-        const QString dir = QSettings().value("files/lastDir").toString();
+        const QString dir = m_recent->lastDirectory();
         const QString p = QFileDialog::getOpenFileName(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
         if (!p.isEmpty())
             openFile({p});
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
     add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
     m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
                          [this](bool on) { m_session->setFollowing(on); });
@@ -260,7 +296,12 @@ void MainWindow::buildActions()
     add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
         [this] { seekPropertyChange(false); });
     add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
-    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] { m_seeker->cancel(); });
+    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] {
+        if (m_seeker->isRunning())
+            m_seeker->cancel();
+        else
+            m_fieldKeys->clearLastLeft();
+    });
 
     QMenu* diff = menuBar()->addMenu(tr("&Diff"));
     add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_diff->pinA(); });
@@ -320,26 +361,36 @@ void MainWindow::buildDocks()
     m_entityView->setModel(m_entityProxy);
     m_entityView->setUniformRowHeights(true);
     m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_entityView->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    // The name column takes the room; the type column fits its text. The dock keeps a usable
+    // minimum so the names never disappear at small window sizes.
+    m_entityView->header()->setStretchLastSection(false);
+    m_entityView->header()->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
+    m_entityView->header()->setSectionResizeMode(EntityTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+    entities->setMinimumWidth(170);
     el->addWidget(m_filter);
     el->addWidget(m_entityView, 1);
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& t) {
-        m_entityProxy->setFilterFixedString(t);
+    connect(m_filter, &QLineEdit::textChanged, m_viewState, &ViewState::setEntityFilter);
+    connect(m_viewState, &ViewState::entityFilterChanged, this, [this](const QString& t) {
+        if (m_filter->text() != t)
+            m_filter->setText(t);
+        m_entityProxy->setFilter(t);
+        m_filter->setToolTip(m_entityProxy->filter().error());
         m_entityView->expandAll();
         restoreSelection();
     });
     connect(m_entityView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        if (m_entityRowsChanging)
+            return;
         const EntityKey key = m_entityModel->keyOf(m_entityProxy->mapToSource(i));
         if (key.isValid()) {
-            m_selected = key;
-            m_inspector->setEntity(key);
+            m_viewState->setSelection(key);
         }
     });
     connect(m_entityModel, &QAbstractItemModel::modelReset, this, [this] {
         m_entityView->expandAll();
         restoreSelection();
     });
-    QDockWidget* entDock = dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
+    dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
 
     // Watch
     auto* watch = new QTableView(this);
@@ -358,6 +409,7 @@ void MainWindow::buildDocks()
             rows << i.row();
         m_watchModel->removeRows(rows);
     });
+    watch->setMinimumHeight(40); // the right column shares 600 px with the diff at the minimum window size
     QDockWidget* watchDock = dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
     QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
     splitDockWidget(watchDock, diffDock, Qt::Vertical);
@@ -372,28 +424,14 @@ void MainWindow::buildDocks()
     events->setSelectionBehavior(QAbstractItemView::SelectRows);
     connect(events, &QTableView::activated, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
     connect(events, &QTableView::clicked, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    events->setMinimumHeight(40);
     QDockWidget* evDock = dock("eventsDock", tr("Events"), events, Qt::RightDockWidgetArea);
 
     // File info and cache
-    m_fileInfo = new QTreeWidget(this);
-    m_fileInfo->setHeaderLabels({tr("Field"), tr("Value")});
-    m_fileInfo->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_fileInfo = new FileInfoPanel(this);
     QDockWidget* infoDock = dock("fileDock", tr("File"), m_fileInfo, Qt::RightDockWidgetArea);
-    auto* cacheHost = new QWidget(this);
-    auto* cl = new QVBoxLayout(cacheHost);
-    auto* policy = new QComboBox(cacheHost);
-    policy->setObjectName("cachePolicy");
-    policy->addItems({"adaptive", "fixed:2,2", "none"});
-    connect(policy, &QComboBox::currentTextChanged, this, [this](const QString& p) {
-        if (m_session->cache())
-            m_session->cache()->setPolicy(p.toStdString());
-    });
-    m_cacheLabel = new QLabel(tr("No replay open"), cacheHost);
-    m_cacheLabel->setTextFormat(Qt::RichText);
-    m_cacheLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    cl->addWidget(policy);
-    cl->addWidget(m_cacheLabel, 1);
-    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), cacheHost, Qt::RightDockWidgetArea);
+    m_cachePanel = new CachePanel(m_session, this);
+    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), m_cachePanel, Qt::RightDockWidgetArea);
     // Right column: watch / events / file / cache as tabs above the diff, which needs the height.
     tabifyDockWidget(watchDock, evDock);
     tabifyDockWidget(evDock, infoDock);
@@ -436,8 +474,7 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
-    resizeDocks({entDock, diffDock}, {260, 560}, Qt::Horizontal);
-    resizeDocks({watchDock, diffDock}, {220, 420}, Qt::Vertical);
+    applyDefaultDockSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
     flash->setCheckable(true);
@@ -450,11 +487,73 @@ void MainWindow::buildDocks()
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
 
-void MainWindow::resetLayout() { restoreState(m_defaultState); }
+void MainWindow::applyDefaultDockSizes()
+{
+    auto* ent = findChild<QDockWidget*>("entitiesDock");
+    auto* diff = findChild<QDockWidget*>("diffDock");
+    auto* watch = findChild<QDockWidget*>("watchDock");
+    resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
+    resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    // The saved default state holds the arrangement; the sizes are applied again because the
+    // state captured before the first show does not know them yet.
+    restoreState(m_defaultState);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        d->setVisible(true);
+    applyDefaultDockSizes();
+}
+
+void MainWindow::focusFirstEntityMatch()
+{
+    for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
+        const QModelIndex bucket = m_entityProxy->index(b, 0);
+        if (m_entityProxy->rowCount(bucket) > 0) {
+            m_entityView->setCurrentIndex(m_entityProxy->index(0, 0, bucket));
+            m_entityView->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
+}
+
+void MainWindow::updateFileActions()
+{
+    const bool open = m_session->isOpen();
+    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition"})
+        if (auto* a = findChild<QAction*>(name))
+            a->setEnabled(open);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
+    // small window would stay there. One still at its minimum when there is room again was
+    // squeezed, not chosen, and gets its default width back.
+    if (e->oldSize().isValid() && e->size().width() > e->oldSize().width() && width() >= 1024) {
+        auto* ent = findChild<QDockWidget*>("entitiesDock");
+        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 8)
+            resizeDocks({ent}, {260}, Qt::Horizontal);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        // Start where the single-key shortcuts act; Qt would otherwise pick the first field in
+        // the focus chain (the diff filter), and Space / A / B would be typed into it.
+        m_timeline->setFocus(Qt::OtherFocusReason);
+    }
+}
 
 void MainWindow::seekPropertyChange(bool forward)
 {
-    EntityKey entity = m_selected;
+    EntityKey entity = m_viewState->selection();
     QString path = m_inspector->currentPath();
     if (m_diff->view()->hasFocus()) {
         auto [e, p] = m_diff->selectedProperty();
@@ -470,16 +569,16 @@ void MainWindow::seekPropertyChange(bool forward)
 
 void MainWindow::seekCondition(const QString& condition, bool forward)
 {
-    if (!m_selected.isValid()) {
+    if (!m_viewState->selection().isValid()) {
         statusBar()->showMessage(tr("Select an entity first"), 5000);
         return;
     }
-    m_seeker->seekCondition(m_selected, condition, forward);
+    m_seeker->seekCondition(m_viewState->selection(), condition, forward);
 }
 
 void MainWindow::findConditionDialog()
 {
-    if (!m_session->isOpen() || !m_selected.isValid()) {
+    if (!m_session->isOpen() || !m_viewState->selection().isValid()) {
         statusBar()->showMessage(tr("Open a replay and select an entity first"), 5000);
         return;
     }
@@ -489,7 +588,7 @@ void MainWindow::findConditionDialog()
     const QString c = QInputDialog::getText(this, tr("Find frame where…"),
                                             tr("Condition on %1 (e.g. Health < 20, IsAlive == false, Weapon.Name == \"ak47\").\n"
                                                "Searches forward from the playhead for the next frame where it becomes true:")
-                                                .arg(m_selected.uniqueId),
+                                                .arg(m_viewState->selection().uniqueId),
                                             QLineEdit::Normal, last, &ok);
     if (!ok || c.trimmed().isEmpty())
         return;
@@ -536,49 +635,23 @@ void MainWindow::updateBanner()
 
 void MainWindow::showFileInfo()
 {
-    const auto& f = m_session->file();
-    if (!f)
-        return;
-    const auto& problems = f->problems();
-    updateBanner();
-    // File panel: header, sizes, seek table, problems.
-    m_fileInfo->clear();
-    auto item = [this](QTreeWidgetItem* parent, const QString& k, const QString& v) {
-        auto* it = parent ? new QTreeWidgetItem(parent, {k, v}) : new QTreeWidgetItem(m_fileInfo, {k, v});
-        return it;
-    };
-    const auto& h = f->header();
-    item(nullptr, tr("File"), m_session->path());
-    item(nullptr, tr("Size"), QStringLiteral("%1 bytes").arg(f->fileSize()));
-    item(nullptr, tr("Backend"), QString::fromLatin1(vtx::backendName(f->backend())));
-    item(nullptr, tr("Replay"), QString::fromStdString(h.replayName));
-    item(nullptr, tr("UUID"), QString::fromStdString(h.replayUuid));
-    item(nullptr, tr("Recorded"), QDateTime::fromSecsSinceEpoch(h.recordedUtcTimestamp, QTimeZone::utc()).toString(Qt::ISODate));
-    item(nullptr, tr("Format"), QStringLiteral("%1.%2, schema %3").arg(h.formatMajor).arg(h.formatMinor).arg(h.schemaVersion));
-    item(nullptr, tr("Data"), QStringLiteral("%1 %2 (%3)").arg(QString::fromStdString(h.dataIdentifier)).arg(h.dataVersion).arg(QString::fromStdString(h.dataVersionString)));
-    item(nullptr, tr("Frames"), QString::number(f->frameCount()));
-    item(nullptr, tr("Duration"), QStringLiteral("%1 s").arg(double(f->footer().durationSeconds), 0, 'f', 3));
-    auto* schema = item(nullptr, tr("Schema"), tr("%n struct(s)", nullptr, int(f->schema().structs().size())));
-    for (const auto& s : f->schema().structs()) {
-        auto* st = item(schema, QString::fromStdString(s.name), tr("type %1").arg(s.typeId));
-        for (const auto& fd : s.fields)
-            item(st, QString::fromStdString(fd.name),
-                 QStringLiteral("%1 %2 slot %3").arg(vtx::fieldTypeName(fd.key.type), vtx::containerKindName(fd.key.container)).arg(fd.key.slot));
+    if (const auto& f = m_session->file()) {
+        updateBanner();
+        m_fileInfo->showFile(*f, m_session->path());
     }
-    auto* seek = item(nullptr, tr("Seek table"), tr("%n chunk(s)", nullptr, int(f->chunks().size())));
-    for (const auto& c : f->chunks())
-        item(seek, QStringLiteral("#%1").arg(c.chunkIndex), tr("frames %1–%2 · offset %3 · %4 bytes").arg(c.startFrame).arg(c.endFrame).arg(c.fileOffset).arg(c.chunkSizeBytes));
-    auto* probs = item(nullptr, tr("Problems"), QString::number(problems.size()));
-    for (const auto& p : problems)
-        item(probs, {}, QString::fromStdString(p.message));
-    m_fileInfo->expandItem(probs);
 }
 
 void MainWindow::onOpened()
 {
     m_followError.clear();
+    if (m_session->path() != m_lastOpenedPath)
+        m_watchModel->clear(); // watches name entities of one replay
+    m_lastOpenedPath = m_session->path();
+    updateFileActions();
+    if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
+        m_timeline->setFocus(Qt::OtherFocusReason);
     const auto& f = m_session->file();
-    addRecent(m_session->path());
+    m_recent->add(m_session->path());
     setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
     m_centre->setCurrentWidget(m_inspector);
     showFileInfo();
@@ -594,7 +667,7 @@ void MainWindow::onOpened()
                 if (QString::fromStdString(f->schema().bucketName(b)) == m_pending.selectBucket)
                     bucket = int(b);
         }
-        m_selected = {bucket, m_pending.selectId};
+        m_viewState->setSelection({bucket, m_pending.selectId});
     }
     if (m_pending.frame >= 0)
         m_playback->seek(m_pending.frame);
@@ -615,40 +688,41 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message)
 
 void MainWindow::onClosed()
 {
-    m_entityModel->setFrame({}, nullptr);
+    m_viewState->reset();
     m_centre->setCurrentIndex(0);
     m_banner->setVisible(false);
     m_fileInfo->clear();
+    m_cachePanel->refresh();
     setWindowTitle(tr("vtxscope"));
     updateStatus();
     updateRecentMenu();
+    updateFileActions();
 }
 
 void MainWindow::onFrameReady()
 {
     updateBanner();
     const auto& f = m_session->file();
-    m_entityModel->setFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
-    m_inspector->refresh();
+    m_viewState->setShownFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
     updateStatus();
 }
 
+EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); }
+
 void MainWindow::selectEntity(const EntityKey& key)
 {
-    m_selected = key;
-    m_inspector->setEntity(key);
-    restoreSelection();
+    m_viewState->setSelection(key); // the inspector and the entity list follow
 }
 
 void MainWindow::restoreSelection()
 {
-    if (!m_selected.isValid())
+    const EntityKey selected = m_viewState->selection();
+    if (!selected.isValid())
         return;
-    const QModelIndex src = m_entityModel->indexOf(m_selected);
+    const QModelIndex src = m_entityModel->indexOf(selected);
     const QModelIndex i = m_entityProxy->mapFromSource(src);
     if (i.isValid() && m_entityView->currentIndex() != i)
         m_entityView->setCurrentIndex(i);
-    m_inspector->setEntity(m_selected); // absent entities stay selected: they come back
 }
 
 void MainWindow::updateStatus()
@@ -665,40 +739,6 @@ void MainWindow::updateStatus()
     m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
 }
 
-void MainWindow::updateCachePanel()
-{
-    auto* cache = m_session->cache();
-    if (!cache) {
-        m_cacheLabel->setText(tr("No replay open"));
-        m_statusCache->clear();
-        return;
-    }
-    const vtx::CacheStats s = cache->stats();
-    const QString mode = QString::fromLatin1(vtx::accessModeName(s.state.mode));
-    m_statusCache->setText(tr("cache: %1, %2 chunks, %3/%4, hit %5%")
-                               .arg(mode)
-                               .arg(s.residentChunks)
-                               .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
-                               .arg(int(s.hitRate() * 100)));
-    m_cacheLabel->setText(tr("<table>"
-                             "<tr><td>policy</td><td>%1</td></tr><tr><td>mode</td><td>%2</td></tr>"
-                             "<tr><td>window</td><td>−%3 / +%4 chunks</td></tr><tr><td>resident</td><td>%5 chunks, %6</td></tr>"
-                             "<tr><td>budget</td><td>%7</td></tr><tr><td>hit rate</td><td>%8% (%9 hits, %10 misses)</td></tr>"
-                             "<tr><td>decodes</td><td>%11 (%12 prefetch, %13 wasted)</td></tr><tr><td>decode time</td><td>%14 ms</td></tr></table>")
-                              .arg(QString::fromStdString(s.policy), mode)
-                              .arg(s.state.back)
-                              .arg(s.state.forward)
-                              .arg(s.residentChunks)
-                              .arg(bytesText(double(s.residentBytes)), bytesText(double(s.budgetBytes)))
-                              .arg(s.hitRate() * 100, 0, 'f', 1)
-                              .arg(s.hits)
-                              .arg(s.misses)
-                              .arg(s.decodes)
-                              .arg(s.prefetchDecodes)
-                              .arg(s.prefetchWasted)
-                              .arg(s.decodeMs, 0, 'f', 1));
-}
-
 void MainWindow::goToDialog()
 {
     if (!m_session->isOpen())
@@ -708,38 +748,18 @@ void MainWindow::goToDialog()
                                                QString::number(m_session->currentFrame()), &ok);
     if (!ok)
         return;
-    QString t = text.trimmed();
-    if (t.endsWith('s')) {
-        t.chop(1);
-        const double s = t.toDouble(&ok);
-        if (ok)
-            m_playback->seek(m_session->frameAtGameTime(int64_t(s * 1e7)));
-    } else {
-        const int f = t.toInt(&ok);
-        if (ok)
-            m_playback->seek(f);
-    }
-    if (!ok)
+    const auto target = GoToTarget::parse(text);
+    if (!target)
         statusBar()->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
-}
-
-void MainWindow::addRecent(const QString& path)
-{
-    QSettings s;
-    QStringList recent = s.value("files/recent").toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(abs);
-    recent.prepend(abs);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    s.setValue("files/recent", recent);
-    s.setValue("files/lastDir", QFileInfo(abs).absolutePath());
-    updateRecentMenu();
+    else if (target->kind == GoToTarget::Kind::Seconds)
+        m_playback->seek(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
+    else
+        m_playback->seek(target->frame);
 }
 
 void MainWindow::updateRecentMenu()
 {
-    const QStringList recent = QSettings().value("files/recent").toStringList();
+    const QStringList recent = m_recent->paths(); // without files deleted since
     m_recentMenu->clear();
     auto* host = findChild<QWidget*>("recentFiles");
     for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))

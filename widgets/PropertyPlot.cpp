@@ -20,7 +20,7 @@ namespace vtxw {
 PlotCanvas::PlotCanvas(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     setMouseTracking(true);
-    setMinimumHeight(80);
+    setMinimumHeight(48); // the window must fit 800 × 600 with every dock open
     connect(session, &ReplaySession::currentFrameChanged, this, qOverload<>(&QWidget::update));
 }
 
@@ -144,42 +144,40 @@ PropertyPlot::PropertyPlot(ReplaySession* session, QWidget* parent) : QWidget(pa
     connect(m_cancelButton, &QPushButton::clicked, this, &PropertyPlot::cancel);
     connect(m_canvas, &PlotCanvas::seekRequested, this, &PropertyPlot::seekRequested);
     connect(session, &ReplaySession::closed, this, [this] {
+        m_shownTitle.clear();
         cancel();
         m_canvas->setSeries({}, 0, 1);
-        m_title->setText(tr("No property plotted"));
     });
 }
 
-PropertyPlot::~PropertyPlot() { cancel(); }
+PropertyPlot::~PropertyPlot() { m_jobs.cancel(); }
+
+QString PropertyPlot::title() const { return m_title->text(); }
 
 void PropertyPlot::cancel()
 {
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel.reset();
-    ++m_generation;
+    m_jobs.cancel();
     m_progress->setVisible(false);
     m_cancelButton->setVisible(false);
+    // The curve on screen is still the previous one: so is the title.
+    m_title->setText(m_shownTitle.isEmpty() ? tr("No property plotted") : m_shownTitle);
 }
 
 void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstFrame, int lastFrame)
 {
-    cancel();
     auto file = m_session->file();
     if (!file)
         return;
     firstFrame = std::clamp(firstFrame, 0, file->frameCount() - 1);
     lastFrame = std::clamp(lastFrame, firstFrame, file->frameCount() - 1);
-    auto cancelFlag = std::make_shared<std::atomic<bool>>(false);
-    m_cancel = cancelFlag;
-    const uint64_t generation = m_generation;
-    m_title->setText(tr("%1.%2 · frames %3–%4").arg(entity.uniqueId, path).arg(firstFrame).arg(lastFrame));
+    const QString title = tr("%1.%2 · frames %3–%4").arg(entity.uniqueId, path).arg(firstFrame).arg(lastFrame);
+    m_title->setText(tr("%1 (computing…)").arg(title));
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancelButton->setVisible(true);
     QPointer<PropertyPlot> self(this);
-    QThreadPool::globalInstance()->start([=] {
+    auto work = [file, entity, path, firstFrame, lastFrame, self](const JobToken& job) {
         PlotSeries s;
         const std::string id = entity.uniqueId.toStdString();
         const vtx::Schema& schema = file->schema();
@@ -188,7 +186,7 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
         const vtx::PropertyPath compiled = parsed ? std::move(*parsed) : vtx::PropertyPath{};
         int32_t hint = -1;
         int frame = parsed ? firstFrame : lastFrame + 1; // a bad path plots nothing
-        while (frame <= lastFrame && !cancelFlag->load()) {
+        while (frame <= lastFrame && !job.isCancelled()) {
             auto ci = file->chunkForFrame(frame);
             if (!ci)
                 break;
@@ -201,7 +199,7 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
             }
             const std::shared_ptr<const vtx::DecodedChunk> chunk = *d;
             const int end = std::min(lastFrame, chunk->startFrame() + int(chunk->frameCount()) - 1);
-            for (; frame <= end && !cancelFlag->load(); ++frame) {
+            for (; frame <= end && !job.isCancelled(); ++frame) {
                 const vtx::FrameView fv = chunk->frame(size_t(frame - chunk->startFrame()));
                 const vtx::Value v = compiled.evaluate(vtx::findEntity(fv, uint32_t(entity.bucket), id, &hint), schema);
                 if (v.isNumber()) {
@@ -211,22 +209,23 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
             }
             frame = std::max(frame, end + 1);
             const int permille = int(1000.0 * (frame - firstFrame) / std::max(1, lastFrame - firstFrame + 1));
-            QMetaObject::invokeMethod(self.data(), [self, generation, permille] {
-                if (self && self->m_generation == generation)
+            job.post([self, permille](JobOutcome outcome) {
+                if (outcome == JobOutcome::Current)
                     self->m_progress->setValue(permille);
-            }, Qt::QueuedConnection);
+            });
         }
-        if (cancelFlag->load())
-            return;
-        QMetaObject::invokeMethod(self.data(), [self, generation, s = std::move(s), firstFrame, lastFrame]() mutable {
-            if (!self || self->m_generation != generation)
-                return;
-            self->m_cancel.reset();
-            self->m_progress->setVisible(false);
-            self->m_cancelButton->setVisible(false);
-            self->m_canvas->setSeries(std::move(s), firstFrame, lastFrame);
-            emit self->finished();
-        }, Qt::QueuedConnection);
+        return s;
+    };
+    m_jobs.run(std::move(work), [self, title, firstFrame, lastFrame](JobOutcome outcome, PlotSeries s) {
+        if (outcome != JobOutcome::Current)
+            return; // superseded by a newer plot, or cancelled: cancel() already restored the title
+        self->m_jobs.finish(self->m_jobs.currentId());
+        self->m_progress->setVisible(false);
+        self->m_cancelButton->setVisible(false);
+        self->m_shownTitle = title;
+        self->m_title->setText(title);
+        self->m_canvas->setSeries(std::move(s), firstFrame, lastFrame);
+        emit self->finished();
     });
 }
 

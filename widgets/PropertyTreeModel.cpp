@@ -2,6 +2,8 @@
 
 #include <QFont>
 #include <QFontDatabase>
+#include <string_view>
+#include <unordered_map>
 
 namespace vtxw {
 
@@ -16,7 +18,7 @@ void PropertyTreeModel::clear()
     endResetModel();
 }
 
-void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* schema)
+void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* schema, vtx::ContainerView previous)
 {
     if (c.isNull() || !schema) {
         if (!m_nodes.empty())
@@ -24,18 +26,35 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
         return;
     }
     std::vector<vtx::PropertyNode> next = vtx::buildPropertyTree(c, *schema);
+    // Marks by path against frame N−1: independent of what was shown before and of the shape,
+    // so they survive a rebuild (an array that changed length) too.
+    QSet<int> changed;
+    if (!previous.isNull()) {
+        const std::vector<vtx::PropertyNode> before = vtx::buildPropertyTree(previous, *schema);
+        std::unordered_map<std::string_view, const vtx::PropertyNode*> byPath;
+        byPath.reserve(before.size());
+        for (size_t i = 1; i < before.size(); ++i)
+            byPath.emplace(before[i].path, &before[i]);
+        for (size_t i = 1; i < next.size(); ++i) {
+            const auto it = byPath.find(next[i].path);
+            // Byte rows compare their bytes: a payload's text ("1,808 bytes") stays the same.
+            if (it == byPath.end() || it->second->value != next[i].value || it->second->type != next[i].type ||
+                it->second->bytes != next[i].bytes)
+                changed.insert(int(i));
+        }
+    }
     bool sameShape = next.size() == m_nodes.size();
     for (size_t i = 0; sameShape && i < next.size(); ++i)
         sameShape = next[i].path == m_nodes[i].path && next[i].parent == m_nodes[i].parent;
     if (sameShape) {
-        QSet<int> changed;
+        QSet<int> dirty = (m_changed - changed) | (changed - m_changed);
         for (size_t i = 1; i < next.size(); ++i)
-            if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type || next[i].bytes != m_nodes[i].bytes)
-                changed.insert(int(i));
-        const QSet<int> unflag = m_changed - changed;
+            if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type || next[i].absent != m_nodes[i].absent ||
+                next[i].bytes != m_nodes[i].bytes)
+                dirty.insert(int(i));
         m_nodes = std::move(next);
-        m_changed = changed;
-        for (int n : changed | unflag)
+        m_changed = std::move(changed);
+        for (int n : std::as_const(dirty))
             emit dataChanged(indexOfNode(n, 0), indexOfNode(n, ColumnCount - 1));
         return;
     }
@@ -45,7 +64,7 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
     for (const auto& n : m_nodes)
         for (size_t r = 0; r < n.children.size(); ++r)
             m_row[size_t(n.children[r])] = int(r);
-    m_changed.clear();
+    m_changed = std::move(changed);
     endResetModel();
 }
 

@@ -8,6 +8,22 @@
 
 namespace vtxw {
 
+namespace {
+/// Destroying a cache joins its decode workers (a decode in flight can take a while on a
+/// 90 MB file) and frees every chunk it holds: done on a pool thread, never on the UI thread.
+/// Answers still in flight find their job cancelled and are dropped.
+void retireOffUiThread(std::unique_ptr<vtx::ChunkCache> cache, bool releaseMemory)
+{
+    if (!cache)
+        return;
+    detail::startOnPool([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache)), releaseMemory]() mutable {
+        cache.reset();
+        if (releaseMemory)
+            vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
+    });
+}
+} // namespace
+
 ReplaySession::ReplaySession(QObject* parent) : QObject(parent)
 {
     m_clock.start();
@@ -28,31 +44,25 @@ void ReplaySession::setFollowing(bool on, int intervalMs)
 
 void ReplaySession::pollFollowedFile()
 {
-    if (!m_file || m_refreshing)
+    if (!m_file || m_refreshJobs.isRunning())
         return;
-    m_refreshing = true;
-    QPointer<ReplaySession> self(this);
     std::shared_ptr<const vtx::ReplayFile> file = m_file;
-    // Disk reads and the decode of new chunks stay off the UI thread.
-    QThreadPool::globalInstance()->start([self, file] {
-        auto result = file->refresh();
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, file, result = std::move(result)]() mutable {
-                if (!self)
-                    return;
-                self->m_refreshing = false;
-                if (self->m_file != file || !self->isFollowing())
-                    return; // closed, reopened or no longer following meanwhile
-                if (!result) {
-                    emit self->followFailed(QString::fromStdString(result.message()));
-                    return;
-                }
-                if (*result)
-                    self->adoptRefreshed(std::move(*result));
-            },
-            Qt::QueuedConnection);
-    });
+    // Disk reads and the decode of new chunks stay off the UI thread. close() and a new open
+    // cancel the job; stopping following is checked on delivery.
+    m_refreshJobs.run([file](const JobToken&) { return file->refresh(); },
+                      [this, file](JobOutcome outcome, auto result) {
+                          if (outcome != JobOutcome::Current)
+                              return;
+                          m_refreshJobs.finish(m_refreshJobs.currentId());
+                          if (m_file != file || !isFollowing())
+                              return;
+                          if (!result) {
+                              emit followFailed(QString::fromStdString(result.message()));
+                              return;
+                          }
+                          if (*result)
+                              adoptRefreshed(std::move(*result));
+                      });
 }
 
 void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
@@ -62,7 +72,10 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
     if (!m_cache->extendTo(file)) {
         // Rewritten rather than grown: decoded chunks no longer match the file.
         m_displayed = {};
-        m_cache = std::make_unique<vtx::ChunkCache>(file);
+        m_playheadJobs.cancel();
+        for (JobTracker& jobs : m_channelJobs)
+            jobs.cancel();
+        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file)), false);
     }
     m_file = std::move(file);
     emit grew(before, frameCount());
@@ -73,32 +86,27 @@ ReplaySession::~ReplaySession() = default;
 
 void ReplaySession::openAsync(const QString& path)
 {
-    const uint64_t generation = ++m_openGeneration;
     m_opening = true;
     emit opening(path);
-    QPointer<ReplaySession> self(this);
-    QThreadPool::globalInstance()->start([self, path, generation] {
-        auto result = vtx::ReplayFile::open(path.toStdString());
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, path, generation, result = std::move(result)]() mutable {
-                if (!self || generation != self->m_openGeneration)
-                    return; // a newer open or a close happened meanwhile
-                self->m_opening = false;
-                if (!result) {
-                    emit self->openFailed(path, QString::fromStdString(result.message()));
-                    return;
-                }
-                self->close();
-                self->m_path = path;
-                self->m_file = std::move(*result);
-                self->m_cache = std::make_unique<vtx::ChunkCache>(self->m_file);
-                self->m_current = 0;
-                self->setCurrentFrame(0); // before opened(): listeners may seek elsewhere
-                emit self->opened();
-            },
-            Qt::QueuedConnection);
-    });
+    // A newer open supersedes this one (its answer arrives as Superseded and is dropped).
+    m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
+                   [this, path](JobOutcome outcome, auto result) {
+                       if (outcome != JobOutcome::Current)
+                           return;
+                       m_openJobs.finish(m_openJobs.currentId());
+                       m_opening = false;
+                       if (!result) {
+                           emit openFailed(path, QString::fromStdString(result.message()));
+                           return;
+                       }
+                       close();
+                       m_path = path;
+                       m_file = std::move(*result);
+                       m_cache = std::make_unique<vtx::ChunkCache>(m_file);
+                       m_current = 0;
+                       setCurrentFrame(0); // before opened(): listeners may seek elsewhere
+                       emit opened();
+                   });
 }
 
 void ReplaySession::close()
@@ -107,13 +115,24 @@ void ReplaySession::close()
         return;
     m_displayed = {};
     m_frameError.clear();
+    m_playheadJobs.cancel();
+    m_refreshJobs.cancel();
+    for (JobTracker& jobs : m_channelJobs)
+        jobs.cancel();
     setFollowing(false);
-    m_cache.reset(); // joins the decode workers; pending callbacks find no session work
+    retireOffUiThread(std::move(m_cache), true);
     m_file.reset();
-    vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
     m_path.clear();
     m_loading = false;
     emit closed();
+}
+
+void ReplaySession::requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)
+{
+    if (m_requester)
+        m_requester(frame, std::move(done), options);
+    else
+        m_cache->request(frame, std::move(done), options);
 }
 
 void ReplaySession::setCurrentFrame(int frame)
@@ -128,27 +147,17 @@ void ReplaySession::setCurrentFrame(int frame)
     if (m_recorder)
         m_recorder->record(frame);
     const qint64 requested = m_clock.nsecsElapsed();
-    const uint64_t serial = ++m_requestSerial;
-    QPointer<ReplaySession> self(this);
-    vtx::ChunkCache* cache = m_cache.get();
-    QThread* uiThread = thread();
-    // The callback runs inline (a hit, or a superseded older request) or on a decode worker.
-    // It captures nothing that can dangle: older requests' callbacks may run during a newer call.
-    m_cache->request(frame, [self, frame, requested, cache, serial, uiThread](const vtx::Result<vtx::FrameHandle>& r) {
-        if (QThread::currentThread() == uiThread) {
-            if (self && self->m_cache.get() == cache)
-                self->deliver(frame, r, requested, serial);
-            return;
-        }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, frame, requested, cache, r, serial] {
-                if (self && self->m_cache.get() == cache)
-                    self->deliver(frame, r, requested, serial);
-            },
-            Qt::QueuedConnection);
-    });
-    if (m_deliveredSerial != serial && !m_loading) {
+    const JobToken job = m_playheadJobs.start();
+    // The callback runs inline (a hit, or a superseded older request inside a newer call) or
+    // on a decode worker; either way the tracker, on the UI thread, judges the answer by its
+    // job id — never by which cache it came from (a reopened file can reuse the address).
+    requestFromSource(frame, [job, frame, requested](const vtx::Result<vtx::FrameHandle>& r) {
+        job.post([job, frame, requested, r](JobOutcome outcome) {
+            auto* self = static_cast<ReplaySession*>(job.owner());
+            self->deliver(outcome, job.id(), frame, r, requested);
+        });
+    }, {});
+    if (m_playheadJobs.isRunning() && !m_loading) {
         m_loading = true;
         emit loadingChanged(true);
     }
@@ -158,33 +167,36 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
 {
     if (!m_cache || frame < 0 || frame >= frameCount())
         return;
-    QPointer<ReplaySession> self(this);
-    vtx::ChunkCache* cache = m_cache.get();
-    QThread* uiThread = thread();
-    auto deliverOnUi = [self, cache, done = std::move(done)](const vtx::FrameHandle& h) {
-        if (self && self->m_cache.get() == cache)
-            done(h);
-    };
+    JobTracker& jobs = m_channelJobs[int(channel)];
+    const JobToken job = jobs.start();
     // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
-    m_cache->request(
+    requestFromSource(
         frame,
-        [self, uiThread, deliverOnUi](const vtx::Result<vtx::FrameHandle>& r) {
+        [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
             if (!r)
                 return;
-            if (QThread::currentThread() == uiThread) {
-                deliverOnUi(*r);
-                return;
-            }
-            QMetaObject::invokeMethod(self.data(), [deliverOnUi, h = *r] { deliverOnUi(h); }, Qt::QueuedConnection);
+            job.post([job, channel, done, h = *r](JobOutcome outcome) {
+                if (outcome != JobOutcome::Current)
+                    return;
+                static_cast<ReplaySession*>(job.owner())->m_channelJobs[int(channel)].finish(job.id());
+                done(h);
+            });
         },
         {true, int(channel)});
 }
 
-void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial)
+void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
 {
+    // Cancelled: the replay was closed or reopened after the request. Superseded answers may
+    // still be shown while the playhead's own frame decodes, but only if they are newer than
+    // what is on screen: an older answer that was held up never replaces a newer one.
+    if (outcome == JobOutcome::Cancelled || job <= m_shownJob)
+        return;
+    const bool current = outcome == JobOutcome::Current;
     if (!r) {
-        if (r.message() == "superseded" || frame != m_current)
-            return;
+        if (!current)
+            return; // a superseded request's error (Errc::Superseded or a real one) says nothing about the playhead
+        m_playheadJobs.finish(job);
         if (m_loading) {
             m_loading = false;
             emit loadingChanged(false);
@@ -193,13 +205,14 @@ void ReplaySession::deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, q
         emit frameFailed(frame, m_frameError);
         return;
     }
-    if (frame == m_current)
+    if (current) {
         m_frameError.clear();
+        m_playheadJobs.finish(job);
+    }
     m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
-    m_deliveredSerial = serial;
-    // Show the newest frame that arrived; an older answer never replaces a newer one.
+    m_shownJob = job;
     m_displayed = *r;
-    if (frame == m_current && m_loading) {
+    if (current && m_loading) {
         m_loading = false;
         emit loadingChanged(false);
     }

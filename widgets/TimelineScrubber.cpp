@@ -29,7 +29,7 @@ QColor eventColour(const QString& type)
 TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     setMouseTracking(true);
-    setFocusPolicy(Qt::ClickFocus);
+    setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setFixedHeight(10 + kLaneHeights[0] + kLaneHeights[1] + kLaneHeights[2] + kLaneHeights[3] + kLaneHeights[4] + 8 + 18); // + hover label
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
@@ -51,6 +51,7 @@ void TimelineScrubber::reload()
     m_chunkStates.clear();
     m_axis.frameCount = std::max(1, m_session->frameCount());
     m_axis.showAll();
+    announceRange();
     if (const auto& f = m_session->file()) {
         for (const auto& e : f->footer().events) {
             const int frame = m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * 1e7));
@@ -77,6 +78,7 @@ void TimelineScrubber::extend()
     if (!showingAll) {
         m_axis.first = first;
         m_axis.last = last;
+        announceRange();
         update();
     }
 }
@@ -128,13 +130,24 @@ void TimelineScrubber::resizeEvent(QResizeEvent*)
 void TimelineScrubber::zoomIn(double factor, int anchorFrame)
 {
     m_axis.zoom(factor, anchorFrame);
+    announceRange();
     update();
 }
 
 void TimelineScrubber::showAll()
 {
     m_axis.showAll();
+    announceRange();
     update();
+}
+
+void TimelineScrubber::announceRange()
+{
+    if (m_axis.first == m_announcedFirst && m_axis.last == m_announcedLast)
+        return;
+    m_announcedFirst = m_axis.first;
+    m_announcedLast = m_axis.last;
+    emit visibleRangeChanged(m_axis.first, m_axis.last);
 }
 
 QString TimelineScrubber::frameLabel(int frame) const
@@ -303,6 +316,7 @@ void TimelineScrubber::mouseMoveEvent(QMouseEvent* e)
         const double framesPerPixel = 1.0 / std::max(1e-9, m_axis.pixelsPerFrame());
         const double target = m_panStartFrame - (e->position().x() - m_panStartX) * framesPerPixel;
         m_axis.pan(target - m_axis.first);
+        announceRange();
     }
     emit hoverChanged(m_axis.frameIndexAt(e->position().x()));
     update();
@@ -323,6 +337,7 @@ void TimelineScrubber::wheelEvent(QWheelEvent* e)
         m_axis.zoom(std::pow(1.25, steps), m_axis.frameAt(e->position().x()));
     else
         m_axis.pan(-steps * m_axis.span() * 0.1);
+    announceRange();
     update();
     e->accept();
 }

@@ -1,28 +1,37 @@
 #include "vtxwidgets/WatchModel.hpp"
 
 #include "vtx/PropertyTree.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include <QFontDatabase>
 
 namespace vtxw {
 
-WatchModel::WatchModel(ReplaySession* session, QObject* parent) : QAbstractTableModel(parent), m_session(session)
+WatchModel::WatchModel(ViewState* view, QObject* parent) : QAbstractTableModel(parent), m_view(view)
 {
-    connect(session, &ReplaySession::frameReady, this, &WatchModel::refresh);
-    connect(session, &ReplaySession::closed, this, &WatchModel::refresh);
+    connect(view, &ViewState::shownFrameChanged, this, &WatchModel::refresh); // closing shows no frame
 }
 
 QString WatchModel::valueOf(const Watch& w) const
 {
-    const vtx::FrameHandle& h = m_session->displayedFrame();
-    if (h.isNull() || !m_session->file() || w.entity.bucket < 0 || size_t(w.entity.bucket) >= h->bucketCount())
+    const vtx::FrameHandle& h = m_view->shownFrame();
+    if (h.isNull() || !m_view->schema() || w.entity.bucket < 0 || size_t(w.entity.bucket) >= h->bucketCount())
         return tr("—");
     const vtx::ContainerView e = vtx::findEntity(h.view(), uint32_t(w.entity.bucket), w.entity.uniqueId.toStdString());
     if (e.isNull())
         return tr("(not in this frame)");
-    auto v = vtx::evaluatePath(e, m_session->file()->schema(), w.path.toStdString());
+    auto v = vtx::evaluatePath(e, *m_view->schema(), w.path.toStdString());
     return v ? QString::fromStdString(v->text) : tr("—");
+}
+
+void WatchModel::clear()
+{
+    if (m_watches.isEmpty())
+        return;
+    beginResetModel();
+    m_watches.clear();
+    m_values.clear();
+    endResetModel();
 }
 
 void WatchModel::refresh()

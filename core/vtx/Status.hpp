@@ -3,27 +3,39 @@
 // message already names the file, offset, chunk or frame involved.
 
 #include <cassert>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <variant>
 
 namespace vtx {
 
+/// What kind of failure, for callers that react differently to them: they test the code,
+/// never the message text. Most errors are Failed; the message says what and where.
+enum class Errc : uint8_t {
+    Failed,     ///< anything else (bad bytes, I/O, limits): see the message
+    Superseded, ///< a newer request on the same latest-wins channel replaced this one
+    OutOfRange, ///< the frame (or chunk) does not exist in this file
+};
+
 struct Error {
     std::string message;
+    Errc code = Errc::Failed;
 };
 
 class [[nodiscard]] Status {
 public:
     Status() = default;
-    Status(Error e) : m_error(std::move(e.message)), m_failed(true) {}
+    Status(Error e) : m_error(std::move(e.message)), m_code(e.code), m_failed(true) {}
     static Status ok() { return {}; }
     bool isOk() const { return !m_failed; }
     explicit operator bool() const { return isOk(); }
     const std::string& message() const { return m_error; }
+    Errc code() const { return m_code; }
 
 private:
     std::string m_error;
+    Errc m_code = Errc::Failed;
     bool m_failed = false;
 };
 
@@ -32,7 +44,7 @@ class [[nodiscard]] Result {
 public:
     Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
     Result(Error e) : m_v(std::in_place_index<1>, std::move(e)) {}
-    Result(const Status& s) : m_v(std::in_place_index<1>, Error{s.message()}) { assert(!s.isOk()); }
+    Result(const Status& s) : m_v(std::in_place_index<1>, Error{s.message(), s.code()}) { assert(!s.isOk()); }
 
     bool isOk() const { return m_v.index() == 0; }
     explicit operator bool() const { return isOk(); }
@@ -44,6 +56,7 @@ public:
     T& operator*() & { return value(); }
     const T& operator*() const& { return value(); }
     const std::string& message() const { return std::get<1>(m_v).message; }
+    Errc code() const { return std::get<1>(m_v).code; }
     Error error() const { return std::get<1>(m_v); }
     Status status() const { return isOk() ? Status{} : Status{std::get<1>(m_v)}; }
 

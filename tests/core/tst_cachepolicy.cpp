@@ -24,6 +24,8 @@ CacheGeometry geometry(size_t budgetChunks = 100)
 }
 
 struct Stream {
+    Stream() = default;
+    explicit Stream(AdaptivePolicy p) : policy(std::move(p)) {}
     AdaptivePolicy policy;
     CacheGeometry g = geometry();
     double now = 0;
@@ -88,6 +90,29 @@ private slots:
         QCOMPARE(s.last.prefetch.front(), size_t(2));
         QCOMPARE(s.last.prefetch.at(1), size_t(3)); // the next chunk before anything behind
         QVERIFY(s.last.back <= 1);
+    }
+
+    // AdaptivePolicyConfig is what the policy reads: a smaller playback step turns the same
+    // stream into scrubbing, a longer lead looks further ahead.
+    void configIsHonoured()
+    {
+        Stream base;
+        for (int i = 0; i < 6; ++i)
+            base.at(2900 + i * 20);
+        QCOMPARE(base.mode(), AccessMode::Playback);
+        AdaptivePolicyConfig strict;
+        strict.playbackStepFrames = 8;
+        Stream s(AdaptivePolicy{strict});
+        for (int i = 0; i < 6; ++i)
+            s.at(2900 + i * 20);
+        QCOMPARE(s.mode(), AccessMode::Scrub);
+        AdaptivePolicyConfig lead;
+        lead.playbackLeadSeconds = 10;
+        Stream far(AdaptivePolicy{lead});
+        for (int i = 0; i < 6; ++i)
+            far.at(2900 + i * 20);
+        QCOMPARE(far.mode(), AccessMode::Playback);
+        QVERIFY(far.last.forward > base.last.forward);
     }
 
     void fasterPlaybackLooksFurtherAhead()

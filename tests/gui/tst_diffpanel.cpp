@@ -14,6 +14,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTreeView>
 #include <QtTest>
 
@@ -293,6 +294,63 @@ private slots:
         w.seekCondition("Health < 60", true);
         QVERIFY(done.wait(20000));
         QCOMPARE(w.session()->currentFrame(), *expected->frame);
+    }
+
+
+    // Issue 16 (6): the export is what the panel shows — filtered — and never a stale diff.
+    void exportHonoursFiltersAndIsNeverStale()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 1000));
+        QTest::keyClick(&w, Qt::Key_A);
+        QVERIFY(seekAndSettle(w, 1001));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        const auto all = nlohmann::json::parse(w.diffPanel()->toJson().toStdString());
+        QVERIFY(all["entities"].size() > 2);
+        w.diffPanel()->proxy()->setText("player_1");
+        const auto some = nlohmann::json::parse(w.diffPanel()->toJson().toStdString());
+        QCOMPARE(int(some["entities"].size()), w.diffPanel()->proxy()->rowCount());
+        QVERIFY(some["entities"].size() < all["entities"].size());
+        for (const auto& e : some["entities"])
+            QVERIFY(QString::fromStdString(e["unique_id"].get<std::string>()).contains("player_1"));
+        QVERIFY(!w.diffPanel()->toCsv().contains("player_0,"));
+        QVERIFY(w.diffPanel()->toCsv().contains("player_1,"));
+        w.diffPanel()->proxy()->setText({});
+        w.diffPanel()->proxy()->setShowStatus("changed", false);
+        const auto unchangedHidden = nlohmann::json::parse(w.diffPanel()->toJson().toStdString()); // kept: the loop reads into it
+        for (const auto& e : unchangedHidden["entities"])
+            QVERIFY(e["status"] != "changed");
+        w.diffPanel()->proxy()->setShowStatus("changed", true);
+
+        // B moves to a frame whose answer the test holds back: nothing to export meanwhile.
+        std::vector<std::pair<int32_t, vtx::ChunkCache::Callback>> held;
+        w.session()->setFrameRequester([&](int32_t f, vtx::ChunkCache::Callback done, vtx::RequestOptions) { held.emplace_back(f, std::move(done)); });
+        w.diffPanel()->setB(1500);
+        QVERIFY(!w.diffPanel()->isUpToDate());
+        QVERIFY(w.diffPanel()->toJson().isEmpty());
+        QVERIFY(w.diffPanel()->toCsv().isEmpty());
+        w.session()->setFrameRequester({});
+        QVERIFY(!held.empty());
+        for (auto& [f, done] : held)
+            done(w.session()->file()->frame(f));
+        QCoreApplication::sendPostedEvents();
+        QVERIFY(w.diffPanel()->isUpToDate());
+        QCOMPARE(nlohmann::json::parse(w.diffPanel()->toJson().toStdString())["frame_b"].get<int>(), 1500);
+    }
+
+    // Issue 16 (6): clearing ε resets the tolerance (the validator never "finishes" an empty field).
+    void clearingEpsilonResetsTheTolerance()
+    {
+        auto* eps = m_w->diffPanel()->findChild<QLineEdit*>("epsilon");
+        QVERIFY(eps);
+        eps->setFocus();
+        QTest::keyClicks(eps, "0.5");
+        QTest::keyClick(eps, Qt::Key_Return);
+        QCOMPARE(m_w->diffPanel()->options().tolerance.absolute, 0.5);
+        eps->selectAll();
+        QTest::keyClick(eps, Qt::Key_Backspace);
+        QCOMPARE(eps->text(), QString());
+        QCOMPARE(m_w->diffPanel()->options().tolerance.absolute, 0.0);
     }
 
     void cleanupTestCase() { m_w.reset(); }

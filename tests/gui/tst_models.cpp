@@ -11,9 +11,19 @@
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
+#include "vtx/PropertyTree.hpp"
+#include "vtx/diff/FrameScan.hpp"
+#include "vtxwidgets/DiffPanel.hpp"
+#include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/GoToTarget.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QMenu>
+#include <QScrollBar>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -38,6 +48,44 @@ bool openAndWait(MainWindow& w, const QString& path)
 bool settle(MainWindow& w)
 {
     return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000);
+}
+
+/// Paths of `id` (bucket 0) whose value differs between frames n − 1 and n, by the core.
+QStringList changedPaths(const vtx::ReplayFile& f, const QString& id, int n)
+{
+    auto cur = f.frame(n);
+    auto prev = f.frame(n - 1);
+    if (!cur || !prev)
+        return {"<frame error>"};
+    const vtx::ContainerView c = vtx::findEntity(cur->view(), 0, id.toStdString());
+    const vtx::ContainerView p = vtx::findEntity(prev->view(), 0, id.toStdString());
+    if (c.isNull() || p.isNull())
+        return {};
+    const auto now = vtx::buildPropertyTree(c, f.schema());
+    const auto before = vtx::buildPropertyTree(p, f.schema());
+    QStringList out;
+    for (size_t i = 1; i < now.size(); ++i) {
+        bool same = false;
+        for (size_t j = 1; j < before.size() && !same; ++j)
+            same = before[j].path == now[i].path && before[j].value == now[i].value && before[j].type == now[i].type;
+        if (!same)
+            out << QString::fromStdString(now[i].path);
+    }
+    out.sort();
+    return out;
+}
+
+/// Paths the inspector marks changed.
+QStringList markedPaths(const InspectorPanel& inspector)
+{
+    QStringList out;
+    for (const auto& n : inspector.model()->nodes()) {
+        const QModelIndex i = inspector.model()->indexOfPath(QString::fromStdString(n.path));
+        if (i.isValid() && i.data(PropertyTreeModel::ChangedRole).toBool())
+            out << QString::fromStdString(n.path);
+    }
+    out.sort();
+    return out;
 }
 
 /// Top-level values of `entity` in the inspector compared with the CLI's frame JSON.
@@ -98,7 +146,8 @@ private slots:
         EntityFilterProxy proxy;
         proxy.setSourceModel(&entities);
         PropertyTreeModel props;
-        WatchModel watch(&session);
+        ViewState view;
+        WatchModel watch(&view);
         EventsModel events(&session);
         QAbstractItemModelTester t1(&entities, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -114,18 +163,125 @@ private slots:
             auto h = session.file()->frame(f);
             VTX_VERIFY_OK(h);
             entities.setFrame(*h, &schema);
-            proxy.setFilterFixedString(f % 2 ? "player" : "");
+            view.setShownFrame(*h, &schema);
+            proxy.setFilter(f % 2 ? "player" : (f % 3 ? "Health<50" : ""));
             const EntityKey key{0, "player_1"};
             props.setContainer(entities.container(key), &schema);
             QVERIFY(entities.indexOf(key).isValid());
             QVERIFY(props.rowCount() > 10);
         }
-        proxy.setFilterFixedString("Health=100");
+        proxy.setFilter("Health=100");
         QVERIFY(proxy.rowCount() >= 1);
         entities.setFrame({}, nullptr);
         props.clear();
         watch.removeRows({0, 1});
         QCOMPARE(watch.rowCount(), 0);
+    }
+
+    // Issue 16 (2) and (3): the entity filter is a condition on one whole property path,
+    // compared as a number or an exact string, and re-checked at every frame the model shows
+    // (the same entities at another frame: only dataChanged, no reset).
+    void filterFollowsTheShownFrame_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("literal");
+        QTest::addColumn<bool>("mustChange"); // the accepted set must differ between some frames
+        QTest::newRow("Health=100") << "Health=100" << "Health" << "=" << "100" << true;
+        QTest::newRow("Health=10 is not 100") << "Health=10" << "Health" << "=" << "10" << false;
+        QTest::newRow("Health < 50") << "Health < 50" << "Health" << "<" << "50" << true;
+        QTest::newRow("Kills=1 is the top-level Kills") << "Kills=1" << "Kills" << "=" << "1" << false;
+        QTest::newRow("map path") << "RoundStats[round_1].Kills=1" << "RoundStats[round_1].Kills" << "=" << "1" << false;
+        QTest::newRow("Name=Alpha") << "Name=Alpha" << "Name" << "=" << "Alpha" << false;
+        QTest::newRow("quoted string") << "Name == \"Bravo\"" << "Name" << "=" << "Bravo" << false;
+        QTest::newRow("nested") << "ActiveWeapon.Name=ak47" << "ActiveWeapon.Name" << "=" << "ak47" << false;
+    }
+    void filterFollowsTheShownFrame()
+    {
+        QFETCH(QString, filter);
+        QFETCH(QString, path);
+        QFETCH(QString, op);
+        QFETCH(QString, literal);
+        QFETCH(bool, mustChange);
+        auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        VTX_VERIFY_OK(file);
+        const vtx::Schema& schema = (*file)->schema();
+        EntityTreeModel entities;
+        EntityFilterProxy proxy;
+        proxy.setSourceModel(&entities);
+        QAbstractItemModelTester t1(&entities, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setFilter(filter);
+        QVERIFY2(proxy.filter().isCondition(), qPrintable(proxy.filter().error()));
+        // The oracle: the core's own path evaluation, compared here by hand.
+        auto expected = [&](const vtx::FrameHandle& h) {
+            QStringList ids;
+            const vtx::BucketView b = h->bucket(0);
+            for (size_t e = 0; e < b.entityCount(); ++e) {
+                auto v = vtx::evaluatePath(b.entity(e), schema, path.toStdString());
+                if (!v)
+                    continue;
+                bool hit = false;
+                if (v->number) {
+                    const double want = literal.toDouble();
+                    hit = op == "=" ? *v->number == want : *v->number < want;
+                } else {
+                    hit = QString::fromStdString(v->text) == "\"" + literal + "\"";
+                }
+                if (hit) {
+                    const auto id = b.uniqueId(e);
+                    ids << QString::fromUtf8(id.data(), qsizetype(id.size()));
+                }
+            }
+            ids.sort();
+            return ids;
+        };
+        auto shown = [&] {
+            QStringList ids;
+            for (int r = 0; r < proxy.rowCount(); ++r) {
+                const QModelIndex bucket = proxy.index(r, 0);
+                if (bucket.data(EntityTreeModel::KeyBucketRole).toInt() != 0)
+                    continue;
+                for (int c = 0; c < proxy.rowCount(bucket); ++c)
+                    ids << proxy.index(c, 0, bucket).data(EntityTreeModel::UniqueIdRole).toString();
+            }
+            ids.sort();
+            return ids;
+        };
+        QSet<QString> seen;
+        bool anyMatch = false;
+        for (int f : {0, 150, 300, 450, 600, 900, 1200, 1500, 1799, 0}) {
+            auto h = (*file)->frame(f);
+            VTX_VERIFY_OK(h);
+            QSignalSpy resets(&entities, &QAbstractItemModel::modelReset);
+            entities.setFrame(*h, &schema);
+            const QStringList want = expected(*h);
+            QCOMPARE(shown(), want);
+            seen.insert(want.join(','));
+            anyMatch = anyMatch || !want.isEmpty();
+        }
+        QVERIFY2(anyMatch || op == "=", "the oracle never matched: the data row tests nothing");
+        if (mustChange)
+            QVERIFY2(seen.size() > 1, "the accepted set never changed across the frames walked");
+    }
+
+    void plainTextMatchesIdAndType()
+    {
+        auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        VTX_VERIFY_OK(file);
+        auto h = (*file)->frame(0);
+        VTX_VERIFY_OK(h);
+        EntityTreeModel entities;
+        EntityFilterProxy proxy;
+        proxy.setSourceModel(&entities);
+        entities.setFrame(*h, &(*file)->schema());
+        proxy.setFilter("PLAYER_1");
+        QVERIFY(proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_1", 1, Qt::MatchExactly | Qt::MatchRecursive).size() == 1);
+        QVERIFY(proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_0", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+        proxy.setFilter("Health=");
+        QVERIFY(!proxy.filter().isCondition());
+        QVERIFY(!proxy.filter().error().isEmpty());
     }
 
     void samplesShowReferenceValues_data()
@@ -431,6 +587,282 @@ private slots:
         QCOMPARE(w.session()->displayedFrame().index(), bad.endFrame + 1);
         QVERIFY(w.session()->frameError().isEmpty());
         QVERIFY(w.bannerText().isEmpty());
+    }
+
+    // Issue 16 (4): marks compare with frame N−1 of the same entity — after selecting another
+    // entity, after a jump, and at a chunk's first frame (N−1 in the previous chunk).
+    void changedMarksCompareWithTheFrameBefore()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        const auto file = w.session()->file();
+        QAbstractItemModelTester tester(w.inspector()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.playback()->seek(500);
+        QVERIFY(settle(w));
+        w.selectEntity({0, "player_1"});
+        QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_1", 500));
+        QVERIFY(!markedPaths(*w.inspector()).isEmpty());
+        w.selectEntity({0, "player_2"}); // not "everything changed"
+        QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_2", 500));
+        w.playback()->seek(1400); // a jump, as Ctrl+G does
+        QVERIFY(settle(w));
+        QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_2", 1400));
+        const int chunkStart = int(file->chunks().at(2).startFrame);
+        w.playback()->seek(chunkStart);
+        QVERIFY(settle(w));
+        QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_2", chunkStart));
+    }
+
+    // Issue 16 (4): when an array changes length the tree is rebuilt; expansion, the current
+    // property and the scroll position stay, marks are there, and F3 works again and again.
+    void lengthChangeKeepsTheViewAndF3Repeats()
+    {
+        MainWindow w;
+        w.resize(1400, 700);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        const auto file = w.session()->file();
+        const auto& schema = file->schema();
+        // Find a player, a frame N and an array whose length differs between N − 1 and N.
+        QString id, arrayPath;
+        int n = -1;
+        for (int f = 1; f < file->frameCount() && n < 0; ++f) {
+            auto cur = file->frame(f), prev = file->frame(f - 1);
+            VTX_VERIFY_OK(cur);
+            VTX_VERIFY_OK(prev);
+            for (const char* who : {"player_0", "player_1", "player_2", "player_3"}) {
+                const auto a = vtx::findEntity(prev->view(), 0, who), b = vtx::findEntity(cur->view(), 0, who);
+                if (a.isNull() || b.isNull())
+                    continue;
+                const auto ta = vtx::buildPropertyTree(a, schema), tb = vtx::buildPropertyTree(b, schema);
+                for (const auto& x : tb) {
+                    if (x.parent != 0 || x.children.empty())
+                        continue;
+                    for (const auto& y : ta)
+                        if (y.path == x.path && y.children.size() != x.children.size() && n < 0) {
+                            n = f, id = who, arrayPath = QString::fromStdString(x.path);
+                        }
+                }
+            }
+        }
+        QVERIFY2(n > 0, "the demo has no array that changes length");
+        w.playback()->seek(n - 1);
+        QVERIFY(settle(w));
+        w.selectEntity({0, id});
+        QTreeView* view = w.inspector()->view();
+        PropertyTreeModel* model = w.inspector()->model();
+        QTRY_VERIFY(model->indexOfPath("ActiveWeapon").isValid());
+        view->expand(model->indexOfPath("ActiveWeapon"));
+        view->expand(model->indexOfPath(arrayPath));
+        view->setCurrentIndex(model->indexOfPath(arrayPath));
+        view->scrollTo(model->indexOfPath("Velocity"), QAbstractItemView::PositionAtTop);
+        const QString topBefore = view->indexAt(QPoint(4, 4)).data(PropertyTreeModel::PathRole).toString();
+        QVERIFY(!topBefore.isEmpty());
+        QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+        w.playback()->seek(n);
+        QVERIFY(settle(w));
+        QVERIFY2(resets.count() >= 1, "the length change did not rebuild the tree: the test proves nothing");
+        QVERIFY(view->isExpanded(model->indexOfPath("ActiveWeapon")));
+        QVERIFY(view->isExpanded(model->indexOfPath(arrayPath)));
+        QCOMPARE(w.inspector()->currentPath(), arrayPath);
+        QCOMPARE(view->indexAt(QPoint(4, 4)).data(PropertyTreeModel::PathRole).toString(), topBefore);
+        QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, id, n));
+        QVERIFY(markedPaths(*w.inspector()).contains(arrayPath));
+
+        // F3 twice (and a third time): each lands on the core scan's next change of the array.
+        w.inspector()->view()->setFocus();
+        int from = n;
+        for (int press = 0; press < 3; ++press) {
+            vtx::FrameScanRequest req;
+            req.entity = {0, id.toStdString()};
+            req.path = arrayPath.toStdString();
+            req.from = from;
+            auto expected = vtx::scanFrames(*file, req);
+            VTX_VERIFY_OK(expected);
+            if (!expected->frame)
+                break;
+            QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+            QTest::keyClick(&w, Qt::Key_F3);
+            QVERIFY(done.wait(20000));
+            QCOMPARE(done.first().at(0).toInt(), *expected->frame);
+            QVERIFY(settle(w));
+            QCOMPARE(w.session()->currentFrame(), *expected->frame);
+            QCOMPARE(w.inspector()->currentPath(), arrayPath);
+            from = *expected->frame;
+        }
+        QVERIFY(from > n);
+    }
+
+    // Issue 16 (5): focus starts on the timeline, single keys act there, Esc leaves a text
+    // field and a second Esc clears it, Enter in the entity filter moves to the first match.
+    void focusAndKeyRouting()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+        w.playback()->seek(300);
+        QVERIFY(settle(w));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_A);
+        QCOMPARE(w.diffPanel()->frameA(), 300);
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QVERIFY(w.playback()->isPlaying());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QVERIFY(!w.playback()->isPlaying());
+
+        QLineEdit* filter = w.entityFilter();
+        filter->setFocus();
+        QTest::keyClicks(filter, "player_2");
+        QTest::keyClick(filter, Qt::Key_Escape);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+        QCOMPARE(filter->text(), QString("player_2")); // first Esc only leaves
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QCOMPARE(filter->text(), QString()); // the second clears
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape); // a third does nothing harmful
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+
+        filter->setFocus();
+        QTest::keyClicks(filter, "player_3");
+        QTest::keyClick(filter, Qt::Key_Return);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.entityView()));
+        QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
+        QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
+        // Keys typed into a field stay there.
+        filter->setFocus();
+        QTest::keyClick(filter, Qt::Key_B);
+        QCOMPARE(filter->text(), QString("player_3b"));
+        // Filtering the selected entity out does not select a neighbour instead.
+        filter->clear();
+        QTest::keyClicks(filter, "Health<-1");
+        QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
+        QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
+        filter->clear();
+        QCOMPARE(w.entityView()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
+    }
+
+    // Issue 16 (6): a cancelled plot leaves the previous curve and its title; a newer plot
+    // supersedes an older one, which never finishes.
+    void plotTitleAfterCancel()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        PropertyPlot* plot = w.plot();
+        QSignalSpy finished(plot, &PropertyPlot::finished);
+        plot->plot({0, "player_1"}, "Health", 0, 1799);
+        QVERIFY(finished.wait(20000));
+        const QString first = plot->title();
+        QVERIFY(first.startsWith("player_1.Health"));
+        const size_t points = plot->canvas()->series().frames.size();
+        plot->plot({0, "player_2"}, "Armor", 0, 1799);
+        QVERIFY(plot->title().contains("player_2.Armor"));
+        plot->cancel();
+        QCOMPARE(plot->title(), first);
+        QVERIFY(!plot->isComputing());
+        QCoreApplication::processEvents();
+        QCOMPARE(plot->canvas()->series().frames.size(), points);
+        QCOMPARE(finished.count(), 1);
+        plot->plot({0, "player_2"}, "Armor", 0, 1799);
+        plot->plot({0, "player_3"}, "Health", 0, 900);
+        QVERIFY(finished.wait(20000));
+        QTRY_VERIFY(!plot->isComputing());
+        QCOMPARE(finished.count(), 2);
+        QVERIFY(plot->title().startsWith("player_3.Health"));
+    }
+
+    // Issue 16 (7): the window fits 800×600, the entity names stay visible there, Reset layout
+    // brings the dock sizes back, file actions need a file, deleted recent files are dropped,
+    // watches do not carry over to another file.
+    void layoutAndFileActions()
+    {
+        QTemporaryDir dir;
+        const QString gone = dir.path() + "/gone.vtx";
+        const QString copy = dir.path() + "/copy.vtx";
+        QVERIFY(QFile::copy(demoPath(), gone));
+        QVERIFY(QFile::copy(demoPath(), copy));
+        {
+            MainWindow first;
+            QVERIFY(openAndWait(first, gone));
+        }
+        QVERIFY(QFile::remove(gone));
+
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const char* name : {"close", "follow", "saveTrace"})
+            QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
+        auto* recent = w.findChild<QMenu*>("recentMenu");
+        QVERIFY(recent);
+        for (QAction* a : recent->actions())
+            QVERIFY2(a->text() != gone, "a deleted file is still offered");
+        QVERIFY(!QSettings().value("files/recent").toStringList().contains(gone));
+
+        const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(minimum.width() <= 800 && minimum.height() <= 600, qPrintable(QStringLiteral("%1×%2").arg(minimum.width()).arg(minimum.height())));
+        QVERIFY(openAndWait(w, demoPath()));
+        for (const char* name : {"close", "follow", "saveTrace"})
+            QVERIFY2(w.findChild<QAction*>(name)->isEnabled(), name);
+        w.resize(800, 600);
+        QTRY_COMPARE(w.size(), QSize(800, 600));
+        auto* entities = w.findChild<QDockWidget*>("entitiesDock");
+        QTRY_VERIFY(entities->width() >= 160);
+        QVERIFY(w.entityView()->header()->sectionSize(EntityTreeModel::NameColumn) >= 70);
+        w.resize(1400, 900);
+        QTRY_COMPARE(w.size(), QSize(1400, 900));
+        // Squeezed by the small window, the entity dock gets its width back when there is room.
+        QTRY_VERIFY2(entities->width() >= 240, qPrintable(QString::number(entities->width())));
+        w.resizeDocks({entities}, {120}, Qt::Horizontal);
+        QAction* reset = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == "Reset layout")
+                reset = a;
+        QVERIFY(reset);
+        reset->trigger();
+        QTRY_VERIFY2(qAbs(entities->width() - 260) <= 40, qPrintable(QString::number(entities->width())));
+
+        w.watchModel()->addWatch({{0, "player_1"}, "Health"});
+        QCOMPARE(w.watchModel()->rowCount(), 1);
+        QVERIFY(openAndWait(w, copy));
+        QCOMPARE(w.watchModel()->rowCount(), 0);
+        w.session()->close();
+        for (const char* name : {"close", "follow", "saveTrace"})
+            QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
+    }
+
+    void goToParsesFramesAndSeconds_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("seconds");
+        QTest::addColumn<double>("value");
+        QTest::newRow("frame") << "1200" << true << false << 1200.0;
+        QTest::newRow("spaces") << "  42 " << true << false << 42.0;
+        QTest::newRow("seconds") << "12.5s" << true << true << 12.5;
+        QTest::newRow("seconds, capital, space") << "3 S" << true << true << 3.0;
+        QTest::newRow("negative frame") << "-3" << false << false << 0.0;
+        QTest::newRow("negative time") << "-1s" << false << false << 0.0;
+        QTest::newRow("garbage") << "frame ten" << false << false << 0.0;
+        QTest::newRow("empty") << "" << false << false << 0.0;
+        QTest::newRow("only s") << "s" << false << false << 0.0;
+    }
+    void goToParsesFramesAndSeconds()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(bool, seconds);
+        QFETCH(double, value);
+        const auto t = GoToTarget::parse(text);
+        QCOMPARE(t.has_value(), valid);
+        if (!t)
+            return;
+        QCOMPARE(t->kind == GoToTarget::Kind::Seconds, seconds);
+        QCOMPARE(seconds ? t->seconds : double(t->frame), value);
     }
 };
 

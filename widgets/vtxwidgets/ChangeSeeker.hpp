@@ -4,6 +4,7 @@
 // A new seek cancels the running one (latest wins); results arrive on the UI thread.
 
 #include "vtxwidgets/EntityTreeModel.hpp"
+#include "vtxwidgets/JobTracker.hpp"
 
 #include <QObject>
 #include <atomic>
@@ -25,7 +26,7 @@ public:
     /// A malformed condition fails at once through finished().
     void seekCondition(const EntityKey& entity, const QString& condition, bool forward);
     void cancel();
-    bool isRunning() const { return bool(m_cancel); }
+    bool isRunning() const { return m_jobs.isRunning(); }
 
 signals:
     void started(const QString& description);
@@ -36,8 +37,7 @@ signals:
 private:
     void start(const EntityKey& entity, const QString& what, bool forward, bool condition);
     ReplaySession* m_session;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    uint64_t m_generation = 0;
+    JobTracker m_jobs{this};
 };
 
 } // namespace vtxw

@@ -21,11 +21,13 @@ class QTreeView;
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class DiffPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit DiffPanel(ReplaySession* session, QWidget* parent = nullptr);
+    /// B follows `view`'s shown frame; other frames come from `session`'s side channels.
+    DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
 
     /// Pins A at `frame` (the playhead when -1).
     void pinA(int frame = -1);
@@ -55,8 +57,12 @@ public:
     /// The selected row as (entity, property path); path empty on an entity row.
     std::pair<EntityKey, QString> selectedProperty() const;
 
+    /// The diff as the panel shows it: only the entities and properties its filters let
+    /// through. Empty while the diff on screen is not the one asked for (never a stale export).
     QString toJson() const;
     QString toCsv() const;
+    /// The shown diff restricted to the rows the filters let through; null when not up to date.
+    std::shared_ptr<const vtx::FrameDiff> visibleDiff() const;
 
 signals:
     void markersChanged(int a, int b);
@@ -75,6 +81,7 @@ private:
     void exportTo(bool json);
 
     ReplaySession* m_session;
+    ViewState* m_viewState;
     DiffModel* m_model;
     DiffFilterProxy* m_proxy;
     QTreeView* m_view;

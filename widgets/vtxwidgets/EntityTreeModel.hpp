@@ -5,6 +5,7 @@
 
 #include "vtx/DecodedChunk.hpp"
 #include "vtx/Schema.hpp"
+#include "vtxwidgets/EntityFilter.hpp"
 
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
@@ -33,6 +34,10 @@ public:
     EntityKey keyOf(const QModelIndex& index) const;
     /// The entity's container in the current frame (null view when absent).
     vtx::ContainerView container(const EntityKey& key) const;
+    /// The container of an entity row of this model (null view for bucket rows).
+    vtx::ContainerView containerAt(const QModelIndex& index) const;
+    const vtx::Schema* schema() const { return m_schema; }
+    const vtx::FrameHandle& frame() const { return m_frame; }
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -54,15 +59,21 @@ private:
     const vtx::Schema* m_schema = nullptr;
 };
 
-/// Filters entities by unique id, type name or property value text; buckets stay visible while
-/// any entity matches.
+/// Filters entities with an EntityFilter (id / type text, or a condition on a property in the
+/// shown frame); buckets stay visible while any entity matches. The source announces every
+/// frame change with dataChanged on the entity rows, so a condition is re-checked each frame.
 class EntityFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     explicit EntityFilterProxy(QObject* parent = nullptr);
+    void setFilter(const QString& text);
+    const EntityFilter& filter() const { return m_filter; }
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    EntityFilter m_filter;
 };
 
 } // namespace vtxw

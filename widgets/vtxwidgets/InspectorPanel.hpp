@@ -16,11 +16,13 @@ namespace vtxw {
 
 class ByteInspector;
 class ReplaySession;
+class ViewState;
 
 class InspectorPanel : public QWidget {
     Q_OBJECT
 public:
-    InspectorPanel(ReplaySession* session, EntityTreeModel* entities, QWidget* parent = nullptr);
+    /// Observes `view`: shows its selection in its shown frame (found there, not pushed).
+    InspectorPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
     void setEntity(const EntityKey& key);
     const EntityKey& entity() const { return m_entity; }
     PropertyTreeModel* model() const { return m_model; }
@@ -30,7 +32,7 @@ public:
     void setFlashChanges(bool on) { m_flash = on; }
     /// The path of the property under the cursor (for keyboard actions), or empty.
     QString currentPath() const;
-    /// Re-reads the entity from the entity model (call after the model moved to a new frame).
+    /// Re-reads the entity from the shown frame (runs on every shown-frame change).
     void refresh();
 
 signals:
@@ -39,10 +41,13 @@ signals:
 
 private:
     void showMenu(const QPoint& pos);
-    void restoreExpansion();
+    void rememberView();
+    void restoreView();
     void updateByteInspector();
+    /// The same entity one frame before the shown one (null when unknown yet: requested).
+    vtx::ContainerView previousContainer();
     ReplaySession* m_session;
-    EntityTreeModel* m_entities;
+    ViewState* m_viewState;
     PropertyTreeModel* m_model;
     QTreeView* m_view;
     ByteInspector* m_bytes;
@@ -50,6 +55,11 @@ private:
     QLabel* m_loading;
     EntityKey m_entity;
     QSet<QString> m_expanded;
+    // What a rebuild (an array or map changed length) must not lose: by path, not by row.
+    QString m_currentPath;
+    QString m_topPath;
+    vtx::FrameHandle m_previous; ///< frame N−1 of the shown frame, for the changed marks
+    int m_previousRequested = -1;
     bool m_flash = true;
 };
 

@@ -29,6 +29,11 @@ class EventsModel;
 class PropertyPlot;
 class DiffPanel;
 class ChangeSeeker;
+class TextFieldKeys;
+class FileInfoPanel;
+class CachePanel;
+class RecentFiles;
+class ViewState;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -63,7 +68,8 @@ public:
     void seekPropertyChange(bool forward);
     /// Go ▸ Find frame where…: a condition on the selected entity ("Health < 20").
     void seekCondition(const QString& condition, bool forward);
-    EntityKey selectedEntity() const { return m_selected; }
+    EntityKey selectedEntity() const;
+    ViewState* viewState() const { return m_viewState; }
     void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
     QString lastError() const { return m_lastError; }
@@ -72,6 +78,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
     void dragEnterEvent(QDragEnterEvent*) override;
     void dropEvent(QDropEvent*) override;
 
@@ -85,13 +93,14 @@ private:
     void onClosed();
     void onFrameReady();
     void updateStatus();
-    void updateCachePanel();
     void updateRecentMenu();
-    void addRecent(const QString& path);
     void goToDialog();
     void findConditionDialog();
     void restoreSelection();
     void resetLayout();
+    void applyDefaultDockSizes();
+    void focusFirstEntityMatch();
+    void updateFileActions();
 
     ReplaySession* m_session;
     PlaybackController* m_playback;
@@ -107,8 +116,9 @@ private:
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
     QProgressBar* m_seekProgress;
-    QTreeWidget* m_fileInfo;
-    QLabel* m_cacheLabel;
+    FileInfoPanel* m_fileInfo;
+    CachePanel* m_cachePanel;
+    RecentFiles* m_recent;
     QStackedWidget* m_centre;
     QLabel* m_banner;
     QLabel* m_statusFrame;
@@ -118,12 +128,15 @@ private:
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
     QByteArray m_defaultState;
-    EntityKey m_selected;
+    ViewState* m_viewState;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;
     QString m_followError; ///< why following stopped (the file vanished, ...), shown until the next open
-    
+    TextFieldKeys* m_fieldKeys = nullptr;
+    QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
+    bool m_shownOnce = false;
+    bool m_entityRowsChanging = false; ///< the entity proxy is adding or removing rows
 };
 
 } // namespace vtxw

@@ -4,6 +4,7 @@
 // Clicking the plot seeks there.
 
 #include "vtxwidgets/EntityTreeModel.hpp"
+#include "vtxwidgets/JobTracker.hpp"
 
 #include <QPointer>
 #include <QWidget>
@@ -58,8 +59,10 @@ public:
     /// Starts computing the series of entity.path over [first, last] (cancels a running one).
     void plot(const EntityKey& entity, const QString& path, int firstFrame, int lastFrame);
     void cancel();
-    bool isComputing() const { return bool(m_cancel); }
+    bool isComputing() const { return m_jobs.isRunning(); }
     PlotCanvas* canvas() const { return m_canvas; }
+    /// The title: what the curve on screen shows (or what is being computed).
+    QString title() const;
 
 signals:
     void seekRequested(int frame);
@@ -71,8 +74,8 @@ private:
     QLabel* m_title;
     QProgressBar* m_progress;
     QPushButton* m_cancelButton;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    uint64_t m_generation = 0;
+    QString m_shownTitle; ///< the title of the curve on screen, restored when a new plot is cancelled
+    JobTracker m_jobs{this};
 };
 
 } // namespace vtxw

@@ -1,8 +1,9 @@
 #pragma once
 // Every property of one entity in the displayed frame: name, value, type; nested structs,
 // arrays and maps as expandable rows. When the shape is unchanged between frames only values
-// change (dataChanged), so expansion and selection survive scrubbing; values that changed since
-// the previous update are flagged (ChangedRole) for the inspector's flash.
+// change (dataChanged), so expansion and selection survive scrubbing. A value is flagged
+// (ChangedRole) when it differs from the same path of the same entity one frame earlier
+// (frame N−1, not whatever was shown before: another entity or a jump would mark everything).
 
 #include "vtx/PropertyTree.hpp"
 
@@ -24,8 +25,10 @@ public:
 
     explicit PropertyTreeModel(QObject* parent = nullptr);
 
-    /// Shows `c` (null view: empty). `title` names the entity for the header.
-    void setContainer(vtx::ContainerView c, const vtx::Schema* schema);
+    /// Shows `c` (null view: empty). `previous` is the same entity at frame N−1: values that
+    /// differ from it are marked changed (a null view marks nothing: frame 0, an entity that
+    /// just appeared, or N−1 still decoding — call again when it arrives).
+    void setContainer(vtx::ContainerView c, const vtx::Schema* schema, vtx::ContainerView previous = {});
     void clear();
     QModelIndex indexOfPath(const QString& path) const;
     const std::vector<vtx::PropertyNode>& nodes() const { return m_nodes; }

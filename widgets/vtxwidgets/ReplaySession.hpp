@@ -6,6 +6,7 @@
 #include "vtx/ReplayFile.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
+#include "vtxwidgets/JobTracker.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -47,8 +48,13 @@ public:
     /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
     /// own latest-wins channel; `done` runs on the UI thread with the frame, or not at all when
     /// superseded, failed, or the replay was closed meanwhile.
-    enum class Channel { DiffA = 1, DiffB = 2 };
+    enum class Channel { DiffA = 1, DiffB = 2, Previous = 3 };
     void requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done);
+
+    /// How the session asks for a frame: the cache by default. Tests replace it to decide when,
+    /// and on which thread, each answer arrives. Survives close() and reopening.
+    using FrameRequester = std::function<void(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)>;
+    void setFrameRequester(FrameRequester requester) { m_requester = std::move(requester); }
 
     /// Frame whose game time is closest to `ticks` (binary search over the footer's times).
     int frameAtGameTime(int64_t ticks) const;
@@ -83,11 +89,13 @@ signals:
 private:
     void pollFollowedFile();
     void adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file);
-    void deliver(int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs, uint64_t serial);
+    void deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
+    void requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options);
 
     QString m_path;
     bool m_opening = false;
-    uint64_t m_openGeneration = 0;
+    JobTracker m_openJobs{this};    ///< the latest open wins
+    JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
     std::shared_ptr<const vtx::ReplayFile> m_file;
     std::unique_ptr<vtx::ChunkCache> m_cache;
     int m_current = 0;
@@ -95,12 +103,13 @@ private:
     bool m_loading = false;
     QString m_frameError;
     double m_lastLatencyMs = 0;
-    uint64_t m_requestSerial = 0;
-    uint64_t m_deliveredSerial = 0;
+    JobTracker m_playheadJobs{this};  ///< one job per playhead request (latest wins)
+    uint64_t m_shownJob = 0;           ///< the job whose frame is on screen: older answers never replace it
+    JobTracker m_channelJobs[4] = {JobTracker{this}, JobTracker{this}, JobTracker{this}, JobTracker{this}};
+    FrameRequester m_requester;
     QElapsedTimer m_clock;
     std::unique_ptr<vtx::TraceRecorder> m_recorder;
     QTimer m_followTimer;
-    bool m_refreshing = false;
 };
 
 } // namespace vtxw

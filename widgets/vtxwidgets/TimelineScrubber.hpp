@@ -39,8 +39,11 @@ public:
 signals:
     void seekRequested(int frame);
     void hoverChanged(int frame);
+    /// The visible frame range changed (zoom, pan, show all, the file grew).
+    void visibleRangeChanged(double first, double last);
 
 protected:
+    void announceRange();
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
     void mousePressEvent(QMouseEvent*) override;
@@ -51,6 +54,7 @@ protected:
     void leaveEvent(QEvent*) override;
 
 private:
+    double m_announcedFirst = -1, m_announcedLast = -1;
     enum Lane { RulerLane, EventsLane, GapsLane, ChunksLane, ScrubLane, LaneCount };
     QRect laneRect(Lane lane) const;
     int laneAt(int y) const;

@@ -1,5 +1,5 @@
 #pragma once
-// Pinned properties across entities ("player_3.Health"), valued at the displayed frame.
+// Pinned properties across entities ("player_3.Health"), valued at the view state's shown frame.
 
 #include "vtxwidgets/EntityTreeModel.hpp"
 
@@ -7,7 +7,7 @@
 
 namespace vtxw {
 
-class ReplaySession;
+class ViewState;
 
 class WatchModel : public QAbstractTableModel {
     Q_OBJECT
@@ -18,9 +18,11 @@ public:
         QString path;
         bool operator==(const Watch&) const = default;
     };
-    explicit WatchModel(ReplaySession* session, QObject* parent = nullptr);
+    explicit WatchModel(ViewState* view, QObject* parent = nullptr);
     void addWatch(const Watch& w);
     void removeRows(const QList<int>& rows);
+    /// Removes every watch (another replay was opened: the entities they name are gone).
+    void clear();
     const QList<Watch>& watches() const { return m_watches; }
     QStringList values() const { return m_values; }
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -31,7 +33,7 @@ public:
 private:
     void refresh();
     QString valueOf(const Watch& w) const;
-    ReplaySession* m_session;
+    ViewState* m_view;
     QList<Watch> m_watches;
     QStringList m_values;
 };

@@ -121,14 +121,16 @@ AccessMode AdaptivePolicy::classify(const CacheGeometry& g)
     const double fpc = g.framesPerChunk();
     // Steps this small are playback at up to ~10x; larger ones that stay within about a chunk
     // are scrubbing; anything else is a jump.
-    const double playStep = 24;
-    const double scrubStep = std::max(64.0, fpc);
+    const AdaptivePolicyConfig& k = m_config;
+    const double playStep = k.playbackStepFrames;
+    const double scrubStep = std::max(k.scrubStepMinFrames, fpc);
     auto delta = [&](size_t i) { return double(m_history[i].frame) - double(m_history[i - 1].frame); };
 
     // A/B toggling: two far-apart spots visited alternately (B may creep).
     if (n >= 4) {
         const double a = m_history[n - 1].frame, b = m_history[n - 2].frame, c = m_history[n - 3].frame, d = m_history[n - 4].frame;
-        const double near = std::max(8.0, fpc / 4), far = std::max(scrubStep, fpc / 2);
+        const double near = std::max(k.toggleNearMinFrames, fpc * k.toggleNearChunkFraction);
+        const double far = std::max(scrubStep, fpc * k.toggleFarChunkFraction);
         if (std::abs(a - c) <= near && std::abs(b - d) <= near && std::abs(a - b) > far && std::abs(c - d) > far)
             return AccessMode::Toggle;
     }
@@ -143,7 +145,7 @@ AccessMode AdaptivePolicy::classify(const CacheGeometry& g)
             sign = s;
         ++run;
     }
-    if (run >= 2 && sign != 0)
+    if (run >= k.playbackRun && sign != 0)
         return sign > 0 ? AccessMode::Playback : AccessMode::Reverse;
     // Small steps that change direction (frame stepping with the arrow keys, a paused
     // playhead): nothing to predict beyond the neighbours.
@@ -170,13 +172,14 @@ AccessMode AdaptivePolicy::classify(const CacheGeometry& g)
 CachePlan AdaptivePolicy::observe(const Access& a, const CacheGeometry& g)
 {
     m_history.push_back(a);
-    if (m_history.size() > 16)
+    const AdaptivePolicyConfig& k = m_config;
+    if (m_history.size() > k.historyLength)
         m_history.erase(m_history.begin());
     const size_t n = m_history.size();
     if (n >= 2) {
         const double dt = std::max(1.0, m_history[n - 1].timeMs - m_history[n - 2].timeMs);
         const double v = (double(m_history[n - 1].frame) - double(m_history[n - 2].frame)) * 1000.0 / dt;
-        m_velocity = n == 2 ? v : 0.6 * m_velocity + 0.4 * v;
+        m_velocity = n == 2 ? v : (1 - k.velocityWeight) * m_velocity + k.velocityWeight * v;
     }
     const AccessMode mode = classify(g);
     CachePlan p;
@@ -185,14 +188,14 @@ CachePlan AdaptivePolicy::observe(const Access& a, const CacheGeometry& g)
     const double fpc = g.framesPerChunk();
     const double chunkBytes = std::max(1.0, g.estimatedChunkBytes);
     // Never plan more than the budget can hold (keep room for the center and one spare).
-    const int capacity = std::max(0, int(double(g.budgetBytes) / chunkBytes) - 2);
-    const double decodeS = std::max(0.005, g.decodeMs / 1000.0);
+    const int capacity = std::max(0, int(double(g.budgetBytes) / chunkBytes) - k.reservedChunks);
+    const double decodeS = std::max(k.minDecodeSeconds, g.decodeMs / 1000.0);
     switch (mode) {
     case AccessMode::Playback:
     case AccessMode::Reverse: {
         // Far enough ahead that the next chunks are decoded before the playhead reaches them,
         // at any speed: time to cross = frames / velocity must exceed the decode queue.
-        const double framesAhead = std::abs(m_velocity) * (4 * decodeS + 1.0);
+        const double framesAhead = std::abs(m_velocity) * (k.decodeQueueFactor * decodeS + k.playbackLeadSeconds);
         int ahead = std::clamp(int(std::ceil(framesAhead / fpc)) + 1, 1, std::max(1, capacity));
         const int behind = std::min(1, std::max(0, capacity - ahead));
         p.direction = mode == AccessMode::Playback ? 1 : -1;
@@ -202,10 +205,10 @@ CachePlan AdaptivePolicy::observe(const Access& a, const CacheGeometry& g)
         break;
     }
     case AccessMode::Scrub: {
-        const int k = std::clamp(int(std::ceil(std::abs(m_velocity) * 0.5 / fpc)), 1, std::max(1, capacity / 2));
-        p.back = p.forward = k;
+        const int w = std::clamp(int(std::ceil(std::abs(m_velocity) * k.scrubLookSeconds / fpc)), 1, std::max(1, capacity / 2));
+        p.back = p.forward = w;
         p.direction = m_velocity > 0 ? 1 : (m_velocity < 0 ? -1 : 0);
-        windowOrder(p, count, k, k, p.direction);
+        windowOrder(p, count, w, w, p.direction);
         break;
     }
     case AccessMode::Toggle: {
@@ -229,14 +232,14 @@ CachePlan AdaptivePolicy::observe(const Access& a, const CacheGeometry& g)
     // When the whole replay fits the budget comfortably, idle prefetch capacity decodes the
     // rest too (after the window, nearest to the recent requests first, ahead of the motion
     // before behind it): any later jump is then a hit. Otherwise nothing beyond the window.
-    if (double(count) * chunkBytes <= 0.8 * double(g.budgetBytes)) {
+    if (double(count) * chunkBytes <= k.prefetchAllBudgetFraction * double(g.budgetBytes)) {
         std::vector<std::pair<double, size_t>> order;
         for (size_t c = 0; c < count; ++c) {
             double dist = 1e18;
-            for (size_t i = n > 4 ? n - 4 : 0; i < n; ++i) {
+            for (size_t i = n > k.prefetchRecentRequests ? n - k.prefetchRecentRequests : 0; i < n; ++i) {
                 double d = double(c) - double(g.chunkOf(m_history[i].frame));
                 if (p.direction != 0 && d * p.direction < 0)
-                    d *= 2;
+                    d *= k.behindMotionPenalty;
                 dist = std::min(dist, std::abs(d));
             }
             order.push_back({dist, c});

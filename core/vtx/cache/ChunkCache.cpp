@@ -99,14 +99,15 @@ void ChunkCache::request(int32_t frame, Callback done, RequestOptions o)
         if (!c) {
             completions.emplace_back(std::move(done),
                                      Result<FrameHandle>(Error{m_file->path() + ": frame " + std::to_string(frame) +
-                                                               (frame < 0 || frame >= m_file->frameCount() ? " is out of range" : " is not covered by the seek table")}));
+                                                                   (frame < 0 || frame >= m_file->frameCount() ? " is out of range" : " is not covered by the seek table"),
+                                                               Errc::OutOfRange}));
         } else {
             if (o.channel >= 0) {
                 for (auto& s : m_slots) {
                     auto it = std::stable_partition(s.waiters.begin(), s.waiters.end(), [&](const Waiter& w) { return w.channel != o.channel; });
                     for (auto w = it; w != s.waiters.end(); ++w) {
                         ++m_stats.superseded;
-                        completions.emplace_back(std::move(w->done), Result<FrameHandle>(Error{"superseded"}));
+                        completions.emplace_back(std::move(w->done), Result<FrameHandle>(Error{"superseded", Errc::Superseded}));
                     }
                     s.waiters.erase(it, s.waiters.end());
                 }

@@ -65,7 +65,7 @@ public:
 
     /// Non-blocking. `done` runs once: on the calling thread when the chunk is resident, else on
     /// a worker thread; with an error when the frame is invalid, its chunk fails to decode, or a
-    /// newer request on the same channel superseded it ("superseded").
+    /// newer request on the same channel superseded it (code Errc::Superseded).
     void request(int32_t frame, Callback done, RequestOptions options = {});
     /// Blocking; never superseded.
     Result<FrameHandle> get(int32_t frame, RequestOptions options = {true, -1});

@@ -1,0 +1,202 @@
+// ReplaySession's delivery rules, made deterministic: the test replaces the session's frame
+// source and decides when, in which order and on which thread every answer arrives. No sleeps:
+// a "decode worker" is a std::thread the test joins, so its queued delivery is pending before
+// the next step, and QCoreApplication::sendPostedEvents() plays the busy UI thread catching up.
+
+#include "TestSupport.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+
+#include <QSignalSpy>
+#include <QtTest>
+#include <thread>
+
+using namespace vtxw;
+
+namespace {
+QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+
+/// Holds every request until the test answers it.
+struct ControlledSource {
+    struct Pending {
+        int32_t frame;
+        vtx::ChunkCache::Callback done;
+    };
+    std::vector<Pending> pending;
+    std::shared_ptr<const vtx::ReplayFile> file;
+
+    ReplaySession::FrameRequester requester()
+    {
+        return [this](int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions) { pending.push_back({frame, std::move(done)}); };
+    }
+    vtx::Result<vtx::FrameHandle> decoded(int32_t frame) const { return file->frame(frame); }
+    /// Answers request `i` on the UI thread (a cache hit).
+    void answerInline(size_t i, vtx::Result<vtx::FrameHandle> r) { pending.at(i).done(r); }
+    /// Answers request `i` from another thread (a decode worker) and waits until it has: the
+    /// delivery is then queued on the UI thread and not yet run.
+    void answerFromWorker(size_t i, vtx::Result<vtx::FrameHandle> r)
+    {
+        std::thread worker([&] { pending.at(i).done(r); });
+        worker.join();
+    }
+};
+
+bool openSession(ReplaySession& s, const QString& path)
+{
+    QSignalSpy opened(&s, &ReplaySession::opened);
+    s.openAsync(path);
+    return opened.wait(20000);
+}
+} // namespace
+
+class TestReplaySession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The defect from issue 16: a miss for N whose answer is held up on a busy UI thread, then a
+    // hit for M. M must stay on screen and "loading" must stay off when N's answer lands.
+    void olderAnswerNeverReplacesNewer_data()
+    {
+        QTest::addColumn<int>("older");
+        QTest::addColumn<int>("newer");
+        QTest::addColumn<bool>("olderFromWorker");
+        QTest::addColumn<bool>("olderFails");
+        QTest::newRow("worker answer after a hit") << 1000 << 200 << true << false;
+        QTest::newRow("worker answer, same chunk") << 201 << 200 << true << false;
+        QTest::newRow("worker error after a hit") << 1000 << 200 << true << true;
+        QTest::newRow("inline answer after a hit") << 1500 << 10 << false << false;
+    }
+    void olderAnswerNeverReplacesNewer()
+    {
+        QFETCH(int, older);
+        QFETCH(int, newer);
+        QFETCH(bool, olderFromWorker);
+        QFETCH(bool, olderFails);
+        ReplaySession s;
+        ControlledSource src;
+        s.setFrameRequester(src.requester());
+        QVERIFY(openSession(s, demoPath()));
+        src.file = s.file();
+        QCOMPARE(src.pending.size(), size_t(1)); // the open's request for frame 0
+        src.answerInline(0, src.decoded(0));
+        QCOMPARE(s.displayedFrame().index(), 0);
+
+        QSignalSpy failed(&s, &ReplaySession::frameFailed);
+        s.setCurrentFrame(older);
+        QVERIFY(s.isLoading());
+        const vtx::Result<vtx::FrameHandle> olderAnswer = olderFails ? vtx::Result<vtx::FrameHandle>(vtx::Error{"chunk 3: bad zstd frame"}) : src.decoded(older);
+        if (olderFromWorker)
+            src.answerFromWorker(1, olderAnswer); // queued behind the busy UI thread
+        s.setCurrentFrame(newer);
+        src.answerInline(2, src.decoded(newer)); // the hit
+        QCOMPARE(s.displayedFrame().index(), newer);
+        QVERIFY(!s.isLoading());
+        if (!olderFromWorker)
+            src.answerInline(1, olderAnswer); // a late inline answer of the older request
+        QCoreApplication::sendPostedEvents(); // the UI thread catches up
+        QCOMPARE(s.currentFrame(), newer);
+        QCOMPARE(s.displayedFrame().index(), newer);
+        QVERIFY(!s.isLoading());
+        QVERIFY(s.frameError().isEmpty());
+        QCOMPARE(failed.count(), 0);
+    }
+
+    // While the playhead's own frame decodes, an answer newer than the one on screen may show
+    // (scrubbing keeps moving), and "loading" stays on until the playhead's frame arrives.
+    void newerSupersededAnswerShowsWhileLoading()
+    {
+        ReplaySession s;
+        ControlledSource src;
+        s.setFrameRequester(src.requester());
+        QVERIFY(openSession(s, demoPath()));
+        src.file = s.file();
+        src.answerInline(0, src.decoded(0));
+        s.setCurrentFrame(300);
+        s.setCurrentFrame(900);
+        src.answerFromWorker(1, src.decoded(300));
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(s.displayedFrame().index(), 300);
+        QVERIFY(s.isLoading());
+        src.answerFromWorker(2, src.decoded(900));
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(s.displayedFrame().index(), 900);
+        QVERIFY(!s.isLoading());
+    }
+
+    // An answer for the previous file (closed, then the same path reopened: the new cache may
+    // sit at the old one's address) is dropped.
+    void answerForAClosedFileIsDropped()
+    {
+        ReplaySession s;
+        ControlledSource src;
+        s.setFrameRequester(src.requester());
+        QVERIFY(openSession(s, demoPath()));
+        src.file = s.file();
+        src.answerInline(0, src.decoded(0));
+        s.setCurrentFrame(1200);
+        const auto stale = src.decoded(1200);
+        s.close();
+        QVERIFY(openSession(s, demoPath()));
+        QCOMPARE(src.pending.size(), size_t(3));
+        src.answerFromWorker(1, stale);
+        QCoreApplication::sendPostedEvents();
+        QVERIFY(s.displayedFrame().isNull());
+        src.answerInline(2, src.decoded(0));
+        QCOMPARE(s.displayedFrame().index(), 0);
+        QCOMPARE(s.currentFrame(), 0);
+        QVERIFY(!s.isLoading());
+    }
+
+    // A failure of the playhead's own frame is reported once; the last good frame stays.
+    void currentFailureIsReported()
+    {
+        ReplaySession s;
+        ControlledSource src;
+        s.setFrameRequester(src.requester());
+        QVERIFY(openSession(s, demoPath()));
+        src.file = s.file();
+        src.answerInline(0, src.decoded(0));
+        QSignalSpy failed(&s, &ReplaySession::frameFailed);
+        s.setCurrentFrame(700);
+        src.answerFromWorker(1, vtx::Error{"chunk 2: bad zstd frame"});
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toInt(), 700);
+        QCOMPARE(s.displayedFrame().index(), 0);
+        QVERIFY(!s.isLoading());
+        QVERIFY(s.frameError().contains("bad zstd"));
+    }
+
+    // The side channels (diff A / B, previous frame) are latest-wins too.
+    void channelAnswersAreLatestWins()
+    {
+        ReplaySession s;
+        ControlledSource src;
+        s.setFrameRequester(src.requester());
+        QVERIFY(openSession(s, demoPath()));
+        src.file = s.file();
+        src.answerInline(0, src.decoded(0));
+        QList<int> got;
+        s.requestFrame(400, ReplaySession::Channel::DiffA, [&](const vtx::FrameHandle& h) { got << int(h.index()); });
+        s.requestFrame(800, ReplaySession::Channel::DiffA, [&](const vtx::FrameHandle& h) { got << int(h.index()); });
+        src.answerFromWorker(1, src.decoded(400));
+        src.answerFromWorker(2, src.decoded(800));
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(got, QList<int>{800});
+    }
+
+    // The real cache end to end: requests settle on the playhead's frame.
+    void realCacheSettlesOnThePlayhead()
+    {
+        ReplaySession s;
+        QVERIFY(openSession(s, demoPath()));
+        for (int f : {1700, 5, 900, 901, 1799, 0, 1234})
+            s.setCurrentFrame(f);
+        QTRY_VERIFY_WITH_TIMEOUT(!s.isLoading(), 20000);
+        QCOMPARE(s.displayedFrame().index(), 1234);
+    }
+};
+
+QTEST_MAIN(TestReplaySession)
+#include "tst_replaysession.moc"

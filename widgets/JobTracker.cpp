@@ -1,0 +1,108 @@
+#include "vtxwidgets/JobTracker.hpp"
+
+#include <QThreadPool>
+
+#if defined(__SANITIZE_THREAD__)
+#define VTXW_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VTXW_TSAN 1
+#endif
+#endif
+#ifdef VTXW_TSAN
+extern "C" void __tsan_acquire(void* addr);
+extern "C" void __tsan_release(void* addr);
+#endif
+
+namespace vtxw::detail {
+
+void handOff([[maybe_unused]] const void* object)
+{
+#ifdef VTXW_TSAN
+    __tsan_release(const_cast<void*>(object));
+#endif
+}
+
+void takeOver([[maybe_unused]] const void* object)
+{
+#ifdef VTXW_TSAN
+    __tsan_acquire(const_cast<void*>(object));
+#endif
+}
+
+namespace {
+class PoolTask final : public QRunnable {
+public:
+    explicit PoolTask(std::function<void()> f) : m_f(std::move(f)) {}
+    void run() override
+    {
+        takeOver(this);
+        m_f();
+        m_f = nullptr; // destroyed here, on this thread, not inside Qt's pool code
+    }
+
+private:
+    std::function<void()> m_f;
+};
+
+const QEvent::Type kDeliveryEvent = QEvent::Type(QEvent::registerEventType());
+
+class Delivery final : public QEvent {
+public:
+    explicit Delivery(std::function<void()> f) : QEvent(kDeliveryEvent), m_f(std::move(f)) {}
+    void run()
+    {
+        takeOver(this);
+        m_f();
+        m_f = nullptr;
+    }
+
+private:
+    std::function<void()> m_f;
+};
+
+class DeliveryReceiver final : public QObject {
+public:
+    bool event(QEvent* e) override
+    {
+        if (e->type() != kDeliveryEvent)
+            return QObject::event(e);
+        static_cast<Delivery*>(e)->run();
+        return true;
+    }
+};
+
+QObject* receiver()
+{
+    // Created once and kept for the process (a posted delivery may outlive any other object);
+    // it lives on the application's thread wherever it was first asked for.
+    static QObject* r = [] {
+        auto* o = new DeliveryReceiver;
+        o->moveToThread(QCoreApplication::instance()->thread());
+        return o;
+    }();
+    return r;
+}
+} // namespace
+
+void ensureDeliveryReceiver()
+{
+    if (QCoreApplication::instance())
+        receiver();
+}
+
+void startOnPool(std::function<void()> f)
+{
+    auto* task = new PoolTask(std::move(f)); // complete before the hand-off
+    handOff(task);
+    QThreadPool::globalInstance()->start(task);
+}
+
+void postToUiThread(std::function<void()> f)
+{
+    auto* delivery = new Delivery(std::move(f)); // complete before the hand-off
+    handOff(delivery);
+    QCoreApplication::postEvent(receiver(), delivery);
+}
+
+} // namespace vtxw::detail
