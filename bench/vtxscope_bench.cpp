@@ -421,6 +421,23 @@ int propertyRead(const std::string& path, int rounds)
     return 0;
 }
 
+/// The first `n` frames of `f` as owned data (one decode per chunk).
+vtx::Result<std::vector<vtx::FrameData>> copyFramesOut(const vtx::ReplayFile& f, int32_t n)
+{
+    std::vector<vtx::FrameData> data;
+    data.reserve(size_t(std::max(n, 0)));
+    std::shared_ptr<const vtx::DecodedChunk> chunk;
+    for (int32_t i = 0; i < n; ++i) {
+        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
+            return vtx::Error{st.message()};
+        const vtx::FrameHandle h(chunk, i);
+        if (h.view().isNull())
+            return vtx::Error{chunk->frameStatus(size_t(i - chunk->startFrame())).message()};
+        data.push_back(vtx::toData(h.view()));
+    }
+    return data;
+}
+
 int writeThroughput(const std::string& path, const std::string& out, int32_t frames)
 {
     auto file = vtx::ReplayFile::open(path);
@@ -428,17 +445,10 @@ int writeThroughput(const std::string& path, const std::string& out, int32_t fra
         return fail(file.message());
     const vtx::ReplayFile& f = **file;
     const int32_t n = std::min(frames, f.frameCount());
-    std::vector<vtx::FrameData> data;
-    data.reserve(size_t(n));
-    std::shared_ptr<const vtx::DecodedChunk> chunk;
-    for (int32_t i = 0; i < n; ++i) {
-        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
-            return fail(st.message());
-        const vtx::FrameHandle h(chunk, i);
-        if (h.view().isNull())
-            return fail(chunk->frameStatus(size_t(i - chunk->startFrame())).message());
-        data.push_back(vtx::toData(h.view()));
-    }
+    auto copied = copyFramesOut(f, n);
+    if (!copied)
+        return fail(copied.message());
+    std::vector<vtx::FrameData> data = std::move(*copied);
     vtx::WriterOptions wo;
     wo.backend = f.backend();
     const auto t0 = Clock::now();
@@ -475,16 +485,10 @@ int lengthen(const std::string& path, const std::string& out, int32_t frames)
     const vtx::ReplayFile& f = **file;
     if (f.frameCount() < 2)
         return fail("lengthen needs a file of at least two frames");
-    std::vector<vtx::FrameData> data;
-    std::shared_ptr<const vtx::DecodedChunk> chunk;
-    for (int32_t i = 0; i < f.frameCount(); ++i) {
-        if (vtx::Status st = holdChunkOf(f, i, chunk); !st)
-            return fail(st.message());
-        const vtx::FrameHandle h(chunk, i);
-        if (h.view().isNull())
-            return fail(chunk->frameStatus(size_t(i - chunk->startFrame())).message());
-        data.push_back(vtx::toData(h.view()));
-    }
+    auto copied = copyFramesOut(f, f.frameCount());
+    if (!copied)
+        return fail(copied.message());
+    const std::vector<vtx::FrameData> data = std::move(*copied);
     f.gatherHashEvidence(f.chunks().size());
     vtx::WriterOptions wo;
     wo.backend = f.backend();
