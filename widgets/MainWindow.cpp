@@ -535,7 +535,9 @@ void MainWindow::resizeEvent(QResizeEvent* e)
     // squeezed, not chosen, and gets its default width back.
     if (e->oldSize().isValid() && e->size().width() > e->oldSize().width() && width() >= 1024) {
         auto* ent = findChild<QDockWidget*>("entitiesDock");
-        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 8)
+        // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out
+        // a few pixels above the hint (178 px for a 170 px hint).
+        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 24)
             resizeDocks({ent}, {260}, Qt::Horizontal);
     }
 }
