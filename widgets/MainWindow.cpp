@@ -35,6 +35,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -104,7 +105,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_banner->setVisible(false);
     centreLayout->addWidget(m_banner);
     m_centre = new QStackedWidget(centreHost);
-    auto* empty = new QWidget(m_centre);
+    auto* empty = new QWidget;
     auto* emptyLayout = new QVBoxLayout(empty);
     auto* hint = new QLabel(tr("Open a replay (Ctrl+O) or drop a .vtx file here"), empty);
     hint->setAlignment(Qt::AlignCenter);
@@ -119,8 +120,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     recentHost->setLayout(new QVBoxLayout);
     emptyLayout->addWidget(recentHost, 0, Qt::AlignHCenter);
     emptyLayout->addStretch();
+    // Scrolled, so that a long recent-files list never raises the window's minimum height
+    // (the window must fit 800 × 600 whatever the list holds).
+    auto* emptyScroll = new QScrollArea(m_centre);
+    emptyScroll->setFrameShape(QFrame::NoFrame);
+    emptyScroll->setWidgetResizable(true);
+    emptyScroll->setWidget(empty);
     m_inspector = new InspectorPanel(m_session, m_viewState, m_centre);
-    m_centre->addWidget(empty);
+    m_centre->addWidget(emptyScroll);
     m_centre->addWidget(m_inspector);
     centreLayout->addWidget(m_centre, 1);
     setCentralWidget(centreHost);
@@ -764,8 +771,13 @@ void MainWindow::updateRecentMenu()
     const QStringList recent = m_recent->paths(); // without files deleted since
     m_recentMenu->clear();
     auto* host = findChild<QWidget*>("recentFiles");
-    for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+    // Out of the layout at once (a stale button would still count towards its size); deleted
+    // later because this runs from a button's own clicked signal.
+    for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        host->layout()->removeWidget(old);
+        old->hide();
         old->deleteLater();
+    }
     for (const QString& p : recent) {
         m_recentMenu->addAction(p, this, [this, p] { openFile({p}); });
         auto* b = new QPushButton(QFileInfo(p).fileName(), host);
