@@ -480,7 +480,7 @@ QString DiffPanel::toJson() const
     const auto d = visibleDiff();
     if (!d)
         return {};
-    return QString::fromStdString(vtx::diffJson(*d, *m_model->schema(), m_options).dump(1));
+    return QString::fromStdString(vtx::jsonText(vtx::diffJson(*d, *m_model->schema(), m_options), 1));
 }
 
 QString DiffPanel::toCsv() const

@@ -58,7 +58,7 @@ bool parseInt(const std::string& s, long long& out)
     return ec == std::errc{} && p == s.data() + s.size();
 }
 
-void print(const vtx::Json& j) { std::cout << j.dump(1) << '\n'; }
+void print(const vtx::Json& j) { std::cout << vtx::jsonText(j, 1) << '\n'; }
 
 /// Opens a replay; a recovered one (no usable footer) says so on stderr, whatever the command.
 vtx::Result<std::shared_ptr<vtx::ReplayFile>> openReplay(const std::string& path)

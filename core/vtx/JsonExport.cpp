@@ -1,8 +1,8 @@
 #include "vtx/JsonExport.hpp"
 
-#include "vtx/UnnamedData.hpp"
-
+#include "vtx/PropertyTree.hpp"
 #include "vtx/PropertyVisit.hpp"
+#include "vtx/UnnamedData.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -177,6 +177,114 @@ Json f64Json(double v)
     if (!std::isfinite(v))
         return nonFinite(v);
     return v;
+}
+
+namespace {
+
+void appendEscaped(std::string& out, const std::string& s)
+{
+    static const char* hex = "0123456789abcdef";
+    out += '"';
+    for (char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                out += "\\u00";
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            } else {
+                out += ch;
+            }
+        }
+    }
+    out += '"';
+}
+
+void appendDouble(std::string& out, double v)
+{
+    if (!std::isfinite(v)) { // Json::dump's spelling; f32Json / f64Json never store these
+        out += "null";
+        return;
+    }
+    const std::string text = formatDouble(v);
+    out += text;
+    if (text.find_first_of(".e") == std::string::npos)
+        out += ".0";
+}
+
+void appendJson(std::string& out, const Json& j, int indent, int level)
+{
+    auto newline = [&](int l) {
+        if (indent >= 0) {
+            out += '\n';
+            out.append(size_t(indent) * size_t(l), ' ');
+        }
+    };
+    switch (j.type()) {
+    case Json::value_t::null: out += "null"; break;
+    case Json::value_t::boolean: out += j.get<bool>() ? "true" : "false"; break;
+    case Json::value_t::number_integer: out += std::to_string(j.get<int64_t>()); break;
+    case Json::value_t::number_unsigned: out += std::to_string(j.get<uint64_t>()); break;
+    case Json::value_t::number_float: appendDouble(out, j.get<double>()); break;
+    case Json::value_t::string: appendEscaped(out, j.get_ref<const std::string&>()); break;
+    case Json::value_t::array: {
+        if (j.empty()) {
+            out += "[]";
+            break;
+        }
+        out += '[';
+        bool first = true;
+        for (const Json& e : j) {
+            if (!first)
+                out += ',';
+            first = false;
+            newline(level + 1);
+            appendJson(out, e, indent, level + 1);
+        }
+        newline(level);
+        out += ']';
+        break;
+    }
+    case Json::value_t::object: {
+        if (j.empty()) {
+            out += "{}";
+            break;
+        }
+        out += '{';
+        bool first = true;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+            if (!first)
+                out += ',';
+            first = false;
+            newline(level + 1);
+            appendEscaped(out, it.key());
+            out += indent >= 0 ? ": " : ":";
+            appendJson(out, it.value(), indent, level + 1);
+        }
+        newline(level);
+        out += '}';
+        break;
+    }
+    case Json::value_t::binary:
+    case Json::value_t::discarded: out += j.dump(); break; // never built by this project
+    }
+}
+
+} // namespace
+
+std::string jsonText(const Json& j, int indent)
+{
+    std::string out;
+    appendJson(out, j, indent, 0);
+    return out;
 }
 
 Json containerJson(ContainerView c, const Schema& schema, int depth)

@@ -18,6 +18,12 @@ std::string sanitizeUtf8(std::string_view s);
 std::string hex64(uint64_t v);
 Json f32Json(float v);
 Json f64Json(double v);
+/// `j` as text, like Json::dump (same layout and string escapes; `indent` < 0: compact) except
+/// that every number is the shortest decimal that reads back as the same double. Json::dump's
+/// Grisu2 is not always shortest (29.227074000000002 for the float32 29.227074, whose double
+/// f32Json stores exactly as the double nearest "29.227074"). Integral doubles keep ".0", -0
+/// prints as -0.0.
+std::string jsonText(const Json& j, int indent = -1);
 
 /// Per struct type, the stored-hash verdict so far (HashTrust) and what it allows the diff.
 Json hashTrustJson(const ReplayFile& file);

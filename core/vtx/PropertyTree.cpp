@@ -6,28 +6,42 @@
 #include "vtx/UnnamedData.hpp"
 #include "vtx/Value.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
 namespace vtx {
 
-std::string formatFloat(float v)
+namespace {
+
+// The shortest decimal that reads back as `v` at its own width. Plain to_chars picks fixed
+// notation when it is no longer than scientific, which for large values prints digits beyond
+// the shortest ("88247524461358678016" for 8.824752446135868e+19); scientific is used then.
+template <class T>
+std::string shortestText(T v)
 {
     if (std::isnan(v))
         return "nan";
-    char buf[32];
-    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, p);
+    char plain[64], sci[64];
+    const auto p = std::to_chars(plain, plain + sizeof plain, v).ptr;
+    const auto s = std::to_chars(sci, sci + sizeof sci, v, std::chars_format::scientific).ptr;
+    const std::string_view mantissa(sci, size_t(std::find(sci, s, 'e') - sci));
+    const size_t sciDigits = size_t(std::count_if(mantissa.begin(), mantissa.end(), [](char c) { return c >= '0' && c <= '9'; }));
+    const std::string_view fixed(plain, size_t(p - plain));
+    if (fixed.find('e') == std::string_view::npos && fixed.find('.') == std::string_view::npos) {
+        // An integral fixed form: its trailing zeros are not significant, its other digits are.
+        const size_t end = fixed.find_last_not_of('0');
+        const size_t start = fixed.find_first_of("123456789");
+        if (start != std::string_view::npos && end - start + 1 > sciDigits)
+            return std::string(sci, s);
+    }
+    return std::string(fixed);
 }
 
-std::string formatDouble(double v)
-{
-    if (std::isnan(v))
-        return "nan";
-    char buf[32];
-    auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, p);
-}
+} // namespace
+
+std::string formatFloat(float v) { return shortestText(v); }
+std::string formatDouble(double v) { return shortestText(v); }
 
 namespace {
 

@@ -193,7 +193,7 @@ private slots:
 
         const auto& f = *w.session()->file();
         const vtx::FrameDiff d = vtx::diffFrames(*f.frame(0), *f.frame(1799), f.schema());
-        QCOMPARE(w.diffPanel()->toJson().toStdString(), vtx::diffJson(d, f.schema(), {}).dump(1));
+        QCOMPARE(w.diffPanel()->toJson().toStdString(), vtx::jsonText(vtx::diffJson(d, f.schema(), {}), 1));
         const QStringList csv = w.diffPanel()->toCsv().split('\n', Qt::SkipEmptyParts);
         size_t expectedLines = 1;
         for (const auto& e : d.entities)

@@ -1,0 +1,289 @@
+// Number text (issue 21 item 3): every float32 and float64 is printed — in JSON (jsonText), CSV
+// and the inspector (formatFloat / formatDouble) — as the shortest decimal that reads back
+// bit-exactly at the value's own width; -0 stays -0; NaN and ±infinity have one spelling each.
+// "Shortest" is checked independently of the code under test: by trying every precision of
+// %.*g from 1 digit up.
+
+#include "TestSupport.hpp"
+#include "vtx/PropertyTree.hpp"
+
+#include <QtTest>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <unordered_set>
+
+using namespace vtx;
+
+namespace {
+
+// Significant digits of a decimal text ("-0.00120e+05" -> 2).
+int significantDigits(std::string_view text)
+{
+    if (const size_t e = text.find_first_of("eE"); e != std::string_view::npos)
+        text = text.substr(0, e);
+    std::string digits;
+    for (char c : text)
+        if (c >= '0' && c <= '9')
+            digits += c;
+    const size_t first = digits.find_first_not_of('0');
+    if (first == std::string::npos)
+        return 1;
+    const size_t last = digits.find_last_not_of('0');
+    return int(last - first + 1);
+}
+
+template <class T>
+T parse(const std::string& s)
+{
+    if constexpr (std::is_same_v<T, float>)
+        return std::strtof(s.c_str(), nullptr);
+    else
+        return std::strtod(s.c_str(), nullptr);
+}
+
+template <class T>
+bool sameBits(T a, T b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+// The fewest significant digits with which some decimal reads back as `v`.
+template <class T>
+int shortestDigits(T v)
+{
+    // Reading back is monotonic in the digit count (p digits suffice => p + 1 do), so a binary
+    // search over 1..9 (float32) or 1..17 (float64) finds the least.
+    char buf[64];
+    int lo = 1, hi = std::is_same_v<T, float> ? 9 : 17;
+    while (lo < hi) {
+        const int p = (lo + hi) / 2;
+        std::snprintf(buf, sizeof buf, "%.*e", p - 1, double(v));
+        if (sameBits(parse<T>(buf), v))
+            hi = p;
+        else
+            lo = p + 1;
+    }
+    return lo;
+}
+
+// Empty when `text` is the right spelling of `v`, else what is wrong.
+template <class T>
+std::string checkText(T v, const std::string& text, bool jsonString)
+{
+    if (std::isnan(v) || std::isinf(v)) {
+        const std::string want = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+        const std::string quoted = jsonString ? "\"" + want + "\"" : want;
+        return text == quoted ? "" : "non-finite spelled " + text + ", want " + quoted;
+    }
+    if (!sameBits(parse<T>(text), v))
+        return text + " does not read back as the same value";
+    const int shortest = shortestDigits(v);
+    if (significantDigits(text) != shortest)
+        return text + " has " + std::to_string(significantDigits(text)) + " significant digits; " + std::to_string(shortest) + " suffice";
+    return {};
+}
+
+template <class T>
+std::string checkAll(T v)
+{
+    const std::string json = jsonText(std::is_same_v<T, float> ? f32Json(float(v)) : f64Json(double(v)));
+    if (std::string e = checkText(v, json, true); !e.empty())
+        return "JSON: " + e;
+    const std::string plain = std::is_same_v<T, float> ? formatFloat(float(v)) : formatDouble(double(v));
+    if (std::string e = checkText(v, plain, false); !e.empty())
+        return "text: " + e;
+    return {};
+}
+
+// Every float32 and float64 stored in a container and everything nested in it.
+struct NumberCollector {
+    std::unordered_set<uint32_t> floats;
+    std::unordered_set<uint64_t> doubles;
+
+    void f(float v)
+    {
+        uint32_t b;
+        std::memcpy(&b, &v, 4);
+        floats.insert(b);
+    }
+    void d(double v)
+    {
+        uint64_t b;
+        std::memcpy(&b, &v, 8);
+        doubles.insert(b);
+    }
+    void vec(const Vec3& v) { d(v.x), d(v.y), d(v.z); }
+    void quat(const Quat& q) { f(q.x), f(q.y), f(q.z), f(q.w); }
+    void transform(const Transform& t) { vec(t.translation), quat(t.rotation), vec(t.scale); }
+    void range(const FloatRange& r) { f(r.min), f(r.max), f(r.valueNormalized); }
+
+    void container(ContainerView c, int depth = 0)
+    {
+        if (c.isNull() || depth > 64)
+            return;
+        for (float v : c.floats())
+            f(v);
+        for (double v : c.doubles())
+            d(v);
+        for (const Vec3& v : c.vectors())
+            vec(v);
+        for (const Quat& q : c.quats())
+            quat(q);
+        for (const Transform& t : c.transforms())
+            transform(t);
+        for (const FloatRange& r : c.ranges())
+            range(r);
+        for (float v : c.floatArrays().data)
+            f(v);
+        for (double v : c.doubleArrays().data)
+            d(v);
+        for (const Vec3& v : c.vectorArrays().data)
+            vec(v);
+        for (const Quat& q : c.quatArrays().data)
+            quat(q);
+        for (const Transform& t : c.transformArrays().data)
+            transform(t);
+        for (const FloatRange& r : c.rangeArrays().data)
+            range(r);
+        const ContainerList s = c.structs();
+        for (size_t i = 0; i < s.size(); ++i)
+            container(s[i], depth + 1);
+        const auto sa = c.structArrays();
+        for (size_t i = 0; i < sa.data.size(); ++i)
+            container(sa.data[i], depth + 1);
+        const MapList maps = c.maps();
+        for (size_t m = 0; m < maps.size(); ++m) {
+            const ContainerList v = maps[m].values();
+            for (size_t i = 0; i < v.size(); ++i)
+                container(v[i], depth + 1);
+        }
+        const auto ma = c.mapArrays();
+        for (size_t m = 0; m < ma.data.size(); ++m) {
+            const ContainerList v = ma.data[m].values();
+            for (size_t i = 0; i < v.size(); ++i)
+                container(v[i], depth + 1);
+        }
+    }
+};
+
+} // namespace
+
+class TestNumberText : public QObject {
+    Q_OBJECT
+
+private slots:
+    void float32_data()
+    {
+        QTest::addColumn<float>("value");
+        QTest::newRow("0") << 0.0f;
+        QTest::newRow("-0") << -0.0f;
+        QTest::newRow("1") << 1.0f;
+        QTest::newRow("100") << 100.0f;
+        QTest::newRow("0.1") << 0.1f;
+        QTest::newRow("1/3") << 1.0f / 3.0f;
+        QTest::newRow("-0.6239537 (issue)") << -0.6239537f;
+        QTest::newRow("29.227074 (issue)") << 29.227074f;
+        QTest::newRow("tie -0.0014648438") << -0.0014648438f;
+        QTest::newRow("smallest normal") << FLT_MIN;
+        QTest::newRow("smallest subnormal") << std::numeric_limits<float>::denorm_min();
+        QTest::newRow("largest subnormal") << std::nextafter(FLT_MIN, 0.0f);
+        QTest::newRow("max") << FLT_MAX;
+        QTest::newRow("lowest") << -FLT_MAX;
+        QTest::newRow("2^24+2") << 16777218.0f;
+        QTest::newRow("1e10") << 1e10f;
+        QTest::newRow("nan") << std::numeric_limits<float>::quiet_NaN();
+        QTest::newRow("-nan") << -std::numeric_limits<float>::quiet_NaN();
+        QTest::newRow("inf") << std::numeric_limits<float>::infinity();
+        QTest::newRow("-inf") << -std::numeric_limits<float>::infinity();
+    }
+    void float32()
+    {
+        QFETCH(float, value);
+        const std::string e = checkAll(value);
+        QVERIFY2(e.empty(), e.c_str());
+    }
+
+    void float64_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::newRow("0") << 0.0;
+        QTest::newRow("-0") << -0.0;
+        QTest::newRow("0.1") << 0.1;
+        QTest::newRow("0.1+0.2") << 0.1 + 0.2;
+        QTest::newRow("29.227074000000002") << 29.227074000000002;
+        QTest::newRow("1e23") << 1e23;
+        QTest::newRow("2^53+2") << 9007199254740994.0;
+        QTest::newRow("smallest normal") << DBL_MIN;
+        QTest::newRow("smallest subnormal") << std::numeric_limits<double>::denorm_min();
+        QTest::newRow("max") << DBL_MAX;
+        QTest::newRow("float32 widened") << double(-0.6239537f);
+        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN();
+        QTest::newRow("inf") << std::numeric_limits<double>::infinity();
+        QTest::newRow("-inf") << -std::numeric_limits<double>::infinity();
+    }
+    void float64()
+    {
+        QFETCH(double, value);
+        const std::string e = checkAll(value);
+        QVERIFY2(e.empty(), e.c_str());
+    }
+
+    // -0 keeps its sign and integral values stay numbers with a fraction ("100.0"), so a JSON
+    // reader sees a float; the layout is Json::dump's.
+    void jsonLayout()
+    {
+        const Json j{{"a", f32Json(-0.0f)}, {"b", f64Json(100.0)}, {"c", Json::array({1, "x\n\"y\""})}, {"d", Json::object()}};
+        QCOMPARE(QString::fromStdString(jsonText(j)), QStringLiteral("{\"a\":-0.0,\"b\":100.0,\"c\":[1,\"x\\n\\\"y\\\"\"],\"d\":{}}"));
+        QCOMPARE(jsonText(j, 1), j.dump(1));
+        const Json parsed = Json::parse(jsonText(j, 2));
+        QVERIFY(std::signbit(parsed["a"].get<double>()));
+    }
+
+    // Every float32 and float64 value stored in the sample files (distinct bit patterns).
+    void everySampleValue_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx",
+                              "sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
+            QTest::newRow(f) << QString(f);
+    }
+    void everySampleValue()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        auto f = ReplayFile::open(vtxtest::samplePath(file.toStdString()));
+        VTX_VERIFY_OK(f);
+        NumberCollector numbers;
+        for (size_t c = 0; c < (*f)->chunks().size(); ++c) {
+            auto chunk = (*f)->decodeChunk(c); // once per chunk: ReplayFile::frame decodes per call
+            VTX_VERIFY_OK(chunk);
+            for (size_t i = 0; i < (*chunk)->frameCount(); ++i) {
+                const FrameView v = (*chunk)->frame(i);
+                for (size_t b = 0; b < v.bucketCount(); ++b)
+                    for (size_t e = 0; e < v.bucket(b).entityCount(); ++e)
+                        numbers.container(v.bucket(b).entity(e));
+            }
+        }
+        QVERIFY(numbers.floats.size() + numbers.doubles.size() > 100);
+        for (uint32_t bits : numbers.floats) {
+            float v;
+            std::memcpy(&v, &bits, 4);
+            const std::string e = checkAll(v);
+            QVERIFY2(e.empty(), e.c_str());
+        }
+        for (uint64_t bits : numbers.doubles) {
+            double v;
+            std::memcpy(&v, &bits, 8);
+            const std::string e = checkAll(v);
+            QVERIFY2(e.empty(), e.c_str());
+        }
+        qInfo("%zu distinct float32, %zu distinct float64 values", numbers.floats.size(), numbers.doubles.size());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNumberText)
+#include "tst_numbertext.moc"
