@@ -1,5 +1,6 @@
 #include "vtx/JsonExport.hpp"
 
+#include "vtx/FrameIntegrity.hpp"
 #include "vtx/PropertyTree.hpp"
 #include "vtx/PropertyVisit.hpp"
 #include "vtx/UnnamedData.hpp"
@@ -333,6 +334,11 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     out["total_frames"] = file.frameCount();
     out["game_time"] = file.gameTimeTicks(handle.index());
     out["created_utc"] = file.createdUtcTicks(handle.index());
+    const FrameIntegrity integrity = checkFrameIntegrity(frame, schema, file.hashTrust().get());
+    out["integrity"] = Json{{"checked", integrity.checked},
+                            {"partly_covered", integrity.partlyCovered},
+                            {"unchecked", integrity.unchecked},
+                            {"damaged", integrity.damaged.size()}};
     Json buckets = Json::array();
     for (size_t b = 0; b < frame.bucketCount(); ++b) {
         BucketView bucket = frame.bucket(b);
@@ -357,6 +363,12 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
             je["properties"] = containerJson(c, schema);
             if (Json u = unnamedJson(c, schema); !u.empty())
                 je["unnamed"] = std::move(u);
+            if (const auto damage = integrity.damageOf(uint32_t(b), uint32_t(e)); !damage.empty()) {
+                Json d = Json::array();
+                for (const DamagedContainer* x : damage)
+                    d.push_back(Json{{"path", x->path}, {"stored_hash", hex64(x->stored)}, {"reason", damageText(*x, schema)}});
+                je["damaged"] = std::move(d);
+            }
             entities.push_back(std::move(je));
         }
         jb["entities"] = std::move(entities);

@@ -30,7 +30,10 @@ Json hashTrustJson(const ReplayFile& file);
 /// Header, schema summary, seek table, times, events, hash trust and open problems.
 Json infoJson(const ReplayFile& file);
 /// Every bucket and entity of a frame with named property values, and under "unnamed" the values
-/// no schema name addresses (UnnamedData).
+/// no schema name addresses (UnnamedData). "integrity" counts the containers whose stored hash
+/// was checked (FrameIntegrity); an entity with a container whose stored hash matches neither
+/// variant carries "damaged": [{"path", "stored_hash", "reason"}] — its values are not the
+/// writer's.
 Json frameJson(const ReplayFile& file, const FrameHandle& frame);
 /// Named properties of one container (recurses into structs, arrays and maps).
 Json containerJson(ContainerView c, const Schema& schema, int depth = 0);
