@@ -2,9 +2,11 @@
 
 #include "vtx/JsonExport.hpp"
 
+#include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QFontDatabase>
+#include <QStyle>
 
 namespace vtxw {
 
@@ -137,9 +139,18 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
         if (column == NameColumn && removed)
             return QBrush(kRemoved);
         return {};
-    case Qt::ToolTipRole:
-        return tr("%1 in bucket %2 (%3)").arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()),
-                                              qs(vtx::entityStatusName(e.status)));
+    case Qt::ToolTipRole: {
+        QString tip = tr("%1 in bucket %2 (%3)").arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()),
+                                                     qs(vtx::entityStatusName(e.status)));
+        if (const QString d = damageOf(e); !d.isEmpty())
+            tip += tr("\nDamaged in %1: stored hash mismatch, the values there are not what was recorded").arg(d);
+        return tip;
+    }
+    case Qt::DecorationRole:
+        if (column == NameColumn && !damageOf(e).isEmpty())
+            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        return {};
+    case DamageRole: return damageOf(e);
     case StatusRole: return qs(vtx::entityStatusName(e.status));
     case BucketRole: return m_schema ? qs(m_schema->bucketName(e.bucket)) : QString::number(e.bucket);
     case BucketIndexRole: return int(e.bucket);
@@ -262,6 +273,29 @@ bool DiffFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
     if (parent.isValid())
         return i.data(DiffModel::PathRole).toString().contains(m_text, Qt::CaseInsensitive) || matches(parent);
     return matches(i);
+}
+
+} // namespace vtxw
+
+namespace vtxw {
+
+QString DiffModel::damageOf(const vtx::EntityDiff& e) const
+{
+    if (m_damagedA.isEmpty() && m_damagedB.isEmpty())
+        return {};
+    const QString key = QString::number(e.bucket) + QLatin1Char('/') + qs(e.uniqueId);
+    const bool a = m_damagedA.contains(key), b = m_damagedB.contains(key);
+    return a && b ? QStringLiteral("A, B") : a ? QStringLiteral("A") : b ? QStringLiteral("B") : QString();
+}
+
+void DiffModel::setDamage(const QSet<QString>& inA, const QSet<QString>& inB)
+{
+    if (inA == m_damagedA && inB == m_damagedB)
+        return;
+    m_damagedA = inA;
+    m_damagedB = inB;
+    if (const int n = rowCount())
+        emit dataChanged(index(0, 0), index(n - 1, ColumnCount - 1), {DamageRole, Qt::DecorationRole, Qt::ToolTipRole});
 }
 
 } // namespace vtxw

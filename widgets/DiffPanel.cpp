@@ -1,5 +1,7 @@
 #include "vtxwidgets/DiffPanel.hpp"
 
+#include "vtx/FrameIntegrity.hpp"
+
 #include "vtx/diff/DiffExport.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/ViewState.hpp"
@@ -314,6 +316,17 @@ void DiffPanel::recompute()
     vtx::diffFrames(m_a, m_b, f->schema(), m_options, *d);
     rememberView();
     m_model->setDiff(std::move(d), &f->schema());
+    // Entities whose stored hash disagrees with their values in A or B: the rows say so, and so
+    // does the summary (a damaged entity may show no change at all).
+    auto damaged = [&](const vtx::FrameHandle& h) {
+        QSet<QString> keys;
+        for (const vtx::DamagedContainer& x : vtx::checkFrameIntegrity(h.view(), f->schema(), h.chunk()->hashTrust()).damaged)
+            keys.insert(QString::number(x.bucket) + QLatin1Char('/') + QString::fromStdString(x.uniqueId));
+        return keys;
+    };
+    m_damagedA = damaged(m_a);
+    m_damagedB = damaged(m_b);
+    m_model->setDamage(m_damagedA, m_damagedB);
     restoreView();
     updateSummary();
     emit diffUpdated();
@@ -346,6 +359,8 @@ void DiffPanel::updateSummary()
         if (d->entities.empty())
             text += tr("  ·  <b>identical</b>");
     }
+    if (!m_damagedA.isEmpty() || !m_damagedB.isEmpty())
+        text += tr("  ·  <span style='color:#D55E00'>⚠ damaged entities: %1 in A, %2 in B</span>").arg(m_damagedA.size()).arg(m_damagedB.size());
     if (!isUpToDate())
         text += tr("  ·  <i>loading…</i>");
     m_summary->setText(text);

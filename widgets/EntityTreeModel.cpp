@@ -2,6 +2,9 @@
 
 #include "vtx/PropertyTree.hpp"
 
+#include <QApplication>
+#include <QStyle>
+
 namespace vtxw {
 
 namespace {
@@ -10,7 +13,7 @@ constexpr quintptr kBucketId = quintptr(-1);
 
 EntityTreeModel::EntityTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema)
+void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity)
 {
     QVector<Bucket> next;
     if (!frame.isNull()) {
@@ -27,6 +30,11 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
                 nb.types << (def ? QString::fromStdString(def->name) : QStringLiteral("type %1").arg(type));
                 nb.typeIds << type;
                 nb.entityIndex << int(e);
+                QStringList why;
+                if (integrity && schema)
+                    for (const vtx::DamagedContainer* d : integrity->damageOf(uint32_t(b), uint32_t(e)))
+                        why << QString::fromStdString(vtx::damageText(*d, *schema));
+                nb.damage << why.join(QLatin1Char('\n'));
             }
             next.push_back(std::move(nb));
         }
@@ -43,7 +51,8 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
         for (int b = 0; b < m_buckets.size(); ++b) {
             const QModelIndex parent = index(b, 0);
             if (const int n = int(m_buckets[b].ids.size()))
-                emit dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent), {SearchTextRole});
+                emit dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent),
+                                 {SearchTextRole, DamageRole, Qt::DecorationRole, Qt::ToolTipRole});
         }
         return;
     }
@@ -132,9 +141,17 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
     const int bi = int(index.internalId());
     const Bucket& b = m_buckets[bi];
     switch (role) {
-    case Qt::DisplayRole:
-    case Qt::ToolTipRole:
-        return index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+    case Qt::DisplayRole: return index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+    case Qt::ToolTipRole: {
+        const QString text = index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+        const QString& why = b.damage[index.row()];
+        return why.isEmpty() ? text : text + tr("\nDamaged: these values are not what was recorded.\n") + why;
+    }
+    case Qt::DecorationRole:
+        if (index.column() == NameColumn && !b.damage[index.row()].isEmpty())
+            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        return {};
+    case DamageRole: return b.damage[index.row()];
     case KeyBucketRole: return bi;
     case UniqueIdRole: return b.ids[index.row()];
     case TypeIdRole: return b.typeIds[index.row()];

@@ -52,9 +52,15 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     m_loading = new QLabel(tr("loading…"), this);
     m_loading->setStyleSheet("color: #E69F00");
     m_loading->setVisible(false);
+    m_damage = new QLabel(this);
+    m_damage->setObjectName("damage");
+    m_damage->setWordWrap(true);
+    m_damage->setStyleSheet("background: #F6D5C4; color: #6B2A00; padding: 3px;");
+    m_damage->setVisible(false);
     top->addWidget(m_header, 1);
     top->addWidget(m_loading);
     layout->addLayout(top);
+    layout->addWidget(m_damage);
     m_view = new QTreeView(this);
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
@@ -120,6 +126,27 @@ void InspectorPanel::refresh()
         m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
     }
     m_model->setContainer(c, m_viewState->schema(), c.isNull() ? vtx::ContainerView{} : previousContainer());
+
+    // Values whose stored hash disagrees are not shown as true: the header says so, the
+    // damaged nested containers are marked (the entity's own hash covers all of its rows).
+    QHash<QString, QString> damage;
+    QStringList reasons;
+    if (!c.isNull() && m_viewState->schema()) {
+        const std::string id = m_entity.uniqueId.toStdString();
+        for (const vtx::DamagedContainer& d : m_viewState->shownIntegrity().damaged)
+            if (int(d.bucket) == m_entity.bucket && d.uniqueId == id) {
+                const QString why = QString::fromStdString(vtx::damageText(d, *m_viewState->schema()));
+                reasons << why;
+                if (!d.path.empty())
+                    damage.insert(QString::fromStdString(d.path), why);
+            }
+    }
+    m_model->setDamage(damage);
+    m_damage->setVisible(!reasons.isEmpty());
+    m_damage->setText(reasons.isEmpty() ? QString()
+                                        : tr("⚠ Damaged in frame %1: these values are not what was recorded (stored hash mismatch)")
+                                              .arg(m_viewState->shownFrame().index()));
+    m_damage->setToolTip(reasons.join(QLatin1Char('\n')));
 }
 
 vtx::ContainerView InspectorPanel::previousContainer()

@@ -179,7 +179,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // The view state is the one place panels learn what is shown; the window only wires.
     connect(m_session, &ReplaySession::currentFrameChanged, m_viewState, &ViewState::setRequestedFrame);
     connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
-            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema()); });
+            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
     connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
     connect(m_diff, &DiffPanel::markersChanged, m_viewState, &ViewState::setDiffFrames);
     connect(m_viewState, &ViewState::diffFramesChanged, m_timeline, &TimelineScrubber::setMarkers);

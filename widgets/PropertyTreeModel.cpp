@@ -1,5 +1,6 @@
 #include "vtxwidgets/PropertyTreeModel.hpp"
 
+#include <QColor>
 #include <QFont>
 #include <QFontDatabase>
 #include <string_view>
@@ -15,7 +16,36 @@ void PropertyTreeModel::clear()
     m_nodes.clear();
     m_row.clear();
     m_changed.clear();
+    m_damage.clear();
     endResetModel();
+}
+
+void PropertyTreeModel::setDamage(const QHash<QString, QString>& reasonByPath)
+{
+    QHash<int, QString> next;
+    if (!reasonByPath.isEmpty()) {
+        // A node is damaged when it or an ancestor is a damaged container; nodes come in tree
+        // order (parents first), so one pass inherits from the parent.
+        for (size_t i = 1; i < m_nodes.size(); ++i) {
+            const auto own = reasonByPath.find(QString::fromStdString(m_nodes[i].path));
+            if (own != reasonByPath.end())
+                next.insert(int(i), *own);
+            else if (m_nodes[i].parent > 0 && next.contains(m_nodes[i].parent))
+                next.insert(int(i), next.value(m_nodes[i].parent));
+        }
+    }
+    if (next == m_damage)
+        return;
+    QSet<int> dirty;
+    for (auto it = next.cbegin(); it != next.cend(); ++it)
+        if (m_damage.value(it.key()) != it.value())
+            dirty.insert(it.key());
+    for (auto it = m_damage.cbegin(); it != m_damage.cend(); ++it)
+        if (!next.contains(it.key()))
+            dirty.insert(it.key());
+    m_damage = std::move(next);
+    for (int n : std::as_const(dirty))
+        emit dataChanged(indexOfNode(n, 0), indexOfNode(n, ColumnCount - 1), {DamageRole, Qt::BackgroundRole, Qt::ToolTipRole});
 }
 
 void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* schema, vtx::ContainerView previous)
@@ -59,6 +89,7 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
         return;
     }
     beginResetModel();
+    m_damage.clear(); // node numbers change: InspectorPanel sets it again
     m_nodes = std::move(next);
     m_row.assign(m_nodes.size(), 0);
     for (const auto& n : m_nodes)
@@ -121,7 +152,11 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
         case TypeColumn: return QString::fromStdString(n.type);
         }
         return {};
-    case Qt::ToolTipRole: return QString::fromStdString(n.path + " = " + n.value);
+    case Qt::ToolTipRole: {
+        const QString text = QString::fromStdString(n.path + " = " + n.value);
+        const auto d = m_damage.find(int(index.internalId()));
+        return d == m_damage.end() ? text : text + tr("\nDamaged: ") + *d;
+    }
     case Qt::TextAlignmentRole:
         if (index.column() == ValueColumn && n.number)
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -139,6 +174,11 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
         return n.isBytes ? QVariant(QByteArray(reinterpret_cast<const char*>(n.bytes.data()), qsizetype(n.bytes.size()))) : QVariant();
     case UnnamedRole: return n.unnamed;
     case BlobRole: return n.blob;
+    case DamageRole: return m_damage.value(int(index.internalId()));
+    case Qt::BackgroundRole:
+        if (m_damage.contains(int(index.internalId())))
+            return QColor(213, 94, 0, 60); // vermillion (Okabe–Ito), translucent: readable in both themes
+        return {};
     default: return {};
     }
 }

@@ -14,6 +14,8 @@ void ViewState::setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* 
 {
     m_shown = frame;
     m_schema = schema;
+    m_integrity = frame.isNull() || !schema ? vtx::FrameIntegrity{}
+                                            : vtx::checkFrameIntegrity(frame.view(), *schema, frame.chunk()->hashTrust());
     emit shownFrameChanged();
 }
 

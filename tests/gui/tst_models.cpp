@@ -17,6 +17,7 @@
 #include "vtx/PropertyTree.hpp"
 #include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
+#include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
 #include "vtxwidgets/GoToTarget.hpp"
 
@@ -25,6 +26,7 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QScrollBar>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -859,6 +861,83 @@ private slots:
         w.session()->close();
         for (const char* name : {"close", "follow", "saveTrace"})
             QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
+    }
+
+    // Issue 21: a value changed in storage (its stored hash no longer matches) is flagged in the
+    // entity list, the inspector and the diff, never shown as if it were recorded.
+    void damagedValuesAreFlagged()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/damaged.vtx").toStdString();
+        vtx::WriterOptions wo;
+        wo.chunkMaxFrames = 10;
+        wo.compress = false; // so the test can find a value's bytes in the file
+        {
+            auto writer = vtx::ReplayWriter::create(path, vtx::ReplayHeader{}, wo);
+            QVERIFY(writer.isOk());
+            for (int32_t i = 0; i < 10; ++i) {
+                vtx::FrameData f;
+                f.buckets.resize(1);
+                for (const char* id : {"counter", "other"}) {
+                    vtx::PropertyContainerData e;
+                    e.typeId = 0;
+                    e.int32s = {std::string(id) == "counter" ? 0x5A5A0000 + i : i};
+                    f.buckets[0].entities.push_back(std::move(e));
+                    f.buckets[0].uniqueIds.push_back(id);
+                }
+                QVERIFY((*writer)->addFrame(f, i * 166666, 1 + i * 166666).isOk());
+            }
+            QVERIFY((*writer)->finish().isOk());
+        }
+        // Frame 3 (not one the hash-trust sampling reads: 0, 5, 9) gets another counter value.
+        QFile file(QString::fromStdString(path));
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QByteArray bytes = file.readAll();
+        const int32_t stored = 0x5A5A0003, changed = 0x5A5A5A5A;
+        const QByteArray needle(reinterpret_cast<const char*>(&stored), 4);
+        const qsizetype at = bytes.indexOf(needle);
+        QVERIFY(at > 0);
+        QCOMPARE(bytes.indexOf(needle, at + 1), qsizetype(-1));
+        bytes.replace(at, 4, QByteArray(reinterpret_cast<const char*>(&changed), 4));
+        QVERIFY(file.seek(0) && file.write(bytes) == bytes.size());
+        file.close();
+
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, QString::fromStdString(path)));
+        w.playback()->seek(3);
+        QTRY_COMPARE(w.session()->displayedFrame().index(), 3);
+        auto* model = w.entityModel();
+        const QModelIndex counter = model->indexOf({0, "counter"}), other = model->indexOf({0, "other"});
+        QVERIFY(counter.isValid() && other.isValid());
+        QTRY_VERIFY(!counter.data(EntityTreeModel::DamageRole).toString().isEmpty());
+        QVERIFY(other.data(EntityTreeModel::DamageRole).toString().isEmpty());
+        QVERIFY(counter.data(Qt::ToolTipRole).toString().contains("Damaged"));
+
+        w.viewState()->setSelection({0, "counter"});
+        auto* label = w.inspector()->findChild<QLabel*>("damage");
+        QVERIFY(label);
+        QTRY_VERIFY(label->isVisibleTo(w.inspector()));
+        QVERIFY(label->text().contains("frame 3"));
+        w.viewState()->setSelection({0, "other"});
+        QTRY_VERIFY(!label->isVisibleTo(w.inspector()));
+
+        // Frame 4: intact again, nothing flagged.
+        w.playback()->seek(4);
+        QTRY_COMPARE(w.session()->displayedFrame().index(), 4);
+        QVERIFY(model->indexOf({0, "counter"}).data(EntityTreeModel::DamageRole).toString().isEmpty());
+
+        // The diff of frames 3 → 4 marks the counter as damaged in A.
+        w.diffPanel()->setPreviousFrameMode(true);
+        QTRY_VERIFY(w.diffPanel()->isUpToDate());
+        DiffModel* diff = w.diffPanel()->model();
+        bool found = false;
+        for (int r = 0; r < diff->rowCount(); ++r)
+            if (diff->index(r, 0).data(DiffModel::UniqueIdRole).toString() == "counter") {
+                QCOMPARE(diff->index(r, 0).data(DiffModel::DamageRole).toString(), QStringLiteral("A"));
+                found = true;
+            }
+        QVERIFY(found);
     }
 
     void goToParsesFramesAndSeconds_data()

@@ -7,6 +7,7 @@
 #include "vtx/diff/FrameDiff.hpp"
 
 #include <QAbstractItemModel>
+#include <QSet>
 #include <QSortFilterProxyModel>
 #include <memory>
 
@@ -23,6 +24,7 @@ public:
         TypeRole,                      ///< entity type name
         UniqueIdRole,
         PathRole,                      ///< property path; empty on entity rows
+        DamageRole,                    ///< entity rows: "A", "B" or "A, B" where its stored hash mismatches (FrameIntegrity)
     };
 
     explicit DiffModel(QObject* parent = nullptr);
@@ -30,6 +32,8 @@ public:
     /// Replaces the shown diff (the model keeps it, and so its frames, alive).
     void setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::Schema* schema);
     void clear();
+    /// Entities whose values in frame A / B are damaged (keys "bucket/uniqueId"); call after setDiff.
+    void setDamage(const QSet<QString>& inA, const QSet<QString>& inB);
     const std::shared_ptr<const vtx::FrameDiff>& diff() const { return m_diff; }
     const vtx::Schema* schema() const { return m_schema; }
 
@@ -47,6 +51,8 @@ private:
 
     std::shared_ptr<const vtx::FrameDiff> m_diff;
     const vtx::Schema* m_schema = nullptr;
+    QSet<QString> m_damagedA, m_damagedB;
+    QString damageOf(const vtx::EntityDiff& e) const;
 };
 
 class DiffFilterProxy : public QSortFilterProxyModel {

@@ -99,6 +99,7 @@ private:
     bool m_followPlayhead = true;
     bool m_previousMode = false;
     vtx::FrameHandle m_a, m_b;
+    QSet<QString> m_damagedA, m_damagedB; ///< "bucket/uniqueId" of entities damaged in A / B (FrameIntegrity)
     // What was expanded / selected, by entity and path, so a live update keeps the view.
     QSet<QString> m_expanded;
     QString m_selectedKey;

@@ -4,6 +4,7 @@
 // expansion while scrubbing; when the set changes it resets and views restore by key.
 
 #include "vtx/DecodedChunk.hpp"
+#include "vtx/FrameIntegrity.hpp"
 #include "vtx/Schema.hpp"
 #include "vtxwidgets/EntityFilter.hpp"
 
@@ -23,12 +24,20 @@ class EntityTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
     enum Column { NameColumn, TypeColumn, ColumnCount };
-    enum Roles { KeyBucketRole = Qt::UserRole + 1, UniqueIdRole, TypeIdRole, IsBucketRole, SearchTextRole };
+    enum Roles {
+        KeyBucketRole = Qt::UserRole + 1,
+        UniqueIdRole,
+        TypeIdRole,
+        IsBucketRole,
+        SearchTextRole,
+        DamageRole ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
+    };
 
     explicit EntityTreeModel(QObject* parent = nullptr);
 
     /// Shows `frame` (null handle: empty). `schema` must outlive the model's use of it.
-    void setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema);
+    /// `integrity` (of this frame) marks damaged entities: warning icon, reason in the tooltip.
+    void setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity = nullptr);
 
     QModelIndex indexOf(const EntityKey& key) const;
     EntityKey keyOf(const QModelIndex& index) const;
@@ -53,6 +62,7 @@ private:
         QStringList types;
         QVector<int> typeIds;
         QVector<int> entityIndex; ///< position in the frame's bucket
+        QStringList damage;       ///< per entity: DamageRole
     };
     QVector<Bucket> m_buckets;
     vtx::FrameHandle m_frame;

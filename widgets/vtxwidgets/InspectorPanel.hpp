@@ -53,6 +53,7 @@ private:
     ByteInspector* m_bytes;
     QLabel* m_header;
     QLabel* m_loading;
+    QLabel* m_damage; ///< shown when the entity's stored hash disagrees with its values
     EntityKey m_entity;
     QSet<QString> m_expanded;
     // What a rebuild (an array or map changed length) must not lose: by path, not by row.

@@ -21,6 +21,7 @@ public:
         BytesRole,   ///< QByteArray of a byte node (blob or unnamed bytes); invalid otherwise
         UnnamedRole, ///< bool: under "Unnamed fields" (data no schema name addresses)
         BlobRole,    ///< bool: bytes stored by the SDK's blob convention under this field's name
+        DamageRole,  ///< QString: why this nested container's values are not the writer's; empty if intact
     };
 
     explicit PropertyTreeModel(QObject* parent = nullptr);
@@ -30,6 +31,10 @@ public:
     /// just appeared, or N−1 still decoding — call again when it arrives).
     void setContainer(vtx::ContainerView c, const vtx::Schema* schema, vtx::ContainerView previous = {});
     void clear();
+    /// Nested containers of the shown entity whose stored hash does not match their values
+    /// (FrameIntegrity paths → reason): those nodes and everything under them are marked damaged.
+    /// Call after setContainer; cleared by it.
+    void setDamage(const QHash<QString, QString>& reasonByPath);
     QModelIndex indexOfPath(const QString& path) const;
     const std::vector<vtx::PropertyNode>& nodes() const { return m_nodes; }
 
@@ -47,6 +52,7 @@ private:
     std::vector<vtx::PropertyNode> m_nodes;
     std::vector<int> m_row; ///< row of each node under its parent
     QSet<int> m_changed;
+    QHash<int, QString> m_damage; ///< node -> reason, for damaged containers and their descendants
 };
 
 } // namespace vtxw

@@ -5,6 +5,7 @@
 // the shown frame themselves, so no one has to push frames to them in the right order.
 
 #include "vtx/DecodedChunk.hpp"
+#include "vtx/FrameIntegrity.hpp"
 #include "vtx/Schema.hpp"
 #include "vtxwidgets/EntityTreeModel.hpp"
 
@@ -25,6 +26,10 @@ public:
     const vtx::FrameHandle& shownFrame() const { return m_shown; }
     const vtx::Schema* schema() const { return m_schema; }
     void setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema);
+    /// The stored-hash check of the shown frame (FrameIntegrity): which entities' values are not
+    /// the writer's. Computed once per shown frame, before shownFrameChanged is emitted (one
+    /// XXH3 pass over the frame's values, in memory already).
+    const vtx::FrameIntegrity& shownIntegrity() const { return m_integrity; }
 
     const EntityKey& selection() const { return m_selection; }
     void setSelection(const EntityKey& entity);
@@ -58,6 +63,7 @@ signals:
 private:
     int m_requested = 0;
     vtx::FrameHandle m_shown;
+    vtx::FrameIntegrity m_integrity;
     const vtx::Schema* m_schema = nullptr;
     EntityKey m_selection;
     int m_a = -1, m_b = -1;
