@@ -40,6 +40,7 @@
 #include "TraceSuite.hpp"
 #include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
+#include "vtx/FrameIntegrity.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtx/ReplayData.hpp"
@@ -863,6 +864,61 @@ int hashSampling(const std::string& path)
     return 0;
 }
 
+/// What the stored-hash check (FrameIntegrity) costs where it runs: once per frame shown or
+/// exported. Against open -> first frame, a cold jump (decode one chunk, read one frame) and a
+/// full read (every chunk decoded, every frame read), all measured here; also what checking
+/// every frame of a full read would add, which nothing does.
+int integrityCost(const std::string& path)
+{
+    const auto t0 = Clock::now();
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    auto first = (*file)->frame(0);
+    if (!first)
+        return fail(first.message());
+    const double firstFrameMs = msSince(t0);
+    const vtx::ReplayFile& f = **file;
+    auto t1 = Clock::now();
+    const vtx::FrameIntegrity fi = vtx::checkFrameIntegrity(first->view(), f.schema(), f.hashTrust().get());
+    const double firstCheckMs = msSince(t1);
+
+    double decodeMs = 0, checkMs = 0;
+    size_t frames = 0, damaged = fi.damaged.size();
+    for (size_t c = 0; c < f.chunks().size(); ++c) {
+        t1 = Clock::now();
+        auto chunk = f.decodeChunk(c);
+        if (!chunk)
+            return fail(chunk.message());
+        for (size_t i = 0; i < (*chunk)->frameCount(); ++i)
+            (void)(*chunk)->frame(i); // verification on first access: what a full read pays
+        decodeMs += msSince(t1);
+        t1 = Clock::now();
+        for (size_t i = 0; i < (*chunk)->frameCount(); ++i)
+            damaged += vtx::checkFrameIntegrity((*chunk)->frame(i), f.schema(), f.hashTrust().get()).damaged.size();
+        checkMs += msSince(t1);
+        frames += (*chunk)->frameCount();
+    }
+    const double perFrameUs = checkMs * 1000 / double(std::max<size_t>(frames, 1));
+    const double coldJumpMs = decodeMs / double(std::max<size_t>(f.chunks().size(), 1));
+    std::cout << vtx::Json{{"bench", "integrity"},
+                           {"file", path},
+                           {"frames", frames},
+                           {"first_frame_ms", firstFrameMs},
+                           {"first_frame_check_ms", firstCheckMs},
+                           {"first_frame_overhead", firstCheckMs / firstFrameMs},
+                           {"cold_jump_ms", coldJumpMs},
+                           {"check_us_per_frame", perFrameUs},
+                           {"cold_jump_overhead", perFrameUs / 1000 / coldJumpMs},
+                           {"full_read_ms", decodeMs},
+                           {"check_all_frames_ms", checkMs},
+                           {"full_read_overhead_if_every_frame_checked", checkMs / decodeMs},
+                           {"damaged", damaged}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -888,6 +944,8 @@ int main(int argc, char** argv)
         return decodePhases(file);
     if (cmd == "hash-sampling")
         return hashSampling(file);
+    if (cmd == "integrity")
+        return integrityCost(file);
     if (cmd == "lengthen" && args.size() >= 3)
         return lengthen(file, args[2], std::stoi(option(args, "--frames", "10656")));
     if (cmd == "first-frames")
