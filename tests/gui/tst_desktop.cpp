@@ -1,0 +1,273 @@
+// The desktop product around the viewer: resources (icon, desktop entry, MIME type), the About
+// box, user settings and the dialog that edits them, the Debug menu, the theme's colours.
+
+#include "TestSupport.hpp"
+#include "vtxwidgets/AboutBox.hpp"
+#include "vtxwidgets/AppIcon.hpp"
+#include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/PlaybackController.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/SettingsDialog.hpp"
+#include "vtxwidgets/Theme.hpp"
+#include "vtxwidgets/TimeFormat.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/UserSettings.hpp"
+
+#include "vtx/LibraryVersions.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <zstd.h>
+
+using namespace vtxw;
+
+namespace {
+QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString resourcePath(const char* name) { return QString::fromStdString(vtxtest::sourceDir() + "/resources/") + name; }
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy opened(w.session(), &ReplaySession::opened);
+    w.openFile({path});
+    return opened.wait(20000);
+}
+
+// WCAG relative luminance contrast between two colours.
+double contrast(const QColor& a, const QColor& b)
+{
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double la = lum(a), lb = lum(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QAction* actionNamed(QWidget& w, const QString& name) { return w.findChild<QAction*>(name); }
+} // namespace
+
+class TestDesktop : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("vtxscope-tests-desktop");
+        QSettings().clear();
+    }
+    void cleanup() { QSettings().clear(); }
+
+    void iconHasEverySize()
+    {
+        const QIcon icon = appIcon();
+        QVERIFY(!icon.isNull());
+        for (int size : {16, 24, 32, 48, 64, 128, 256}) {
+            const QPixmap p = icon.pixmap(size, size);
+            QCOMPARE(p.size(), QSize(size, size));
+        }
+        // Every size in the .qrc is a committed rendering of the SVG source.
+        QVERIFY(QFile::exists(resourcePath("icons/vtxscope.svg")));
+    }
+
+    // The MIME type's magic matches what every sample starts with; the desktop entry and the
+    // metainfo name the same type and the same desktop id.
+    void mimeMagicMatchesTheSamples()
+    {
+        QFile xml(resourcePath("vtxscope-mime.xml"));
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        QXmlStreamReader r(&xml);
+        QString type;
+        QStringList magics, globs;
+        while (!r.atEnd()) {
+            if (r.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (r.name() == QLatin1String("mime-type"))
+                type = r.attributes().value("type").toString();
+            else if (r.name() == QLatin1String("match")) {
+                QCOMPARE(r.attributes().value("offset").toString(), QStringLiteral("0"));
+                magics << r.attributes().value("value").toString();
+            } else if (r.name() == QLatin1String("glob"))
+                globs << r.attributes().value("pattern").toString();
+        }
+        QVERIFY2(!r.hasError(), qPrintable(r.errorString()));
+        QCOMPARE(type, QStringLiteral("application/x-vtx-replay"));
+        QCOMPARE(globs, QStringList{"*.vtx"});
+        QCOMPARE(magics, (QStringList{"VTXF", "VTXP"}));
+        QStringList files{demoPath()};
+        if (vtxtest::samplesAvailable())
+            for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx"})
+                files << QString::fromStdString(vtxtest::samplePath(s));
+        for (const QString& f : files) {
+            QFile in(f);
+            QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(f));
+            QVERIFY2(magics.contains(QString::fromLatin1(in.read(4))), qPrintable(f));
+        }
+        QFile desktop(resourcePath("org.vtxscope.vtxscope.desktop"));
+        QVERIFY(desktop.open(QIODevice::ReadOnly));
+        const QString entry = QString::fromUtf8(desktop.readAll());
+        QVERIFY(entry.contains("MimeType=application/x-vtx-replay;"));
+        QVERIFY(entry.contains("Icon=vtxscope\n"));
+        QVERIFY(entry.contains("Exec=vtxscope %f\n"));
+        QFile meta(resourcePath("org.vtxscope.vtxscope.metainfo.xml"));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const QString metainfo = QString::fromUtf8(meta.readAll());
+        QVERIFY(metainfo.contains("<launchable type=\"desktop-id\">org.vtxscope.vtxscope.desktop</launchable>"));
+        QVERIFY(metainfo.contains("<mediatype>application/x-vtx-replay</mediatype>"));
+    }
+
+    void aboutNamesTheLibraryVersions()
+    {
+        const QString text = aboutText();
+        QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromLatin1(ZSTD_versionString())), qPrintable(text));
+        const vtx::LibraryVersions v = vtx::libraryVersions();
+        QVERIFY(QRegularExpression("^\\d+\\.\\d+\\.\\d+$").match(QString::fromStdString(v.flatbuffers)).hasMatch());
+        QVERIFY(QRegularExpression("^\\d+\\.\\d+\\.\\d+$").match(QString::fromStdString(v.protobuf)).hasMatch());
+        for (const std::string& s : {v.flatbuffers, v.protobuf})
+            QVERIFY2(text.contains(QString::fromStdString(s)), qPrintable(text));
+        for (const char* name : {"Qt", "zstd", "FlatBuffers", "Protobuf"})
+            QVERIFY(text.contains(QLatin1String(name)));
+        MainWindow w;
+        QVERIFY(!w.windowIcon().isNull());
+    }
+
+    void settingsPersist()
+    {
+        {
+            UserSettings s;
+            QCOMPARE(s.cacheBudgetMB(), 0);
+            QCOMPARE(s.timeUnit(), TimeUnit::Frame);
+            QCOMPARE(s.theme(), Theme::System);
+            QVERIFY(s.flashChanges());
+            QCOMPARE(s.defaultSpeed(), 1.0);
+            QSignalSpy unit(&s, &UserSettings::timeUnitChanged);
+            s.setCacheBudgetMB(512);
+            s.setTimeUnit(TimeUnit::Utc);
+            s.setTimeUnit(TimeUnit::Utc); // no change, no signal
+            s.setFlashChanges(false);
+            s.setDefaultSpeed(2.0);
+            QCOMPARE(unit.count(), 1);
+        }
+        UserSettings again;
+        QCOMPARE(again.cacheBudgetMB(), 512);
+        QCOMPARE(again.timeUnit(), TimeUnit::Utc);
+        QVERIFY(!again.flashChanges());
+        QCOMPARE(again.defaultSpeed(), 2.0);
+    }
+
+    // The dialog edits the settings; the window applies them: the cache budget of the open
+    // replay, the ruler and status bar's time unit, the speed a replay starts at.
+    void settingsDialogAppliesAtOnce()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        SettingsDialog dialog(w.userSettings(), w.session(), &w);
+        QVERIFY(dialog.memoryUseText().startsWith("In use now:"));
+        auto* autoBudget = dialog.findChild<QCheckBox*>("autoBudget");
+        auto* budget = dialog.findChild<QSpinBox*>("cacheBudget");
+        QVERIFY(autoBudget && budget);
+        QVERIFY(autoBudget->isChecked());
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, vtx::defaultCacheBudget());
+        autoBudget->setChecked(false);
+        budget->setValue(300);
+        emit budget->editingFinished();
+        QCOMPARE(w.userSettings()->cacheBudgetMB(), 300);
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, size_t(300) << 20);
+        QVERIFY2(dialog.memoryUseText().contains("300 MB"), qPrintable(dialog.memoryUseText()));
+        autoBudget->setChecked(true);
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, vtx::defaultCacheBudget());
+
+        auto* unit = dialog.findChild<QComboBox*>("timeUnit");
+        QVERIFY(unit);
+        QCOMPARE(w.timeline()->rulerText(0), QStringLiteral("0"));
+        unit->setCurrentIndex(unit->findData(int(TimeUnit::GameTime)));
+        emit unit->activated(unit->currentIndex());
+        QCOMPARE(w.timeline()->timeUnit(), TimeUnit::GameTime);
+        const int f = w.timeline()->frameCount() / 2;
+        QCOMPARE(w.timeline()->rulerText(f), rulerLabel(*w.session()->file(), f, TimeUnit::GameTime));
+        QVERIFY2(w.timeline()->rulerText(f).endsWith(" s") || w.timeline()->rulerText(f).contains(':'), qPrintable(w.timeline()->rulerText(f)));
+
+        auto* speed = dialog.findChild<QComboBox*>("defaultSpeed");
+        speed->setCurrentIndex(speed->findData(2.0));
+        emit speed->activated(speed->currentIndex());
+        QCOMPARE(w.userSettings()->defaultSpeed(), 2.0);
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(w.playback()->speed(), 2.0);
+
+        auto* flash = dialog.findChild<QCheckBox*>("flashChanges");
+        flash->setChecked(false);
+        QVERIFY(!w.userSettings()->flashChanges());
+    }
+
+    void timeTexts()
+    {
+        QCOMPARE(gameTimeText(125000000), QStringLiteral("12.500 s"));
+        QCOMPARE(gameTimeText(int64_t(62.25 * 1e7)), QStringLiteral("1:02.250"));
+    }
+
+    // Developer items live in the Debug menu, not in File; the policy choice reaches the cache
+    // and survives opening another replay.
+    void debugMenuHoldsDeveloperItems()
+    {
+        MainWindow w;
+        QMenu* debug = w.menuBar()->findChild<QMenu*>("debugMenu");
+        QVERIFY(debug);
+        QMenu* file = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->text() == QObject::tr("&File"))
+                file = a->menu();
+        QVERIFY(file);
+        for (const char* name : {"recordTrace", "saveTrace"}) {
+            QAction* a = actionNamed(w, name);
+            QVERIFY(a);
+            QVERIFY(debug->actions().contains(a));
+            QVERIFY(!file->actions().contains(a));
+        }
+        QAction* none = actionNamed(w, "cachePolicy:none");
+        QVERIFY(none);
+        QVERIFY(openAndWait(w, demoPath()));
+        none->trigger();
+        QCOMPARE(QString::fromStdString(w.session()->cache()->stats().policy), QStringLiteral("none"));
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(QString::fromStdString(w.session()->cache()->stats().policy), QStringLiteral("none"));
+        QVERIFY(!w.session()->setCachePolicy("bogus"));
+    }
+
+    // Dark theme: the diff's colours keep a readable contrast on the dark base; back to the
+    // desktop's palette afterwards.
+    void darkThemeKeepsColoursReadable()
+    {
+        const QPalette before = QApplication::palette();
+        applyTheme(Theme::Dark);
+        QVERIFY(isDarkBase());
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        const SemanticColours dark = semanticColours();
+        for (const QColor& c : {dark.increase, dark.decrease, dark.added, dark.removed})
+            QVERIFY2(contrast(c, base) >= 4.5, qPrintable(QString("%1 on %2: %3").arg(c.name(), base.name()).arg(contrast(c, base))));
+        applyTheme(Theme::Light);
+        QVERIFY(!isDarkBase());
+        const QColor lightBase = QApplication::palette().color(QPalette::Base);
+        const SemanticColours light = semanticColours();
+        for (const QColor& c : {light.increase, light.decrease, light.added})
+            QVERIFY2(contrast(c, lightBase) >= 3.0, qPrintable(c.name()));
+        applyTheme(Theme::System);
+        QCOMPARE(QApplication::palette().color(QPalette::Base), before.color(QPalette::Base));
+    }
+};
+
+QTEST_MAIN(TestDesktop)
+#include "tst_desktop.moc"
