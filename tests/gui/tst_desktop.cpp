@@ -4,17 +4,22 @@
 #include "TestSupport.hpp"
 #include "vtxwidgets/AboutBox.hpp"
 #include "vtxwidgets/AppIcon.hpp"
+#include "vtxwidgets/Bookmarks.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/SettingsDialog.hpp"
+#include "vtxwidgets/ShortcutSheet.hpp"
 #include "vtxwidgets/Theme.hpp"
+#include "vtxwidgets/TimeDataModel.hpp"
+#include "vtxwidgets/TimeDataPanel.hpp"
 #include "vtxwidgets/TimeFormat.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
 #include "vtxwidgets/UserSettings.hpp"
 
 #include "vtx/LibraryVersions.hpp"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
@@ -24,6 +29,8 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTableView>
+#include <QTreeWidget>
 #include <QStandardPaths>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -211,6 +218,221 @@ private slots:
         auto* flash = dialog.findChild<QCheckBox*>("flashChanges");
         flash->setChecked(false);
         QVERIFY(!w.userSettings()->flashChanges());
+    }
+
+    // The sheet is built from the actions: every action of the window with a shortcut is in it,
+    // with that shortcut, so it cannot drift from the keys that work.
+    void shortcutSheetListsEveryShortcut()
+    {
+        MainWindow w;
+        ShortcutSheet sheet(&w);
+        QMap<QString, QString> shown; // action text → keys, as the sheet shows them
+        QStringList groups;
+        for (int g = 0; g < sheet.tree()->topLevelItemCount(); ++g) {
+            QTreeWidgetItem* group = sheet.tree()->topLevelItem(g);
+            groups << group->text(0);
+            for (int i = 0; i < group->childCount(); ++i)
+                shown.insert(group->child(i)->data(0, Qt::UserRole).toString() + "|" + group->child(i)->text(0), group->child(i)->text(1));
+        }
+        int withKeys = 0;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcuts().isEmpty() || a->text().isEmpty())
+                continue;
+            ++withKeys;
+            const QString key = a->objectName() + "|" + QString(a->text()).remove('&');
+            QVERIFY2(shown.contains(key), qPrintable("missing from the sheet: " + key));
+            for (const QKeySequence& k : a->shortcuts())
+                QVERIFY2(shown.value(key).contains(k.toString(QKeySequence::NativeText)), qPrintable(key + ": " + shown.value(key)));
+        }
+        QVERIFY(withKeys >= 30);
+        QCOMPARE(shown.size(), withKeys);
+        for (const char* g : {"File", "Go", "Diff", "Playback", "Bookmarks", "Help"})
+            QVERIFY2(groups.contains(QLatin1String(g)), qPrintable(groups.join(", ")));
+        QVERIFY(shown.value("faster|Faster").contains("="));
+        QVERIFY(shown.value("addBookmark|Add bookmark…") == QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText));
+    }
+
+    // Gaps, segments and per-frame times of the demo replay (it has gaps and segments), through
+    // the model tester; a click on a row seeks the window there.
+    void timeDataTables()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        TimeDataPanel* panel = w.timeData();
+        QVERIFY(panel);
+        QAbstractItemModelTester t1(panel->gaps(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(panel->segments(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(panel->times(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto& f = *w.session()->file();
+        QVERIFY2(!f.footer().times.gaps.empty() && !f.footer().times.segments.empty(), "the demo replay has gaps and segments");
+        QCOMPARE(panel->gaps()->rowCount(), int(f.footer().times.gaps.size()));
+        QCOMPARE(panel->times()->rowCount(), f.frameCount());
+        // Segments cover the file without holes.
+        const auto segs = TimeDataModel::segmentsOf(f);
+        QCOMPARE(panel->segments()->rowCount(), int(segs.size()));
+        QCOMPARE(segs.front().first, 0);
+        QCOMPARE(segs.back().last, f.frameCount() - 1);
+        for (size_t i = 1; i < segs.size(); ++i)
+            QCOMPARE(segs[i].first, segs[i - 1].last + 1);
+        // The gap row names the frame after the gap (stored as k + 1).
+        const int gapFrame = int(f.footer().times.gaps.front()) - 1;
+        QCOMPARE(panel->gaps()->index(0, 0).data().toInt(), gapFrame);
+        QCOMPARE(panel->gaps()->index(0, 0).data(TimeDataModel::FrameRole).toInt(), gapFrame);
+        QCOMPARE(panel->times()->index(5, 1).data().toString(), gameTimeText(f.gameTimeTicks(5)));
+        QTableView* gapsView = panel->viewOf(panel->gaps());
+        QVERIFY(gapsView);
+        panel->tabs()->setCurrentWidget(gapsView);
+        emit gapsView->clicked(panel->gaps()->index(0, 1));
+        QCOMPARE(w.session()->currentFrame(), gapFrame);
+        QTableView* timesView = panel->viewOf(panel->times());
+        emit timesView->activated(panel->times()->index(42, 0));
+        QCOMPARE(w.session()->currentFrame(), 42);
+        w.session()->close();
+        QCOMPARE(panel->times()->rowCount(), 0);
+    }
+
+    void bookmarksAreSavedPerFile()
+    {
+        const QString a = demoPath(), b = QStringLiteral("/tmp/other.vtx");
+        {
+            Bookmarks marks;
+            marks.load(a);
+            QVERIFY(marks.list().isEmpty());
+            QCOMPARE(marks.next(0), -1);
+            marks.add(300, "late");
+            marks.add(100, "early");
+            marks.add(100, "early, renamed");
+            QCOMPARE(marks.list().size(), 2);
+            QCOMPARE(marks.list().front(), (Bookmark{100, "early, renamed"}));
+            QCOMPARE(marks.next(0), 100);
+            QCOMPARE(marks.next(100), 300);
+            QCOMPARE(marks.next(300), 100); // wraps
+            QCOMPARE(marks.previous(300), 100);
+            QCOMPARE(marks.previous(100), 300); // wraps
+            marks.load(b);
+            QVERIFY(marks.list().isEmpty());
+        }
+        Bookmarks again;
+        again.load(a);
+        QCOMPARE(again.list().size(), 2);
+        again.remove(300);
+        again.load(a);
+        QCOMPARE(again.list().size(), 1);
+    }
+
+    // Ctrl+B adds at the playhead (the name dialog is skipped under VTXSCOPE_NO_DIALOGS), '
+    // and Shift+' walk them, the timeline shows them; reopening the file brings them back.
+    void bookmarkKeysInTheWindow()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        w.timeline()->setFocus();
+        w.playback()->seek(50);
+        QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+        w.playback()->seek(200);
+        QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(w.bookmarks()->list().size(), 2);
+        QCOMPARE(w.bookmarks()->list().front().name, QStringLiteral("Frame 50"));
+        w.playback()->seek(0);
+        QTest::keyClick(&w, Qt::Key_Apostrophe);
+        QCOMPARE(w.session()->currentFrame(), 50);
+        QTest::keyClick(&w, Qt::Key_Apostrophe);
+        QCOMPARE(w.session()->currentFrame(), 200);
+        w.findChild<QAction*>("prevBookmark")->trigger();
+        QCOMPARE(w.session()->currentFrame(), 50);
+        // On the ruler: the tooltip over the flag names it.
+        TimelineScrubber* tl = w.timeline();
+        const QString tip = tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("ruler")));
+        QVERIFY2(tip.contains("Frame 200"), qPrintable(tip));
+        w.session()->close();
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(w.bookmarks()->list().size(), 2);
+    }
+
+    // Zoomed: the overview frames the visible range and a click there moves the view; the view
+    // follows the playhead out of it; tooltips name gaps, segments and chunks; the legend is on
+    // the lane names.
+    void timelineOverviewFollowAndTooltips()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        TimelineScrubber* tl = w.timeline();
+        const int n = tl->frameCount();
+        tl->zoomIn(8, 0);
+        const double span = tl->axis().span();
+        QVERIFY(tl->axis().last < n / 4);
+        // The playhead leaves the view: the view pages along.
+        w.playback()->seek(n / 2);
+        QVERIFY(tl->axis().first <= n / 2 && tl->axis().last >= n / 2);
+        QCOMPARE(tl->axis().span(), span);
+        // Overview click centres the view there.
+        const int ovY = tl->laneCentreY("overview");
+        const int x = tl->axis().x0 + int((tl->axis().x1 - tl->axis().x0) * 0.8);
+        QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(x, ovY));
+        const double centre = (tl->axis().first + tl->axis().last) / 2;
+        QVERIFY2(std::abs(centre - 0.8 * (n - 1)) < span * 0.1 + 1, qPrintable(QString::number(centre)));
+        QCOMPARE(w.session()->currentFrame(), n / 2); // moving the view does not seek
+        tl->showAll();
+        const auto& f = *w.session()->file();
+        const int gap = int(f.footer().times.gaps.front()) - 1;
+        const QString gapTip = tl->toolTipAt(QPoint(tl->xOfFrame(gap) - 3, tl->laneCentreY("gaps")));
+        QVERIFY2(gapTip.contains("Gap") && gapTip.contains("game time"), qPrintable(gapTip));
+        const QString segTip = tl->toolTipAt(QPoint(tl->xOfFrame(n - 2), tl->laneCentreY("gaps")));
+        QVERIFY2(segTip.contains("Segment"), qPrintable(segTip));
+        const QString chunkTip = tl->toolTipAt(QPoint(tl->xOfFrame(1), tl->laneCentreY("chunks")));
+        QVERIFY2(chunkTip.contains("Chunk 0") && chunkTip.contains("KB"), qPrintable(chunkTip));
+        const QString legend = tl->toolTipAt(QPoint(5, tl->laneCentreY("chunks")));
+        QVERIFY2(legend.contains("cached") && legend.contains("failed"), qPrintable(legend));
+        // Folded events: the counts add up to every visible event.
+        int total = 0;
+        for (const auto& [frame, count] : tl->eventMarkers())
+            total += count;
+        QCOMPARE(total, int(f.footer().events.size()));
+    }
+
+    // A–B loop: playing past B jumps back to A.
+    void abLoop()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        PlaybackController* pc = w.playback();
+        pc->setLoop(40, 10); // either order
+        QVERIFY(pc->isLooping());
+        QCOMPARE(pc->loopFirst(), 10);
+        QCOMPARE(pc->loopLast(), 40);
+        pc->setSpeed(10);
+        pc->seek(35);
+        QSignalSpy frames(w.session(), &ReplaySession::currentFrameChanged);
+        pc->play();
+        QVERIFY(QTest::qWaitFor([&] {
+            for (const auto& args : frames)
+                if (args.at(0).toInt() == 10)
+                    return true;
+            return false;
+        }, 20000));
+        pc->pause();
+        for (const auto& args : frames)
+            QVERIFY(args.at(0).toInt() >= 10 && args.at(0).toInt() <= 40);
+        pc->clearLoop();
+        QVERIFY(!pc->isLooping());
+        // The menu action loops between the diff's A and B.
+        w.playback()->seek(20);
+        w.findChild<QAction*>("pinA")->trigger();
+        w.playback()->seek(60);
+        w.findChild<QAction*>("setB")->trigger();
+        w.findChild<QAction*>("loopAB")->trigger();
+        QVERIFY(pc->isLooping());
+        QCOMPARE(pc->loopFirst(), 20);
+        QCOMPARE(pc->loopLast(), 60);
     }
 
     void timeTexts()
