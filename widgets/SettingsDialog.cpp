@@ -119,8 +119,9 @@ void SettingsDialog::refreshMemoryUse()
         return;
     }
     const vtx::CacheStats s = cache->stats();
-    m_memoryUse->setText(tr("In use now: %1 of %2 (%n chunk(s), peak %3)", nullptr, int(s.residentChunks))
-                             .arg(mbText(double(s.residentBytes)), mbText(double(s.budgetBytes)), mbText(double(s.peakResidentBytes))));
+    const QString chunks = s.residentChunks == 1 ? tr("1 chunk") : tr("%1 chunks").arg(s.residentChunks);
+    m_memoryUse->setText(tr("In use now: %1 of %2 (%3, peak %4)")
+                             .arg(mbText(double(s.residentBytes)), mbText(double(s.budgetBytes)), chunks, mbText(double(s.peakResidentBytes))));
 }
 
 } // namespace vtxw

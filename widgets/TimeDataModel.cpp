@@ -140,7 +140,7 @@ QVariant TimeDataModel::data(const QModelIndex& index, int role) const
         case 0: return tr("%1 – %2").arg(s.first).arg(s.last);
         case 1: return gameTimeText(f.gameTimeTicks(s.first));
         case 2: return gameTimeText(f.gameTimeTicks(s.last));
-        case 3: return tr("%n frame(s)", nullptr, s.last - s.first + 1);
+        case 3: return s.last == s.first ? tr("1 frame") : tr("%1 frames").arg(s.last - s.first + 1);
         }
         return {};
     }

@@ -215,7 +215,7 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
                     ++more;
             }
         if (more > 0)
-            lines << tr("and %n more", nullptr, more);
+            lines << tr("and %1 more").arg(more);
         if (!lines.isEmpty())
             return lines.join("<hr>");
         break;
@@ -397,9 +397,12 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.drawPolygon(flag, 3);
         const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i + 1)].frame)) : width();
         if (nextX - x > 40) {
+            // On an opaque label: the name sits over the ruler's own labels.
+            const QString name = p.fontMetrics().elidedText(b.name, Qt::ElideRight, std::min(160, nextX - x - 10));
+            const QRect label(x + 6, ruler.top(), p.fontMetrics().horizontalAdvance(name) + 4, ruler.height() - 4);
+            p.fillRect(label, palette().window());
             p.setPen(kBookmarkColour);
-            p.drawText(QRect(x + 6, ruler.top(), std::min(160, nextX - x - 8), 10), Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(b.name, Qt::ElideRight, std::min(160, nextX - x - 8)));
+            p.drawText(label.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, name);
         }
     }
 
