@@ -34,7 +34,12 @@ TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QW
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    setFixedHeight(10 + kLaneHeights[0] + kLaneHeights[1] + kLaneHeights[2] + kLaneHeights[3] + kLaneHeights[4] + kLaneHeights[5] + 8 + 18); // + hover label
+    // The lanes (4 px top margin, 2 px between), then the hover label's line: every pixel counts
+    // towards the window's minimum height (it must fit 800 × 600).
+    int lanesBottom = 4;
+    for (int h : kLaneHeights)
+        lanesBottom += h + 2;
+    setFixedHeight(lanesBottom + 16);
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::closed, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::currentFrameChanged, this, [this] {
@@ -408,8 +413,12 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
 
     // Overview: the whole file, with the visible range framed when zoomed.
     const QRect ov = laneRect(OverviewLane);
+    int lastOverviewX = INT_MIN; // one tick per pixel column however many events share it
     for (const auto& e : m_events)
-        p.fillRect(QRect(int(overviewX(e.frame)), ov.top() + 2, 1, ov.height() - 4), dim);
+        if (const int x = int(overviewX(e.frame)); x != lastOverviewX) {
+            lastOverviewX = x;
+            p.fillRect(QRect(x, ov.top() + 2, 1, ov.height() - 4), dim);
+        }
     for (const Bookmark& b : m_bookmarks)
         p.fillRect(QRect(int(overviewX(b.frame)) - 1, ov.top(), 2, ov.height()), kBookmarkColour);
     p.fillRect(QRect(int(overviewX(m_session->currentFrame())) - 1, ov.top(), 2, ov.height()), palette().color(QPalette::Highlight));

@@ -37,7 +37,7 @@ public:
     int laneCentreY(const QString& lane) const;
     /// Events folded into one marker: the markers as painted (frame of the first, count).
     std::vector<std::pair<int, int>> eventMarkers() const;
-    QSize sizeHint() const override { return {800, 128}; }
+    QSize sizeHint() const override { return {800, 124}; }
     QSize minimumSizeHint() const override { return {200, 100}; }
     /// Frame under pixel x (for tests and tooltips).
     int frameAtX(int x) const { return m_axis.frameIndexAt(x); }
