@@ -344,7 +344,8 @@ void MainWindow::buildActions()
             m_playback->clearLoop();
             return;
         }
-        const int a = m_viewState->frameA(), b = m_viewState->frameB() >= 0 ? m_viewState->frameB() : m_session->currentFrame();
+        const int a = m_viewState->frameA();
+        const int b = m_viewState->frameB() >= 0 && !m_diff->followsPlayhead() ? m_viewState->frameB() : m_session->currentFrame();
         if (a < 0 || a == b) {
             statusBar()->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
             m_playback->clearLoop();
@@ -355,6 +356,12 @@ void MainWindow::buildActions()
     });
     loop->setCheckable(true);
     connect(m_playback, &PlaybackController::loopChanged, loop, &QAction::setChecked);
+    // Moving A or a set B moves a running loop with them (a B that follows the playhead moves
+    // every frame while playing: the loop keeps the end it started with).
+    connect(m_viewState, &ViewState::diffFramesChanged, m_playback, [this](int a, int b) {
+        if (m_playback->isLooping() && a >= 0)
+            m_playback->setLoop(a, b >= 0 && !m_diff->followsPlayhead() ? b : m_playback->loopLast());
+    });
     connect(m_playback, &PlaybackController::loopChanged, m_timeline, [this] {
         m_timeline->setLoopRange(m_playback->loopFirst(), m_playback->loopLast());
     });

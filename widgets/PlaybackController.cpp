@@ -95,11 +95,11 @@ void PlaybackController::setLoop(int first, int last)
         clearLoop();
         return;
     }
-    const bool was = isLooping();
+    if (first == m_loopFirst && last == m_loopLast)
+        return;
     m_loopFirst = first;
     m_loopLast = last;
-    if (!was)
-        emit loopChanged(true);
+    emit loopChanged(true); // also when only the range moved: the timeline shades it
 }
 
 void PlaybackController::clearLoop()

@@ -16,6 +16,7 @@
 #include "vtxwidgets/TimeFormat.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
 #include "vtxwidgets/UserSettings.hpp"
+#include "vtxwidgets/ViewState.hpp"
 
 #include "vtx/LibraryVersions.hpp"
 
@@ -433,6 +434,17 @@ private slots:
         QVERIFY(pc->isLooping());
         QCOMPARE(pc->loopFirst(), 20);
         QCOMPARE(pc->loopLast(), 60);
+        // Moving B moves the loop; a B that follows the playhead does not drag it along.
+        w.playback()->seek(90);
+        w.findChild<QAction*>("setB")->trigger();
+        QCOMPARE(pc->loopLast(), 90);
+        w.findChild<QAction*>("followB")->trigger();
+        w.playback()->seek(30);
+        QVERIFY(QTest::qWaitFor([&] { return w.viewState()->frameB() == 30; }, 20000));
+        QCOMPARE(pc->loopFirst(), 20);
+        QCOMPARE(pc->loopLast(), 90);
+        w.findChild<QAction*>("loopAB")->trigger();
+        QVERIFY(!pc->isLooping());
     }
 
     void timeTexts()

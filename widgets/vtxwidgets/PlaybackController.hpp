@@ -41,6 +41,7 @@ public slots:
 
 signals:
     void playingChanged(bool playing);
+    /// The loop was turned on or off, or its range moved.
     void loopChanged(bool looping);
     void speedChanged(double speed);
 
