@@ -64,10 +64,11 @@ bool isDarkBase() { return QApplication::palette().color(QPalette::Base).lightne
 
 SemanticColours semanticColours()
 {
-    // Okabe–Ito: blue / vermillion / bluish green / reddish purple on light; on dark, the
-    // same hues lightened (sky blue is Okabe–Ito's own lighter blue).
+    // Okabe–Ito throughout: blue / vermillion / bluish green / reddish purple on light; on
+    // dark the blue / orange pair (sky blue and orange: blue and vermillion are too dark there,
+    // under 4.5:1); bluish green and reddish purple already read well on a dark base.
     if (isDarkBase())
-        return {QColor(0x56, 0xB4, 0xE9), QColor(0xF0, 0x8A, 0x4B), QColor(0x2E, 0xD1, 0x9E), QColor(0xE8, 0x9C, 0xC8)};
+        return {QColor(0x56, 0xB4, 0xE9), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};
     return {QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xCC, 0x79, 0xA7)};
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Settings ▸ Theme: the desktop's own style and palette, or Fusion with a light or a dark
-// palette. The Okabe–Ito colours that carry meaning (diff signs, timeline lanes) come in a
-// lighter variant on a dark base so they stay readable (contrast ≥ 4.5:1 against the base).
+// palette. The Okabe–Ito colours that carry meaning (the diff's signs and added / removed) are
+// picked per base so they stay readable (contrast ≥ 4.5:1 against a dark base).
 
 #include "vtxwidgets/UserSettings.hpp"
 
