@@ -35,16 +35,21 @@ QString utcText(const vtx::ReplayFile& file, int frame)
     return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString("HH:mm:ss.zzz");
 }
 
-QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit)
+QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit, double stepSeconds)
 {
     switch (unit) {
     case TimeUnit::GameTime: {
         const double s = double(file.gameTimeTicks(frame)) / 1e7;
-        return s < 60 ? QStringLiteral("%1 s").arg(s, 0, 'f', s < 10 ? 2 : 1) : gameTimeText(file.gameTimeTicks(frame));
+        if (s >= 60 && stepSeconds >= 1)
+            return gameTimeText(file.gameTimeTicks(frame));
+        const int decimals = stepSeconds < 0.1 ? 3 : stepSeconds < 1 ? 2 : 1;
+        return QStringLiteral("%1 s").arg(s, 0, 'f', decimals);
     }
     case TimeUnit::Utc: {
         const int64_t ms = utcMsOfFrame(file, frame);
-        return ms < 0 ? QString::number(frame) : QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString("HH:mm:ss");
+        if (ms < 0)
+            return QString::number(frame);
+        return QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString(stepSeconds < 1 ? "HH:mm:ss.zzz" : "HH:mm:ss");
     }
     case TimeUnit::Frame: break;
     }

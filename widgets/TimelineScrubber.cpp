@@ -352,10 +352,10 @@ void TimelineScrubber::setTimeUnit(TimeUnit unit)
     update();
 }
 
-QString TimelineScrubber::rulerText(int frame) const
+QString TimelineScrubber::rulerText(int frame, double stepSeconds) const
 {
     const auto& f = m_session->file();
-    return f ? rulerLabel(*f, frame, m_unit) : QString::number(frame);
+    return f ? rulerLabel(*f, frame, m_unit, stepSeconds) : QString::number(frame);
 }
 
 void TimelineScrubber::paintEvent(QPaintEvent*)
@@ -383,11 +383,16 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     // Ruler: 1-2-5 steps, labels every ~90 px.
     const QRect ruler = laneRect(RulerLane);
     const double step = m_axis.labelStep(90);
+    // The time between two labels sets the time units' precision (the footer's ticks, so a
+    // replay with pauses or varying frame rates gets the precision it needs where it is).
+    const int stepFrom = std::clamp(int(firstVisible), 0, std::max(0, int(m_axis.frameCount) - 1));
+    const int stepTo = std::clamp(int(firstVisible + step), 0, std::max(0, int(m_axis.frameCount) - 1));
+    const double stepSeconds = std::abs(double(m_session->gameTimeTicks(stepTo) - m_session->gameTimeTicks(stepFrom))) / 1e7;
     p.setPen(text);
     for (double f = std::ceil(firstVisible / step) * step; f <= lastVisible; f += step) {
         const int x = int(m_axis.x(f));
         p.drawLine(x, ruler.bottom() - 4, x, ruler.bottom());
-        p.drawText(QRect(x + 2, ruler.top(), 90, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, rulerText(int(f)));
+        p.drawText(QRect(x + 2, ruler.top(), 90, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, rulerText(int(f), stepSeconds));
     }
 
     // Bookmarks: a flag on the ruler with the name when there is room.

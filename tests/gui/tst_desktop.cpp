@@ -346,6 +346,17 @@ private slots:
         QCOMPARE(w.session()->currentFrame(), 200);
         w.findChild<QAction*>("prevBookmark")->trigger();
         QCOMPARE(w.session()->currentFrame(), 50);
+        // The Bookmarks menu lists them; choosing one jumps there.
+        QMenu* menu = w.menuBar()->findChild<QMenu*>("bookmarkMenu");
+        QVERIFY(menu);
+        QAction* listed = nullptr;
+        for (QAction* a : menu->actions())
+            if (a->text().startsWith("Frame 200"))
+                listed = a;
+        QVERIFY(listed);
+        listed->trigger();
+        QCOMPARE(w.session()->currentFrame(), 200);
+        w.playback()->seek(50);
         // On the ruler: the tooltip over the flag names it.
         TimelineScrubber* tl = w.timeline();
         const QString tip = tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("ruler")));
@@ -449,6 +460,15 @@ private slots:
 
     void timeTexts()
     {
+        const auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        QVERIFY(file.isOk());
+        const vtx::ReplayFile& f = **file;
+        // Labels a fraction of a second apart get the digits that tell them apart.
+        QVERIFY(rulerLabel(f, 10, TimeUnit::Utc, 2.0).count(':') == 2 && !rulerLabel(f, 10, TimeUnit::Utc, 2.0).contains('.'));
+        QVERIFY(rulerLabel(f, 10, TimeUnit::Utc, 0.5).contains('.'));
+        QVERIFY(rulerLabel(f, 11, TimeUnit::Utc, 0.01) != rulerLabel(f, 10, TimeUnit::Utc, 0.01));
+        QVERIFY(rulerLabel(f, 11, TimeUnit::GameTime, 0.01) != rulerLabel(f, 10, TimeUnit::GameTime, 0.01));
+        QCOMPARE(rulerLabel(f, 10, TimeUnit::Frame, 0.01), QStringLiteral("10"));
         QCOMPARE(gameTimeText(125000000), QStringLiteral("12.500 s"));
         QCOMPARE(gameTimeText(int64_t(62.25 * 1e7)), QStringLiteral("1:02.250"));
     }

@@ -21,9 +21,10 @@ int64_t utcMsOfFrame(const vtx::ReplayFile& file, int frame);
 QString gameTimeText(int64_t ticks);
 /// "HH:mm:ss.zzz" (UTC), or "—" when unknown.
 QString utcText(const vtx::ReplayFile& file, int frame);
-/// A ruler label in `unit`: short (no unit suffix for frames, no milliseconds for UTC when
-/// the step is a second or more).
-QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit);
+/// A ruler label in `unit`: short (no unit suffix for frames); `stepSeconds`, the time between
+/// two labels, decides the precision (UTC gets milliseconds below a second, game time more
+/// decimals below a tenth), so neighbouring labels never read the same.
+QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit, double stepSeconds = 1.0);
 /// The status bar's time: frame "game 12.345 s · UTC 12:00:01.250"; game "game 12.345 s";
 /// UTC "UTC 12:00:01.250".
 QString statusTimeText(const vtx::ReplayFile& file, int frame, TimeUnit unit);

@@ -53,8 +53,8 @@ public:
     /// The ruler's labels: frame numbers, game time or UTC (Settings ▸ Time display).
     void setTimeUnit(TimeUnit unit);
     TimeUnit timeUnit() const { return m_unit; }
-    /// The ruler label of `frame` in the current unit (for tests).
-    QString rulerText(int frame) const;
+    /// The ruler label of `frame` in the current unit, `stepSeconds` apart from the next one.
+    QString rulerText(int frame, double stepSeconds = 1.0) const;
 
 signals:
     void seekRequested(int frame);
