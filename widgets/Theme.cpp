@@ -51,11 +51,14 @@ void applyTheme(Theme theme)
 {
     const DesktopLook& desktop = desktopLook();
     if (theme == Theme::System) {
-        QApplication::setStyle(QStyleFactory::create(desktop.style));
+        if (QStyle* style = QStyleFactory::create(desktop.style))
+            QApplication::setStyle(style);
         QApplication::setPalette(desktop.palette);
         return;
     }
     QStyle* fusion = QStyleFactory::create("Fusion");
+    if (!fusion)
+        return; // Fusion is built into QtWidgets; never expected
     QApplication::setStyle(fusion);
     QApplication::setPalette(theme == Theme::Dark ? darkPalette() : fusion->standardPalette());
 }
