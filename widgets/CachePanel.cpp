@@ -2,7 +2,6 @@
 
 #include "vtxwidgets/ReplaySession.hpp"
 
-#include <QComboBox>
 #include <QLabel>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -19,18 +18,10 @@ QString bytesText(double b)
 CachePanel::CachePanel(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     auto* layout = new QVBoxLayout(this);
-    auto* policy = new QComboBox(this);
-    policy->setObjectName("cachePolicy");
-    policy->addItems({"adaptive", "fixed:2,2", "none"});
-    connect(policy, &QComboBox::currentTextChanged, this, [this](const QString& p) {
-        if (m_session->cache())
-            m_session->cache()->setPolicy(p.toStdString());
-    });
     m_label = new QLabel(tr("No replay open"), this);
     m_label->setTextFormat(Qt::RichText);
     m_label->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_label->setMinimumHeight(0);
-    layout->addWidget(policy);
     layout->addWidget(m_label, 1);
     setMinimumHeight(40); // a tab in the right column, which shares 600 px with the diff
     m_timer = new QTimer(this);

@@ -1,5 +1,7 @@
 #include "vtxwidgets/DiffModel.hpp"
 
+#include "vtxwidgets/Theme.hpp"
+
 #include "vtx/JsonExport.hpp"
 
 #include <QApplication>
@@ -11,11 +13,8 @@
 namespace vtxw {
 
 namespace {
-// Okabe–Ito colours (safe for colour-blind readers); every change also carries a sign.
-const QColor kIncrease(0x00, 0x72, 0xB2);
-const QColor kDecrease(0xD5, 0x5E, 0x00);
-const QColor kAdded(0x00, 0x9E, 0x73);
-const QColor kRemoved(0xCC, 0x79, 0xA7);
+// Okabe–Ito colours (safe for colour-blind readers), lightened on a dark theme (Theme.hpp);
+// every change also carries a sign.
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString qs(const std::string& s) { return QString::fromStdString(s); }
@@ -135,9 +134,9 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
         return {};
     case Qt::ForegroundRole:
         if (column == NameColumn && added)
-            return QBrush(kAdded);
+            return QBrush(semanticColours().added);
         if (column == NameColumn && removed)
-            return QBrush(kRemoved);
+            return QBrush(semanticColours().removed);
         return {};
     case Qt::ToolTipRole: {
         QString tip = tr("%1 in bucket %2 (%3)").arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()),
@@ -195,12 +194,12 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
     case Qt::ForegroundRole:
         if (column == DeltaColumn) {
             const int sign = deltaText(c).sign;
-            return sign > 0 ? QVariant(QBrush(kIncrease)) : sign < 0 ? QVariant(QBrush(kDecrease)) : QVariant();
+            return sign > 0 ? QVariant(QBrush(semanticColours().increase)) : sign < 0 ? QVariant(QBrush(semanticColours().decrease)) : QVariant();
         }
         if (column == NameColumn && c.kind == vtx::ChangeKind::Added)
-            return QBrush(kAdded);
+            return QBrush(semanticColours().added);
         if (column == NameColumn && c.kind == vtx::ChangeKind::Removed)
-            return QBrush(kRemoved);
+            return QBrush(semanticColours().removed);
         return {};
     case Qt::TextAlignmentRole:
         if (column != NameColumn)

@@ -1,6 +1,7 @@
 #include "vtxwidgets/DiffPanel.hpp"
 
 #include "vtx/FrameIntegrity.hpp"
+#include "vtxwidgets/Theme.hpp"
 
 #include "vtx/diff/DiffExport.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
@@ -348,11 +349,13 @@ void DiffPanel::updateSummary()
         text += tr(" (B set)");
     if (const auto& d = m_model->diff()) {
         const vtx::BucketDiffCounts t = d->totals();
-        text += tr("  ·  <span style='color:#009E73'>+%1</span> <span style='color:#CC79A7'>−%2</span> ~%3 entities  ·  %4 properties")
+        const SemanticColours colours = semanticColours();
+        text += tr("  ·  <span style='color:%5'>+%1</span> <span style='color:%6'>−%2</span> ~%3 entities  ·  %4 properties")
                     .arg(t.added)
                     .arg(t.removed)
                     .arg(t.changed)
-                    .arg(d->changes.size());
+                    .arg(d->changes.size())
+                    .arg(colours.added.name(), colours.removed.name());
         text += tr("  ·  %1 unchanged").arg(t.unchanged);
         if (d->omittedChanges)
             text += tr("  ·  %1 element changes not listed").arg(d->omittedChanges);

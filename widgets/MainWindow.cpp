@@ -1,5 +1,8 @@
 #include "vtxwidgets/MainWindow.hpp"
 
+#include "vtxwidgets/AboutBox.hpp"
+#include "vtxwidgets/AppIcon.hpp"
+#include "vtxwidgets/Bookmarks.hpp"
 #include "vtxwidgets/CachePanel.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
@@ -11,12 +14,19 @@
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/RecentFiles.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/SettingsDialog.hpp"
+#include "vtxwidgets/ShortcutSheet.hpp"
 #include "vtxwidgets/TextFieldKeys.hpp"
+#include "vtxwidgets/Theme.hpp"
+#include "vtxwidgets/TimeDataPanel.hpp"
+#include "vtxwidgets/TimeFormat.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/UserSettings.hpp"
 #include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QResizeEvent>
@@ -50,25 +60,15 @@
 
 namespace vtxw {
 
-namespace {
-QString utcText(const vtx::ReplayFile& f, int frame)
-{
-    int64_t utc = f.createdUtcTicks(frame);
-    if (utc >= 621355968000000000LL)
-        utc -= 621355968000000000LL;
-    if (utc <= 0)
-        return QStringLiteral("—");
-    return QDateTime::fromMSecsSinceEpoch(utc / 10000, QTimeZone::utc()).toString("HH:mm:ss.zzz");
-}
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("vtxscope"));
+    setWindowIcon(appIcon());
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_session = new ReplaySession(this);
+    m_settings = new UserSettings(this);
+    m_bookmarks = new Bookmarks(this);
     m_viewState = new ViewState(this);
     m_playback = new PlaybackController(m_session, this);
     m_entityModel = new EntityTreeModel(this);
@@ -115,6 +115,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     hint->setFont(big);
     emptyLayout->addStretch();
     emptyLayout->addWidget(hint);
+    // Getting started: the five things a first-time user needs, each with its key.
+    auto* start = new QLabel(empty);
+    start->setObjectName("gettingStarted");
+    start->setTextFormat(Qt::RichText);
+    start->setWordWrap(true);
+    start->setMaximumWidth(560);
+    start->setText(tr("<p><b>Getting started</b></p><ol>"
+                      "<li><b>Open</b> a replay: File ▸ Open (Ctrl+O), drop a .vtx file on the window, or pick a recent file below.</li>"
+                      "<li><b>Scrub</b> by dragging the timeline; Space plays, ← / → step one frame, Home / End jump to the ends.</li>"
+                      "<li><b>Inspect</b>: pick an entity on the left; its properties show here. Right-click a value to watch or plot it.</li>"
+                      "<li><b>Compare</b>: A pins frame A at the playhead, B sets frame B; the Diff panel lists what changed.</li>"
+                      "<li>F1 lists every shortcut; File ▸ Settings (Ctrl+,) sets the memory budget, time display and theme.</li>"
+                      "</ol>"));
+    emptyLayout->addWidget(start, 0, Qt::AlignHCenter);
     auto* recentHost = new QWidget(empty);
     recentHost->setObjectName("recentFiles");
     recentHost->setLayout(new QVBoxLayout);
@@ -228,8 +242,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
     restoreState(settings.value("window/state").toByteArray());
-    m_playback->setSpeed(settings.value("playback/speed", 1.0).toDouble());
-    m_inspector->setFlashChanges(settings.value("view/flashChanges", true).toBool());
+    applyUserSettings();
     updateRecentMenu();
     updateStatus();
     updateFileActions();
@@ -264,15 +277,7 @@ void MainWindow::buildActions()
     m_followAction->setCheckable(true);
     m_followAction->setToolTip(tr("Re-read a replay that is still being recorded and extend the timeline as chunks land"));
     file->addSeparator();
-    QAction* record = add(file, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
-    record->setCheckable(true);
-    add(file, "saveTrace", tr("Save access trace…"), {}, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
-        if (p.isEmpty())
-            return;
-        if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
-            QMessageBox::warning(this, tr("Save access trace"), QString::fromStdString(st.message()));
-    });
+    add(file, "settings", tr("&Settings…"), QKeySequence(Qt::CTRL | Qt::Key_Comma), [this] { showSettings(); });
     file->addSeparator();
     add(file, "quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
 
@@ -331,17 +336,86 @@ void MainWindow::buildActions()
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
     add(play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); });
     add(play, "slower", tr("Slower"), QKeySequence(Qt::Key_Minus), [this] { m_playback->slower(); });
-    add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
-    QAction* faster2 = new QAction(this); // '=' is '+' without Shift on most layouts
-    faster2->setShortcut(QKeySequence(Qt::Key_Equal));
-    connect(faster2, &QAction::triggered, m_playback, &PlaybackController::faster);
-    addAction(faster2);
+    QAction* faster = add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
+    play->addSeparator();
+    // A–B loop between the diff's frames A and B (the markers already on the timeline).
+    QAction* loop = add(play, "loopAB", tr("&Loop A–B"), QKeySequence(Qt::CTRL | Qt::Key_L), [this](bool on) {
+        if (!on) {
+            m_playback->clearLoop();
+            return;
+        }
+        const int a = m_viewState->frameA();
+        const int b = m_viewState->frameB() >= 0 && !m_diff->followsPlayhead() ? m_viewState->frameB() : m_session->currentFrame();
+        if (a < 0 || a == b) {
+            statusBar()->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
+            m_playback->clearLoop();
+            findChild<QAction*>("loopAB")->setChecked(false);
+            return;
+        }
+        m_playback->setLoop(a, b);
+    });
+    loop->setCheckable(true);
+    connect(m_playback, &PlaybackController::loopChanged, loop, &QAction::setChecked);
+    // Moving A or a set B moves a running loop with them (a B that follows the playhead moves
+    // every frame while playing: the loop keeps the end it started with).
+    connect(m_viewState, &ViewState::diffFramesChanged, m_playback, [this](int a, int b) {
+        if (m_playback->isLooping() && a >= 0)
+            m_playback->setLoop(a, b >= 0 && !m_diff->followsPlayhead() ? b : m_playback->loopLast());
+    });
+    connect(m_playback, &PlaybackController::loopChanged, m_timeline, [this] {
+        m_timeline->setLoopRange(m_playback->loopFirst(), m_playback->loopLast());
+    });
+    faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts
+
+    // Bookmarks: named frames of this replay, saved per file; ' and Shift+' walk them.
+    m_bookmarkMenu = menuBar()->addMenu(tr("Book&marks"));
+    m_bookmarkMenu->setObjectName("bookmarkMenu");
+    add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); });
+    add(m_bookmarkMenu, "nextBookmark", tr("&Next bookmark"), QKeySequence(Qt::Key_Apostrophe), [this] {
+        if (int f = m_bookmarks->next(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    QAction* prevBookmark = add(m_bookmarkMenu, "prevBookmark", tr("&Previous bookmark"), QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), [this] {
+        if (int f = m_bookmarks->previous(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    // Shift+' arrives as '"' on US-style layouts.
+    prevBookmark->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), QKeySequence(Qt::Key_QuoteDbl)});
+    add(m_bookmarkMenu, "removeBookmark", tr("&Remove bookmark at the playhead"), {}, [this] { m_bookmarks->remove(m_session->currentFrame()); });
+    m_bookmarkMenu->addSeparator();
+    connect(m_bookmarks, &Bookmarks::changed, this, &MainWindow::updateBookmarkMenu);
+    connect(m_bookmarks, &Bookmarks::changed, this, [this] { m_timeline->setBookmarks(m_bookmarks->list()); });
+
+    // Developer tools, out of the user's menus: the access trace feeds vtxscope-bench, the
+    // cache policy is for comparing policies (docs/CACHE.md).
+    QMenu* debug = menuBar()->addMenu(tr("De&bug"));
+    debug->setObjectName("debugMenu");
+    QAction* record = add(debug, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
+    record->setCheckable(true);
+    add(debug, "saveTrace", tr("Save access trace…"), {}, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
+        if (p.isEmpty())
+            return;
+        if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
+            QMessageBox::warning(this, tr("Save access trace"), QString::fromStdString(st.message()));
+    });
+    QMenu* policy = debug->addMenu(tr("Cache &policy"));
+    auto* policies = new QActionGroup(policy);
+    for (const QString& spec : {QStringLiteral("adaptive"), QStringLiteral("fixed:2,2"), QStringLiteral("none")}) {
+        QAction* a = policy->addAction(spec);
+        a->setObjectName("cachePolicy:" + spec);
+        a->setCheckable(true);
+        a->setChecked(spec == m_session->cachePolicy());
+        policies->addAction(a);
+        connect(a, &QAction::triggered, this, [this, spec] { m_session->setCachePolicy(spec); });
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    add(help, "about", tr("&About vtxscope"), {}, [this] {
-        QMessageBox::about(this, tr("About vtxscope"),
-                           tr("<b>vtxscope</b> %1<br>A viewer and timeline scrubber for VTX replay files.").arg(QApplication::applicationVersion()));
+    add(help, "shortcuts", tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+        ShortcutSheet sheet(this, this);
+        sheet.exec();
     });
+    add(help, "about", tr("&About vtxscope"), {}, [this] { showAboutBox(this); });
 }
 
 void MainWindow::buildDocks()
@@ -443,6 +517,14 @@ void MainWindow::buildDocks()
     tabifyDockWidget(watchDock, evDock);
     tabifyDockWidget(evDock, infoDock);
     tabifyDockWidget(infoDock, cacheDock);
+    // Time data: the footer's gaps, segments and per-frame times; a click seeks.
+    m_timeData = new TimeDataPanel(this);
+    QDockWidget* timeDock = dock("timeDataDock", tr("Time data"), m_timeData, Qt::RightDockWidgetArea);
+    tabifyDockWidget(cacheDock, timeDock);
+    connect(m_timeData, &TimeDataPanel::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_session, &ReplaySession::opened, m_timeData, [this] { m_timeData->setFile(m_session->file()); });
+    connect(m_session, &ReplaySession::grew, m_timeData, [this] { m_timeData->setFile(m_session->file()); });
+    connect(m_session, &ReplaySession::closed, m_timeData, [this] { m_timeData->setFile(nullptr); });
     watchDock->raise();
 
     // Plot and timeline (with the transport bar) along the bottom.
@@ -485,11 +567,9 @@ void MainWindow::buildDocks()
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
     flash->setCheckable(true);
-    flash->setChecked(QSettings().value("view/flashChanges", true).toBool());
-    connect(flash, &QAction::toggled, this, [this](bool on) {
-        m_inspector->setFlashChanges(on);
-        QSettings().setValue("view/flashChanges", on);
-    });
+    flash->setChecked(m_settings->flashChanges());
+    connect(flash, &QAction::toggled, m_settings, &UserSettings::setFlashChanges);
+    connect(m_settings, &UserSettings::flashChangesChanged, flash, &QAction::setChecked);
     m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
@@ -529,7 +609,7 @@ void MainWindow::focusFirstEntityMatch()
 void MainWindow::updateFileActions()
 {
     const bool open = m_session->isOpen();
-    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition"})
+    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition", "addBookmark", "loopAB"})
         if (auto* a = findChild<QAction*>(name))
             a->setEnabled(open);
 }
@@ -656,6 +736,8 @@ void MainWindow::onOpened()
     if (m_session->path() != m_lastOpenedPath)
         m_watchModel->clear(); // watches name entities of one replay
     m_lastOpenedPath = m_session->path();
+    m_bookmarks->load(m_session->path());
+    m_playback->clearLoop();
     updateFileActions();
     if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
         m_timeline->setFocus(Qt::OtherFocusReason);
@@ -678,6 +760,7 @@ void MainWindow::onOpened()
         }
         m_viewState->setSelection({bucket, m_pending.selectId});
     }
+    m_playback->setSpeed(m_settings->defaultSpeed());
     if (m_pending.frame >= 0)
         m_playback->seek(m_pending.frame);
     m_pending = {};
@@ -697,6 +780,8 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message)
 
 void MainWindow::onClosed()
 {
+    m_bookmarks->load({});
+    m_playback->clearLoop();
     m_viewState->reset();
     m_centre->setCurrentIndex(0);
     m_banner->setVisible(false);
@@ -744,7 +829,7 @@ void MainWindow::updateStatus()
     }
     const int f = m_session->currentFrame();
     m_statusFrame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
-    m_statusTime->setText(tr("game %1 s · UTC %2").arg(double(m_session->gameTimeTicks(f)) / 1e7, 0, 'f', 3).arg(utcText(*m_session->file(), f)));
+    m_statusTime->setText(statusTimeText(*m_session->file(), f, m_settings->timeUnit()));
     m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
 }
 
@@ -789,12 +874,70 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+void MainWindow::addBookmarkDialog()
+{
+    if (!m_session->isOpen())
+        return;
+    const int frame = m_session->currentFrame();
+    const Bookmark* existing = m_bookmarks->at(frame);
+    QString name = existing ? existing->name : tr("Frame %1").arg(frame);
+    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS")) {
+        bool ok = false;
+        name = QInputDialog::getText(this, tr("Add bookmark"), tr("Name of the bookmark at frame %1:").arg(frame), QLineEdit::Normal, name, &ok);
+        if (!ok)
+            return;
+    }
+    m_bookmarks->add(frame, name.trimmed().isEmpty() ? tr("Frame %1").arg(frame) : name.trimmed());
+    statusBar()->showMessage(tr("Bookmark at frame %1").arg(frame), 3000);
+}
+
+void MainWindow::updateBookmarkMenu()
+{
+    // The fixed actions stay; the list after the separator is rebuilt.
+    const QList<QAction*> actions = m_bookmarkMenu->actions();
+    bool afterSeparator = false;
+    for (QAction* a : actions) {
+        if (afterSeparator)
+            a->deleteLater(), m_bookmarkMenu->removeAction(a);
+        else if (a->isSeparator())
+            afterSeparator = true;
+    }
+    for (const Bookmark& b : m_bookmarks->list())
+        m_bookmarkMenu->addAction(tr("%1 — frame %2").arg(b.name).arg(b.frame), this, [this, f = b.frame] { m_playback->seek(f); });
+}
+
+void MainWindow::applyUserSettings()
+{
+    // Each setting reaches what shows it; the settings dialog only edits UserSettings.
+    auto budget = [this](int mb) { m_session->setCacheBudget(size_t(mb) << 20); };
+    budget(m_settings->cacheBudgetMB());
+    connect(m_settings, &UserSettings::cacheBudgetChanged, this, budget);
+    auto timeUnit = [this](TimeUnit u) {
+        m_timeline->setTimeUnit(u);
+        m_plot->setTimeUnit(u);
+        updateStatus();
+    };
+    timeUnit(m_settings->timeUnit());
+    connect(m_settings, &UserSettings::timeUnitChanged, this, timeUnit);
+    if (m_settings->theme() != Theme::System)
+        applyTheme(m_settings->theme());
+    connect(m_settings, &UserSettings::themeChanged, this, [](Theme t) { applyTheme(t); });
+    m_inspector->setFlashChanges(m_settings->flashChanges());
+    connect(m_settings, &UserSettings::flashChangesChanged, m_inspector, &InspectorPanel::setFlashChanges);
+    m_playback->setSpeed(m_settings->defaultSpeed());
+}
+
+void MainWindow::showSettings()
+{
+    SettingsDialog dialog(m_settings, m_session, this);
+    dialog.exec();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e)
 {
     QSettings s;
     s.setValue("window/geometry", saveGeometry());
     s.setValue("window/state", saveState());
-    s.setValue("playback/speed", m_playback->speed());
     e->accept();
 }
 

@@ -24,7 +24,9 @@ void PlaybackController::play()
 {
     if (!m_session->isOpen() || isPlaying())
         return;
-    if (m_session->currentFrame() >= m_session->frameCount() - 1)
+    if (isLooping() && (m_session->currentFrame() < m_loopFirst || m_session->currentFrame() >= m_loopLast))
+        m_session->setCurrentFrame(m_loopFirst);
+    else if (m_session->currentFrame() >= m_session->frameCount() - 1)
         m_session->setCurrentFrame(0);
     m_targetTicks = double(m_session->gameTimeTicks(m_session->currentFrame()));
     m_clock.start();
@@ -74,10 +76,38 @@ void PlaybackController::tick()
     int frame = m_session->frameAtGameTime(int64_t(m_targetTicks));
     // Never step backwards while playing forward (nearest-frame rounding could).
     frame = std::max(frame, m_session->currentFrame());
+    if (isLooping() && frame >= m_loopLast) {
+        // Past B: back to A, keeping the game-time clock in step with the jump.
+        seek(m_loopFirst);
+        return;
+    }
     if (frame != m_session->currentFrame())
         m_session->setCurrentFrame(frame);
     if (frame >= last)
         pause();
+}
+
+void PlaybackController::setLoop(int first, int last)
+{
+    if (first > last)
+        std::swap(first, last);
+    if (first < 0 || last <= first) {
+        clearLoop();
+        return;
+    }
+    if (first == m_loopFirst && last == m_loopLast)
+        return;
+    m_loopFirst = first;
+    m_loopLast = last;
+    emit loopChanged(true); // also when only the range moved: the timeline shades it
+}
+
+void PlaybackController::clearLoop()
+{
+    if (!isLooping())
+        return;
+    m_loopFirst = m_loopLast = -1;
+    emit loopChanged(false);
 }
 
 void PlaybackController::stepFrames(int delta) { seek(m_session->currentFrame() + delta); }

@@ -3,6 +3,7 @@
 #include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyTree.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TimeFormat.hpp"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -48,6 +49,12 @@ int PlotCanvas::frameAtX(int x) const
     const QRect r = plotRect();
     const double t = std::clamp(double(x - r.left()) / std::max(1, r.width()), 0.0, 1.0);
     return int(std::lround(m_first + t * (m_last - m_first)));
+}
+
+void PlotCanvas::setTimeUnit(TimeUnit unit)
+{
+    m_unit = unit;
+    update();
 }
 
 void PlotCanvas::paintEvent(QPaintEvent*)
@@ -105,7 +112,10 @@ void PlotCanvas::paintEvent(QPaintEvent*)
         if (it != m_series.frames.end()) {
             const double v = m_series.values[size_t(it - m_series.frames.begin())];
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QRect(r.left() + 4, r.bottom() + 1, r.width(), 14), Qt::AlignLeft, tr("frame %1: %2").arg(*it).arg(v, 0, 'g', 8));
+            QString at = tr("frame %1").arg(*it);
+            if (m_unit != TimeUnit::Frame && m_session->file())
+                at += QStringLiteral(" (%1)").arg(rulerLabel(*m_session->file(), *it, m_unit));
+            p.drawText(QRect(r.left() + 4, r.bottom() + 1, r.width(), 14), Qt::AlignLeft, tr("%1: %2").arg(at).arg(v, 0, 'g', 8));
         }
     }
 }

@@ -1,5 +1,7 @@
 #include "vtxwidgets/ReplaySession.hpp"
 
+#include "vtx/cache/CachePolicy.hpp"
+
 #include "vtx/LargeAlloc.hpp"
 
 #include <QPointer>
@@ -75,7 +77,7 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
         m_playheadJobs.cancel();
         for (JobTracker& jobs : m_channelJobs)
             jobs.cancel();
-        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file)), false);
+        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file, m_cacheOptions)), false);
     }
     m_file = std::move(file);
     emit grew(before, frameCount());
@@ -83,6 +85,21 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
 }
 
 ReplaySession::~ReplaySession() = default;
+
+void ReplaySession::setCacheBudget(size_t bytes)
+{
+    m_cacheOptions.budgetBytes = bytes > 0 ? bytes : vtx::defaultCacheBudget();
+    if (m_cache)
+        m_cache->setBudget(m_cacheOptions.budgetBytes);
+}
+
+bool ReplaySession::setCachePolicy(const QString& spec)
+{
+    if (m_cache ? !m_cache->setPolicy(spec.toStdString()) : !vtx::makeCachePolicy(spec.toStdString()))
+        return false;
+    m_cacheOptions.policy = spec.toStdString();
+    return true;
+}
 
 void ReplaySession::openAsync(const QString& path)
 {
@@ -102,7 +119,7 @@ void ReplaySession::openAsync(const QString& path)
                        close();
                        m_path = path;
                        m_file = std::move(*result);
-                       m_cache = std::make_unique<vtx::ChunkCache>(m_file);
+                       m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
                        m_current = 0;
                        setCurrentFrame(0); // before opened(): listeners may seek elsewhere
                        emit opened();

@@ -1,5 +1,6 @@
 // vtxscope: the GUI. Parses the command line and shows the main window; nothing else.
 
+#include "vtxwidgets/AppIcon.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 
 #include <QApplication>
@@ -11,6 +12,9 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("vtxscope");
     QApplication::setApplicationName("vtxscope");
     QApplication::setApplicationVersion("0.1.0");
+    // Lets the desktop match the window to the installed entry (its icon in the task bar).
+    QGuiApplication::setDesktopFileName("org.vtxscope.vtxscope");
+    QApplication::setWindowIcon(vtxw::appIcon());
 
     QCommandLineParser parser;
     parser.setApplicationDescription("Viewer and timeline scrubber for VTX replay files");

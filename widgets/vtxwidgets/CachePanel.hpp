@@ -1,5 +1,5 @@
 #pragma once
-// The Cache dock: the policy in use (switchable), its mode and window, residency against the
+// The Cache dock: the policy in use (Debug ▸ Cache policy switches it), its mode and window, residency against the
 // budget, hit rate and decode figures, refreshed every 250 ms; plus the one-line summary the
 // status bar shows.
 

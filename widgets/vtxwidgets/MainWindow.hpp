@@ -34,6 +34,9 @@ class FileInfoPanel;
 class CachePanel;
 class RecentFiles;
 class ViewState;
+class UserSettings;
+class TimeDataPanel;
+class Bookmarks;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -70,6 +73,11 @@ public:
     void seekCondition(const QString& condition, bool forward);
     EntityKey selectedEntity() const;
     ViewState* viewState() const { return m_viewState; }
+    UserSettings* userSettings() const { return m_settings; }
+    TimeDataPanel* timeData() const { return m_timeData; }
+    Bookmarks* bookmarks() const { return m_bookmarks; }
+    /// File ▸ Settings (modal).
+    void showSettings();
     void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
     QString lastError() const { return m_lastError; }
@@ -101,6 +109,9 @@ private:
     void applyDefaultDockSizes();
     void focusFirstEntityMatch();
     void updateFileActions();
+    void applyUserSettings();
+    void addBookmarkDialog();
+    void updateBookmarkMenu();
 
     ReplaySession* m_session;
     PlaybackController* m_playback;
@@ -129,6 +140,10 @@ private:
     QMenu* m_viewMenu;
     QByteArray m_defaultState;
     ViewState* m_viewState;
+    UserSettings* m_settings;
+    TimeDataPanel* m_timeData = nullptr;
+    Bookmarks* m_bookmarks;
+    QMenu* m_bookmarkMenu = nullptr;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;

@@ -18,6 +18,12 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     static const std::vector<double>& speeds();
+    /// A–B loop: while playing, reaching `last` jumps back to `first` (Playback ▸ Loop A–B).
+    void setLoop(int first, int last);
+    void clearLoop();
+    bool isLooping() const { return m_loopFirst >= 0; }
+    int loopFirst() const { return m_loopFirst; }
+    int loopLast() const { return m_loopLast; }
 
 public slots:
     void play();
@@ -35,6 +41,8 @@ public slots:
 
 signals:
     void playingChanged(bool playing);
+    /// The loop was turned on or off, or its range moved.
+    void loopChanged(bool looping);
     void speedChanged(double speed);
 
 private:
@@ -44,6 +52,7 @@ private:
     QElapsedTimer m_clock;
     double m_speed = 1.0;
     double m_targetTicks = 0; ///< game time the playhead should show
+    int m_loopFirst = -1, m_loopLast = -1;
 };
 
 } // namespace vtxw

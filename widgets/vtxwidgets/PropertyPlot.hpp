@@ -5,6 +5,7 @@
 
 #include "vtxwidgets/EntityTreeModel.hpp"
 #include "vtxwidgets/JobTracker.hpp"
+#include "vtxwidgets/UserSettings.hpp"
 
 #include <QPointer>
 #include <QWidget>
@@ -33,6 +34,8 @@ public:
     const PlotSeries& series() const { return m_series; }
     int frameAtX(int x) const;
     QSize sizeHint() const override { return {600, 140}; }
+    /// How the hover label names the frame (Settings ▸ Time display).
+    void setTimeUnit(TimeUnit unit);
 
 signals:
     void seekRequested(int frame);
@@ -49,6 +52,7 @@ private:
     int m_first = 0, m_last = 1;
     double m_min = 0, m_max = 1;
     int m_hoverX = -1;
+    TimeUnit m_unit = TimeUnit::Frame;
 };
 
 class PropertyPlot : public QWidget {
@@ -61,6 +65,7 @@ public:
     void cancel();
     bool isComputing() const { return m_jobs.isRunning(); }
     PlotCanvas* canvas() const { return m_canvas; }
+    void setTimeUnit(TimeUnit unit) { m_canvas->setTimeUnit(unit); }
     /// The title: what the curve on screen shows (or what is being computed).
     QString title() const;
 

@@ -66,7 +66,16 @@ public:
     void setFollowing(bool on, int intervalMs = 250);
     bool isFollowing() const { return m_followTimer.isActive(); }
 
-    /// Records every playhead request while enabled (File ▸ Record access trace).
+    /// The decoded-chunk memory budget in bytes, 0 for the default (a quarter of physical
+    /// memory). Applies to the open replay at once (evicting down to it) and to later ones.
+    void setCacheBudget(size_t bytes);
+    size_t cacheBudget() const { return m_cacheOptions.budgetBytes; }
+    /// The cache policy ("adaptive", "fixed:B,F", "none"; Debug ▸ Cache policy), for the open
+    /// replay and later ones. False when the spec is not a policy.
+    bool setCachePolicy(const QString& spec);
+    QString cachePolicy() const { return QString::fromStdString(m_cacheOptions.policy); }
+
+    /// Records every playhead request while enabled (Debug ▸ Record access trace).
     void setTraceRecording(bool on);
     bool isTraceRecording() const { return bool(m_recorder); }
     vtx::AccessTrace recordedTrace() const;
@@ -98,6 +107,7 @@ private:
     JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
     std::shared_ptr<const vtx::ReplayFile> m_file;
     std::unique_ptr<vtx::ChunkCache> m_cache;
+    vtx::CacheOptions m_cacheOptions; ///< for every cache this session makes
     int m_current = 0;
     vtx::FrameHandle m_displayed;
     bool m_loading = false;

@@ -1,10 +1,15 @@
 #pragma once
-// The timeline across the bottom of the window: lanes for events, gaps, segments, chunk cache
-// state and the scrub bar with the playhead and A/B markers. Click or drag the scrub lane to
-// seek, Ctrl+wheel to zoom around the cursor, drag the ruler (or wheel) to pan. Painting only
-// touches what is visible; layout is computed on resize/zoom, not while painting.
+// The timeline across the bottom of the window: an overview strip of the whole file (with the
+// visible range when zoomed), the ruler (frames, game time or UTC) with bookmarks, lanes for
+// events (folded with a count where they crowd), gaps, segments, chunk cache state and the scrub
+// bar with the playhead, A/B markers and the A–B loop. Click or drag the scrub lane to seek,
+// Ctrl+wheel to zoom around the cursor, drag the ruler (or wheel) to pan, click or drag the
+// overview to move the view. While zoomed, the view follows the playhead. Every lane has a
+// tooltip (its legend over the lane name). Painting only touches what is visible.
 
+#include "vtxwidgets/Bookmarks.hpp"
 #include "vtxwidgets/TimelineAxis.hpp"
+#include "vtxwidgets/UserSettings.hpp"
 
 #include "vtx/cache/ChunkCache.hpp"
 
@@ -22,7 +27,17 @@ public:
 
     const TimelineAxis& axis() const { return m_axis; }
     void setMarkers(int a, int b);
-    QSize sizeHint() const override { return {800, 120}; }
+    void setBookmarks(const QList<Bookmark>& bookmarks);
+    /// The A–B loop's range, shaded on the scrub lane (first < 0: no loop).
+    void setLoopRange(int first, int last);
+    /// The tooltip text at a point of the widget (for tests; the ToolTip event shows it).
+    QString toolTipAt(const QPoint& pos) const;
+    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "chunks",
+    /// "scrub"), for tests.
+    int laneCentreY(const QString& lane) const;
+    /// Events folded into one marker: the markers as painted (frame of the first, count).
+    std::vector<std::pair<int, int>> eventMarkers() const;
+    QSize sizeHint() const override { return {800, 124}; }
     QSize minimumSizeHint() const override { return {200, 100}; }
     /// Frame under pixel x (for tests and tooltips).
     int frameAtX(int x) const { return m_axis.frameIndexAt(x); }
@@ -35,6 +50,11 @@ public:
     /// The followed file grew: new chunks join the lanes; a view showing everything keeps
     /// showing everything, a zoomed view stays where it is.
     void extend();
+    /// The ruler's labels: frame numbers, game time or UTC (Settings ▸ Time display).
+    void setTimeUnit(TimeUnit unit);
+    TimeUnit timeUnit() const { return m_unit; }
+    /// The ruler label of `frame` in the current unit, `stepSeconds` apart from the next one.
+    QString rulerText(int frame, double stepSeconds = 1.0) const;
 
 signals:
     void seekRequested(int frame);
@@ -55,7 +75,13 @@ protected:
 
 private:
     double m_announcedFirst = -1, m_announcedLast = -1;
-    enum Lane { RulerLane, EventsLane, GapsLane, ChunksLane, ScrubLane, LaneCount };
+    enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, ChunksLane, ScrubLane, LaneCount };
+    /// Brings a playhead that left the zoomed view back into it.
+    void followPlayhead();
+    double overviewX(double frame) const;
+    int overviewFrameAt(int x) const;
+    void centreViewOn(int frame);
+    QString legend(Lane lane) const;
     QRect laneRect(Lane lane) const;
     int laneAt(int y) const;
     void reload();
@@ -73,8 +99,11 @@ private:
     std::vector<std::pair<int, int>> m_chunkRanges;
     std::vector<vtx::ChunkState> m_chunkStates;
     int m_markerA = -1, m_markerB = -1;
+    QList<Bookmark> m_bookmarks;
+    int m_loopFirst = -1, m_loopLast = -1;
+    TimeUnit m_unit = TimeUnit::Frame;
     int m_hoverX = -1;
-    enum class Drag { None, Seek, Pan } m_drag = Drag::None;
+    enum class Drag { None, Seek, Pan, Overview } m_drag = Drag::None;
     double m_panStartFrame = 0;
     int m_panStartX = 0;
     QTimer m_cachePoll;

@@ -1,0 +1,527 @@
+// The desktop product around the viewer: resources (icon, desktop entry, MIME type), the About
+// box, user settings and the dialog that edits them, the Debug menu, the theme's colours.
+
+#include "TestSupport.hpp"
+#include "vtxwidgets/AboutBox.hpp"
+#include "vtxwidgets/AppIcon.hpp"
+#include "vtxwidgets/Bookmarks.hpp"
+#include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/PlaybackController.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/SettingsDialog.hpp"
+#include "vtxwidgets/ShortcutSheet.hpp"
+#include "vtxwidgets/Theme.hpp"
+#include "vtxwidgets/TimeDataModel.hpp"
+#include "vtxwidgets/TimeDataPanel.hpp"
+#include "vtxwidgets/TimeFormat.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/UserSettings.hpp"
+#include "vtxwidgets/ViewState.hpp"
+
+#include "vtx/LibraryVersions.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QStandardPaths>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <zstd.h>
+
+using namespace vtxw;
+
+namespace {
+QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString resourcePath(const char* name) { return QString::fromStdString(vtxtest::sourceDir() + "/resources/") + name; }
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy opened(w.session(), &ReplaySession::opened);
+    w.openFile({path});
+    return opened.wait(20000);
+}
+
+// WCAG relative luminance contrast between two colours.
+double contrast(const QColor& a, const QColor& b)
+{
+    auto lum = [](const QColor& c) {
+        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
+    };
+    const double la = lum(a), lb = lum(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QAction* actionNamed(QWidget& w, const QString& name) { return w.findChild<QAction*>(name); }
+} // namespace
+
+class TestDesktop : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("vtxscope-tests-desktop");
+        QSettings().clear();
+    }
+    void cleanup() { QSettings().clear(); }
+
+    void iconHasEverySize()
+    {
+        const QIcon icon = appIcon();
+        QVERIFY(!icon.isNull());
+        for (int size : {16, 24, 32, 48, 64, 128, 256}) {
+            const QPixmap p = icon.pixmap(size, size);
+            QCOMPARE(p.size(), QSize(size, size));
+        }
+        // Every size in the .qrc is a committed rendering of the SVG source.
+        QVERIFY(QFile::exists(resourcePath("icons/vtxscope.svg")));
+    }
+
+    // The MIME type's magic matches what every sample starts with; the desktop entry and the
+    // metainfo name the same type and the same desktop id.
+    void mimeMagicMatchesTheSamples()
+    {
+        QFile xml(resourcePath("vtxscope-mime.xml"));
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        QXmlStreamReader r(&xml);
+        QString type;
+        QStringList magics, globs;
+        while (!r.atEnd()) {
+            if (r.readNext() != QXmlStreamReader::StartElement)
+                continue;
+            if (r.name() == QLatin1String("mime-type"))
+                type = r.attributes().value("type").toString();
+            else if (r.name() == QLatin1String("match")) {
+                QCOMPARE(r.attributes().value("offset").toString(), QStringLiteral("0"));
+                magics << r.attributes().value("value").toString();
+            } else if (r.name() == QLatin1String("glob"))
+                globs << r.attributes().value("pattern").toString();
+        }
+        QVERIFY2(!r.hasError(), qPrintable(r.errorString()));
+        QCOMPARE(type, QStringLiteral("application/x-vtx-replay"));
+        QCOMPARE(globs, QStringList{"*.vtx"});
+        QCOMPARE(magics, (QStringList{"VTXF", "VTXP"}));
+        QStringList files{demoPath()};
+        if (vtxtest::samplesAvailable())
+            for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx"})
+                files << QString::fromStdString(vtxtest::samplePath(s));
+        for (const QString& f : files) {
+            QFile in(f);
+            QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(f));
+            QVERIFY2(magics.contains(QString::fromLatin1(in.read(4))), qPrintable(f));
+        }
+        QFile desktop(resourcePath("org.vtxscope.vtxscope.desktop"));
+        QVERIFY(desktop.open(QIODevice::ReadOnly));
+        const QString entry = QString::fromUtf8(desktop.readAll());
+        QVERIFY(entry.contains("MimeType=application/x-vtx-replay;"));
+        QVERIFY(entry.contains("Icon=vtxscope\n"));
+        QVERIFY(entry.contains("Exec=vtxscope %f\n"));
+        QFile meta(resourcePath("org.vtxscope.vtxscope.metainfo.xml"));
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        const QString metainfo = QString::fromUtf8(meta.readAll());
+        QVERIFY(metainfo.contains("<launchable type=\"desktop-id\">org.vtxscope.vtxscope.desktop</launchable>"));
+        QVERIFY(metainfo.contains("<mediatype>application/x-vtx-replay</mediatype>"));
+    }
+
+    void aboutNamesTheLibraryVersions()
+    {
+        const QString text = aboutText();
+        QVERIFY2(text.contains(QString::fromLatin1(qVersion())), qPrintable(text));
+        QVERIFY2(text.contains(QString::fromLatin1(ZSTD_versionString())), qPrintable(text));
+        const vtx::LibraryVersions v = vtx::libraryVersions();
+        QVERIFY(QRegularExpression("^\\d+\\.\\d+\\.\\d+$").match(QString::fromStdString(v.flatbuffers)).hasMatch());
+        QVERIFY(QRegularExpression("^\\d+\\.\\d+\\.\\d+$").match(QString::fromStdString(v.protobuf)).hasMatch());
+        for (const std::string& s : {v.flatbuffers, v.protobuf})
+            QVERIFY2(text.contains(QString::fromStdString(s)), qPrintable(text));
+        for (const char* name : {"Qt", "zstd", "FlatBuffers", "Protobuf"})
+            QVERIFY(text.contains(QLatin1String(name)));
+        MainWindow w;
+        QVERIFY(!w.windowIcon().isNull());
+    }
+
+    void settingsPersist()
+    {
+        {
+            UserSettings s;
+            QCOMPARE(s.cacheBudgetMB(), 0);
+            QCOMPARE(s.timeUnit(), TimeUnit::Frame);
+            QCOMPARE(s.theme(), Theme::System);
+            QVERIFY(s.flashChanges());
+            QCOMPARE(s.defaultSpeed(), 1.0);
+            QSignalSpy unit(&s, &UserSettings::timeUnitChanged);
+            s.setCacheBudgetMB(512);
+            s.setTimeUnit(TimeUnit::Utc);
+            s.setTimeUnit(TimeUnit::Utc); // no change, no signal
+            s.setFlashChanges(false);
+            s.setDefaultSpeed(2.0);
+            QCOMPARE(unit.count(), 1);
+        }
+        UserSettings again;
+        QCOMPARE(again.cacheBudgetMB(), 512);
+        QCOMPARE(again.timeUnit(), TimeUnit::Utc);
+        QVERIFY(!again.flashChanges());
+        QCOMPARE(again.defaultSpeed(), 2.0);
+    }
+
+    // The dialog edits the settings; the window applies them: the cache budget of the open
+    // replay, the ruler and status bar's time unit, the speed a replay starts at.
+    void settingsDialogAppliesAtOnce()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        SettingsDialog dialog(w.userSettings(), w.session(), &w);
+        QVERIFY(dialog.memoryUseText().startsWith("In use now:"));
+        auto* autoBudget = dialog.findChild<QCheckBox*>("autoBudget");
+        auto* budget = dialog.findChild<QSpinBox*>("cacheBudget");
+        QVERIFY(autoBudget && budget);
+        QVERIFY(autoBudget->isChecked());
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, vtx::defaultCacheBudget());
+        autoBudget->setChecked(false);
+        budget->setValue(300);
+        emit budget->editingFinished();
+        QCOMPARE(w.userSettings()->cacheBudgetMB(), 300);
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, size_t(300) << 20);
+        QVERIFY2(dialog.memoryUseText().contains("300 MB"), qPrintable(dialog.memoryUseText()));
+        autoBudget->setChecked(true);
+        QCOMPARE(w.session()->cache()->stats().budgetBytes, vtx::defaultCacheBudget());
+
+        auto* unit = dialog.findChild<QComboBox*>("timeUnit");
+        QVERIFY(unit);
+        QCOMPARE(w.timeline()->rulerText(0), QStringLiteral("0"));
+        unit->setCurrentIndex(unit->findData(int(TimeUnit::GameTime)));
+        emit unit->activated(unit->currentIndex());
+        QCOMPARE(w.timeline()->timeUnit(), TimeUnit::GameTime);
+        const int f = w.timeline()->frameCount() / 2;
+        QCOMPARE(w.timeline()->rulerText(f), rulerLabel(*w.session()->file(), f, TimeUnit::GameTime));
+        QVERIFY2(w.timeline()->rulerText(f).endsWith(" s") || w.timeline()->rulerText(f).contains(':'), qPrintable(w.timeline()->rulerText(f)));
+
+        auto* speed = dialog.findChild<QComboBox*>("defaultSpeed");
+        speed->setCurrentIndex(speed->findData(2.0));
+        emit speed->activated(speed->currentIndex());
+        QCOMPARE(w.userSettings()->defaultSpeed(), 2.0);
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(w.playback()->speed(), 2.0);
+
+        auto* flash = dialog.findChild<QCheckBox*>("flashChanges");
+        flash->setChecked(false);
+        QVERIFY(!w.userSettings()->flashChanges());
+    }
+
+    // The sheet is built from the actions: every action of the window with a shortcut is in it,
+    // with that shortcut, so it cannot drift from the keys that work.
+    void shortcutSheetListsEveryShortcut()
+    {
+        MainWindow w;
+        ShortcutSheet sheet(&w);
+        QMap<QString, QString> shown; // action text → keys, as the sheet shows them
+        QStringList groups;
+        for (int g = 0; g < sheet.tree()->topLevelItemCount(); ++g) {
+            QTreeWidgetItem* group = sheet.tree()->topLevelItem(g);
+            groups << group->text(0);
+            for (int i = 0; i < group->childCount(); ++i)
+                shown.insert(group->child(i)->data(0, Qt::UserRole).toString() + "|" + group->child(i)->text(0), group->child(i)->text(1));
+        }
+        int withKeys = 0;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcuts().isEmpty() || a->text().isEmpty())
+                continue;
+            ++withKeys;
+            const QString key = a->objectName() + "|" + QString(a->text()).remove('&');
+            QVERIFY2(shown.contains(key), qPrintable("missing from the sheet: " + key));
+            for (const QKeySequence& k : a->shortcuts())
+                QVERIFY2(shown.value(key).contains(k.toString(QKeySequence::NativeText)), qPrintable(key + ": " + shown.value(key)));
+        }
+        QVERIFY(withKeys >= 30);
+        QCOMPARE(shown.size(), withKeys);
+        for (const char* g : {"File", "Go", "Diff", "Playback", "Bookmarks", "Help"})
+            QVERIFY2(groups.contains(QLatin1String(g)), qPrintable(groups.join(", ")));
+        QVERIFY(shown.value("faster|Faster").contains("="));
+        QVERIFY(shown.value("addBookmark|Add bookmark…") == QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText));
+    }
+
+    // Gaps, segments and per-frame times of the demo replay (it has gaps and segments), through
+    // the model tester; a click on a row seeks the window there.
+    void timeDataTables()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        TimeDataPanel* panel = w.timeData();
+        QVERIFY(panel);
+        QAbstractItemModelTester t1(panel->gaps(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(panel->segments(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t3(panel->times(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto& f = *w.session()->file();
+        QVERIFY2(!f.footer().times.gaps.empty() && !f.footer().times.segments.empty(), "the demo replay has gaps and segments");
+        QCOMPARE(panel->gaps()->rowCount(), int(f.footer().times.gaps.size()));
+        QCOMPARE(panel->times()->rowCount(), f.frameCount());
+        // Segments cover the file without holes.
+        const auto segs = TimeDataModel::segmentsOf(f);
+        QCOMPARE(panel->segments()->rowCount(), int(segs.size()));
+        QCOMPARE(segs.front().first, 0);
+        QCOMPARE(segs.back().last, f.frameCount() - 1);
+        for (size_t i = 1; i < segs.size(); ++i)
+            QCOMPARE(segs[i].first, segs[i - 1].last + 1);
+        // The gap row names the frame after the gap (stored as k + 1).
+        const int gapFrame = int(f.footer().times.gaps.front()) - 1;
+        QCOMPARE(panel->gaps()->index(0, 0).data().toInt(), gapFrame);
+        QCOMPARE(panel->gaps()->index(0, 0).data(TimeDataModel::FrameRole).toInt(), gapFrame);
+        QCOMPARE(panel->times()->index(5, 1).data().toString(), gameTimeText(f.gameTimeTicks(5)));
+        QTableView* gapsView = panel->viewOf(panel->gaps());
+        QVERIFY(gapsView);
+        panel->tabs()->setCurrentWidget(gapsView);
+        emit gapsView->clicked(panel->gaps()->index(0, 1));
+        QCOMPARE(w.session()->currentFrame(), gapFrame);
+        QTableView* timesView = panel->viewOf(panel->times());
+        emit timesView->activated(panel->times()->index(42, 0));
+        QCOMPARE(w.session()->currentFrame(), 42);
+        w.session()->close();
+        QCOMPARE(panel->times()->rowCount(), 0);
+    }
+
+    void bookmarksAreSavedPerFile()
+    {
+        const QString a = demoPath(), b = QStringLiteral("/tmp/other.vtx");
+        {
+            Bookmarks marks;
+            marks.load(a);
+            QVERIFY(marks.list().isEmpty());
+            QCOMPARE(marks.next(0), -1);
+            marks.add(300, "late");
+            marks.add(100, "early");
+            marks.add(100, "early, renamed");
+            QCOMPARE(marks.list().size(), 2);
+            QCOMPARE(marks.list().front(), (Bookmark{100, "early, renamed"}));
+            QCOMPARE(marks.next(0), 100);
+            QCOMPARE(marks.next(100), 300);
+            QCOMPARE(marks.next(300), 100); // wraps
+            QCOMPARE(marks.previous(300), 100);
+            QCOMPARE(marks.previous(100), 300); // wraps
+            marks.load(b);
+            QVERIFY(marks.list().isEmpty());
+        }
+        Bookmarks again;
+        again.load(a);
+        QCOMPARE(again.list().size(), 2);
+        again.remove(300);
+        again.load(a);
+        QCOMPARE(again.list().size(), 1);
+    }
+
+    // Ctrl+B adds at the playhead (the name dialog is skipped under VTXSCOPE_NO_DIALOGS), '
+    // and Shift+' walk them, the timeline shows them; reopening the file brings them back.
+    void bookmarkKeysInTheWindow()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        w.timeline()->setFocus();
+        w.playback()->seek(50);
+        QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+        w.playback()->seek(200);
+        QTest::keyClick(&w, Qt::Key_B, Qt::ControlModifier);
+        QCOMPARE(w.bookmarks()->list().size(), 2);
+        QCOMPARE(w.bookmarks()->list().front().name, QStringLiteral("Frame 50"));
+        w.playback()->seek(0);
+        QTest::keyClick(&w, Qt::Key_Apostrophe);
+        QCOMPARE(w.session()->currentFrame(), 50);
+        QTest::keyClick(&w, Qt::Key_Apostrophe);
+        QCOMPARE(w.session()->currentFrame(), 200);
+        w.findChild<QAction*>("prevBookmark")->trigger();
+        QCOMPARE(w.session()->currentFrame(), 50);
+        // The Bookmarks menu lists them; choosing one jumps there.
+        QMenu* menu = w.menuBar()->findChild<QMenu*>("bookmarkMenu");
+        QVERIFY(menu);
+        QAction* listed = nullptr;
+        for (QAction* a : menu->actions())
+            if (a->text().startsWith("Frame 200"))
+                listed = a;
+        QVERIFY(listed);
+        listed->trigger();
+        QCOMPARE(w.session()->currentFrame(), 200);
+        w.playback()->seek(50);
+        // On the ruler: the tooltip over the flag names it.
+        TimelineScrubber* tl = w.timeline();
+        const QString tip = tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("ruler")));
+        QVERIFY2(tip.contains("Frame 200"), qPrintable(tip));
+        w.session()->close();
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(w.bookmarks()->list().size(), 2);
+    }
+
+    // Zoomed: the overview frames the visible range and a click there moves the view; the view
+    // follows the playhead out of it; tooltips name gaps, segments and chunks; the legend is on
+    // the lane names.
+    void timelineOverviewFollowAndTooltips()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        TimelineScrubber* tl = w.timeline();
+        const int n = tl->frameCount();
+        tl->zoomIn(8, 0);
+        const double span = tl->axis().span();
+        QVERIFY(tl->axis().last < n / 4);
+        // The playhead leaves the view: the view pages along.
+        w.playback()->seek(n / 2);
+        QVERIFY(tl->axis().first <= n / 2 && tl->axis().last >= n / 2);
+        QCOMPARE(tl->axis().span(), span);
+        // Overview click centres the view there.
+        const int ovY = tl->laneCentreY("overview");
+        const int x = tl->axis().x0 + int((tl->axis().x1 - tl->axis().x0) * 0.8);
+        QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(x, ovY));
+        const double centre = (tl->axis().first + tl->axis().last) / 2;
+        QVERIFY2(std::abs(centre - 0.8 * (n - 1)) < span * 0.1 + 1, qPrintable(QString::number(centre)));
+        QCOMPARE(w.session()->currentFrame(), n / 2); // moving the view does not seek
+        tl->showAll();
+        const auto& f = *w.session()->file();
+        const int gap = int(f.footer().times.gaps.front()) - 1;
+        const QString gapTip = tl->toolTipAt(QPoint(tl->xOfFrame(gap) - 3, tl->laneCentreY("gaps")));
+        QVERIFY2(gapTip.contains("Gap") && gapTip.contains("game time"), qPrintable(gapTip));
+        const QString segTip = tl->toolTipAt(QPoint(tl->xOfFrame(n - 2), tl->laneCentreY("gaps")));
+        QVERIFY2(segTip.contains("Segment"), qPrintable(segTip));
+        const QString chunkTip = tl->toolTipAt(QPoint(tl->xOfFrame(1), tl->laneCentreY("chunks")));
+        QVERIFY2(chunkTip.contains("Chunk 0") && chunkTip.contains("KB"), qPrintable(chunkTip));
+        const QString legend = tl->toolTipAt(QPoint(5, tl->laneCentreY("chunks")));
+        QVERIFY2(legend.contains("cached") && legend.contains("failed"), qPrintable(legend));
+        // Folded events: the counts add up to every visible event.
+        int total = 0;
+        for (const auto& [frame, count] : tl->eventMarkers())
+            total += count;
+        QCOMPARE(total, int(f.footer().events.size()));
+    }
+
+    // A–B loop: playing past B jumps back to A.
+    void abLoop()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        PlaybackController* pc = w.playback();
+        pc->setLoop(40, 10); // either order
+        QVERIFY(pc->isLooping());
+        QCOMPARE(pc->loopFirst(), 10);
+        QCOMPARE(pc->loopLast(), 40);
+        pc->setSpeed(10);
+        pc->seek(35);
+        QSignalSpy frames(w.session(), &ReplaySession::currentFrameChanged);
+        pc->play();
+        QVERIFY(QTest::qWaitFor([&] {
+            for (const auto& args : frames)
+                if (args.at(0).toInt() == 10)
+                    return true;
+            return false;
+        }, 20000));
+        pc->pause();
+        for (const auto& args : frames)
+            QVERIFY(args.at(0).toInt() >= 10 && args.at(0).toInt() <= 40);
+        pc->clearLoop();
+        QVERIFY(!pc->isLooping());
+        // The menu action loops between the diff's A and B.
+        w.playback()->seek(20);
+        w.findChild<QAction*>("pinA")->trigger();
+        w.playback()->seek(60);
+        w.findChild<QAction*>("setB")->trigger();
+        w.findChild<QAction*>("loopAB")->trigger();
+        QVERIFY(pc->isLooping());
+        QCOMPARE(pc->loopFirst(), 20);
+        QCOMPARE(pc->loopLast(), 60);
+        // Moving B moves the loop; a B that follows the playhead does not drag it along.
+        w.playback()->seek(90);
+        w.findChild<QAction*>("setB")->trigger();
+        QCOMPARE(pc->loopLast(), 90);
+        w.findChild<QAction*>("followB")->trigger();
+        w.playback()->seek(30);
+        QVERIFY(QTest::qWaitFor([&] { return w.viewState()->frameB() == 30; }, 20000));
+        QCOMPARE(pc->loopFirst(), 20);
+        QCOMPARE(pc->loopLast(), 90);
+        w.findChild<QAction*>("loopAB")->trigger();
+        QVERIFY(!pc->isLooping());
+    }
+
+    void timeTexts()
+    {
+        const auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        QVERIFY(file.isOk());
+        const vtx::ReplayFile& f = **file;
+        // Labels a fraction of a second apart get the digits that tell them apart.
+        QVERIFY(rulerLabel(f, 10, TimeUnit::Utc, 2.0).count(':') == 2 && !rulerLabel(f, 10, TimeUnit::Utc, 2.0).contains('.'));
+        QVERIFY(rulerLabel(f, 10, TimeUnit::Utc, 0.5).contains('.'));
+        QVERIFY(rulerLabel(f, 11, TimeUnit::Utc, 0.01) != rulerLabel(f, 10, TimeUnit::Utc, 0.01));
+        QVERIFY(rulerLabel(f, 11, TimeUnit::GameTime, 0.01) != rulerLabel(f, 10, TimeUnit::GameTime, 0.01));
+        QCOMPARE(rulerLabel(f, 10, TimeUnit::Frame, 0.01), QStringLiteral("10"));
+        QCOMPARE(gameTimeText(125000000), QStringLiteral("12.500 s"));
+        QCOMPARE(gameTimeText(int64_t(62.25 * 1e7)), QStringLiteral("1:02.250"));
+    }
+
+    // Developer items live in the Debug menu, not in File; the policy choice reaches the cache
+    // and survives opening another replay.
+    void debugMenuHoldsDeveloperItems()
+    {
+        MainWindow w;
+        QMenu* debug = w.menuBar()->findChild<QMenu*>("debugMenu");
+        QVERIFY(debug);
+        QMenu* file = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->text() == QObject::tr("&File"))
+                file = a->menu();
+        QVERIFY(file);
+        for (const char* name : {"recordTrace", "saveTrace"}) {
+            QAction* a = actionNamed(w, name);
+            QVERIFY(a);
+            QVERIFY(debug->actions().contains(a));
+            QVERIFY(!file->actions().contains(a));
+        }
+        QAction* none = actionNamed(w, "cachePolicy:none");
+        QVERIFY(none);
+        QVERIFY(openAndWait(w, demoPath()));
+        none->trigger();
+        QCOMPARE(QString::fromStdString(w.session()->cache()->stats().policy), QStringLiteral("none"));
+        QVERIFY(openAndWait(w, demoPath()));
+        QCOMPARE(QString::fromStdString(w.session()->cache()->stats().policy), QStringLiteral("none"));
+        QVERIFY(!w.session()->setCachePolicy("bogus"));
+    }
+
+    // Dark theme: the diff's colours keep a readable contrast on the dark base; back to the
+    // desktop's palette afterwards.
+    void darkThemeKeepsColoursReadable()
+    {
+        const QPalette before = QApplication::palette();
+        applyTheme(Theme::Dark);
+        QVERIFY(isDarkBase());
+        const QColor base = QApplication::palette().color(QPalette::Base);
+        const SemanticColours dark = semanticColours();
+        for (const QColor& c : {dark.increase, dark.decrease, dark.added, dark.removed})
+            QVERIFY2(contrast(c, base) >= 4.5, qPrintable(QString("%1 on %2: %3").arg(c.name(), base.name()).arg(contrast(c, base))));
+        applyTheme(Theme::Light);
+        QVERIFY(!isDarkBase());
+        const QColor lightBase = QApplication::palette().color(QPalette::Base);
+        const SemanticColours light = semanticColours();
+        for (const QColor& c : {light.increase, light.decrease, light.added})
+            QVERIFY2(contrast(c, lightBase) >= 3.0, qPrintable(c.name()));
+        applyTheme(Theme::System);
+        QCOMPARE(QApplication::palette().color(QPalette::Base), before.color(QPalette::Base));
+    }
+};
+
+QTEST_MAIN(TestDesktop)
+#include "tst_desktop.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// The Time data dock: gaps, segments and per-frame times as tabs of tables; clicking a row (or
+// Enter on it) seeks to its frame.
+
+#include <QWidget>
+#include <memory>
+
+class QTabWidget;
+class QTableView;
+
+namespace vtx {
+class ReplayFile;
+}
+
+namespace vtxw {
+
+class TimeDataModel;
+
+class TimeDataPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeDataPanel(QWidget* parent = nullptr);
+    void setFile(std::shared_ptr<const vtx::ReplayFile> file);
+    TimeDataModel* gaps() const { return m_gaps; }
+    TimeDataModel* segments() const { return m_segments; }
+    TimeDataModel* times() const { return m_times; }
+    QTabWidget* tabs() const { return m_tabs; }
+    /// The table showing `model` (for tests).
+    QTableView* viewOf(TimeDataModel* model) const;
+
+signals:
+    void seekRequested(int frame);
+
+private:
+    QTabWidget* m_tabs;
+    TimeDataModel* m_gaps;
+    TimeDataModel* m_segments;
+    TimeDataModel* m_times;
+};
+
+} // namespace vtxw
