@@ -80,10 +80,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
     for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
         connect(m_entityProxy, about, this, [this] { m_entityRowsChanging = true; });
+    // Restored once the proxy is done: during invalidateFilter() it inserts rows in several
+    // steps, and moving the current index from inside one of them reads mappings it has not
+    // finished (a crash in QSortFilterProxyModel::buddy).
     for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
         connect(m_entityProxy, done, this, [this] {
             m_entityRowsChanging = false;
-            restoreSelection();
+            if (!m_selectionRestoreQueued) {
+                m_selectionRestoreQueued = true;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        m_selectionRestoreQueued = false;
+                        restoreSelection();
+                    },
+                    Qt::QueuedConnection);
+            }
         });
     connect(m_entityProxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_entityRowsChanging = true; });
     connect(m_entityProxy, &QAbstractItemModel::layoutChanged, this, [this] {

@@ -152,6 +152,7 @@ private:
     QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
     bool m_shownOnce = false;
     bool m_entityRowsChanging = false; ///< the entity proxy is adding or removing rows
+    bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
 };
 
 } // namespace vtxw
