@@ -13,6 +13,7 @@
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TextFieldKeys.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/ViewState.hpp"
 #include "vtxwidgets/WatchModel.hpp"
 
@@ -444,6 +445,18 @@ void MainWindow::buildDocks()
     tabifyDockWidget(evDock, infoDock);
     tabifyDockWidget(infoDock, cacheDock);
     watchDock->raise();
+
+    // Map: a tab beside the diff (the inspector is the centre, which docks cannot tab with);
+    // the diff stays in front, as before the map existed.
+    m_map = new MapView(m_session, m_viewState, this);
+    QDockWidget* mapDock = dock("mapDock", tr("Map"), m_map, Qt::RightDockWidgetArea);
+    tabifyDockWidget(diffDock, mapDock);
+    diffDock->raise();
+    connect(m_map, &MapView::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_diff, &DiffPanel::diffUpdated, m_map, [this] {
+        const auto& d = m_diff->model()->diff();
+        m_map->setComparisonFrame(m_diff->isUpToDate() && d ? d->a : vtx::FrameHandle{});
+    });
 
     // Plot and timeline (with the transport bar) along the bottom.
     QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);

@@ -34,6 +34,7 @@ class FileInfoPanel;
 class CachePanel;
 class RecentFiles;
 class ViewState;
+class MapView;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -63,6 +64,7 @@ public:
     QLineEdit* entityFilter() const { return m_filter; }
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
+    MapView* map() const { return m_map; }
     /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
     /// property selected in the diff panel when it has focus, else the inspector's).
     void seekPropertyChange(bool forward);
@@ -115,6 +117,7 @@ private:
     PropertyPlot* m_plot;
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
+    MapView* m_map = nullptr;
     QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;
     CachePanel* m_cachePanel;

@@ -1,0 +1,310 @@
+// The Map dock: the viewport's maths, a glyph drawn at the pixel its world position maps to,
+// selection shared with the entity list both ways, A/B arrows from A's pixel to B's, and trails
+// on the map equal to the positions read frame by frame.
+
+#include "TestSupport.hpp"
+#include "vtx/ReplayFile.hpp"
+#include "vtxwidgets/DiffPanel.hpp"
+#include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/MapView.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/ViewState.hpp"
+
+#include <QDockWidget>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace vtxw;
+
+namespace {
+
+bool openAndWait(MainWindow& w, const QString& path)
+{
+    QSignalSpy opened(w.session(), &ReplaySession::opened);
+    w.openFile(OpenRequest(path));
+    if (!opened.wait(20000))
+        return false;
+    return QTest::qWaitFor([&] { return !w.session()->displayedFrame().isNull() && !w.session()->isLoading(); }, 20000);
+}
+
+bool seekAndWait(MainWindow& w, int frame)
+{
+    w.session()->setCurrentFrame(frame);
+    return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.viewState()->shownFrame().index() == frame; }, 20000);
+}
+
+/// The map's pixel for `entity`'s position in `frame`, read through the reader, not the map.
+std::optional<QPointF> expectedPixel(MapView& map, const vtx::ReplayFile& f, int frame, const EntityKey& entity)
+{
+    auto h = f.frame(frame);
+    if (!h)
+        return std::nullopt;
+    const auto p = map.positions().placementOf(vtx::findEntity(h->view(), uint32_t(entity.bucket), entity.uniqueId.toStdString()));
+    if (!p)
+        return std::nullopt;
+    const auto uv = map.plane().project(p->position);
+    return map.canvas()->viewport().toPixel(QPointF(uv[0], uv[1]));
+}
+
+/// A glyph with no other glyph within `clearance` pixels, so its pixels are its own.
+int lonelyGlyph(const MapView& map, double clearance, int avoid = -1)
+{
+    const auto& g = map.scene().glyphs;
+    const MapViewport& vp = map.canvas()->viewport();
+    for (size_t i = 0; i < g.size(); ++i) {
+        if (int(i) == avoid)
+            continue;
+        const QPointF p = vp.toPixel(g[i].world);
+        if (!QRectF(QPointF(20, 20), vp.size - QSizeF(40, 40)).contains(p))
+            continue;
+        bool alone = true;
+        for (size_t j = 0; j < g.size() && alone; ++j)
+            if (j != i) {
+                const QPointF d = vp.toPixel(g[j].world) - p;
+                alone = QPointF::dotProduct(d, d) > clearance * clearance;
+            }
+        if (alone)
+            return int(i);
+    }
+    return -1;
+}
+
+bool near(QPointF a, QPointF b, double tol = 0.01) { return std::abs(a.x() - b.x()) <= tol && std::abs(a.y() - b.y()) <= tol; }
+
+} // namespace
+
+class TestMap : public QObject {
+    Q_OBJECT
+    QString m_cs = QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"));
+
+private slots:
+    void initTestCase()
+    {
+        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("vtxscope-tests");
+        QSettings().remove("map");
+    }
+
+    void viewport_data()
+    {
+        QTest::addColumn<QPointF>("world");
+        QTest::addColumn<QPointF>("pixel");
+        // 200 × 100 px, centre (10, 20), 2 px per unit; v grows up, y grows down.
+        QTest::newRow("centre") << QPointF(10, 20) << QPointF(100, 50);
+        QTest::newRow("right") << QPointF(15, 20) << QPointF(110, 50);
+        QTest::newRow("up") << QPointF(10, 30) << QPointF(100, 30);
+        QTest::newRow("corner") << QPointF(-40, -5) << QPointF(0, 100);
+    }
+    void viewport()
+    {
+        QFETCH(QPointF, world);
+        QFETCH(QPointF, pixel);
+        MapViewport vp{QSizeF(200, 100), QPointF(10, 20), 2.0};
+        QVERIFY(near(vp.toPixel(world), pixel));
+        QVERIFY(near(vp.toWorld(pixel), world));
+        // Zooming around a pixel keeps the world point under it.
+        MapViewport z = vp;
+        z.zoomAt(pixel, 3.5);
+        QVERIFY(near(z.toPixel(world), pixel, 1e-6));
+        QCOMPARE(z.pixelsPerUnit, 7.0);
+        // Fit shows the bounds inside the margin.
+        MapViewport f{QSizeF(200, 100), {}, 1};
+        f.fit(QRectF(QPointF(-100, 0), QPointF(100, 50)), 10);
+        QVERIFY(near(f.toPixel(QPointF(-100, 25)), QPointF(10, 50)));
+        QVERIFY(near(f.toPixel(QPointF(100, 25)), QPointF(190, 50)));
+    }
+
+    void glyphDrawnAtItsPixel()
+    {
+        // A scene of one entity, painted into an image: its disc is where the viewport says.
+        MapScene s;
+        s.palette = mapPalette();
+        MapGlyph g;
+        g.world = QPointF(30, -40);
+        g.colour = 2;
+        s.glyphs.push_back(g);
+        MapViewport vp{QSizeF(300, 200), QPointF(0, 0), 2.0};
+        QImage img(300, 200, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&img);
+        MapRenderer r;
+        QPalette pal;
+        r.paint(p, s, vp, pal);
+        p.end();
+        const QPoint at = vp.toPixel(g.world).toPoint();
+        QCOMPARE(at, QPoint(210, 180));
+        QCOMPARE(img.pixelColor(at), s.palette[2]);
+        QCOMPARE(img.pixelColor(at + QPoint(2, -2)), s.palette[2]);
+        QCOMPARE(img.pixelColor(at + QPoint(-20, -20)), pal.color(QPalette::Base));
+    }
+
+    void sampleOnTheMap()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.findChild<QDockWidget*>("mapDock")->raise();
+        QSignalSpy chosen(w.map(), &MapView::upAxisChosen);
+        QVERIFY(openAndWait(w, m_cs));
+        QVERIFY(chosen.count() > 0 || chosen.wait(20000));
+        MapView& map = *w.map();
+        QTRY_VERIFY(map.canvas()->width() > 200);
+        QCOMPARE(map.plane().up, vtx::UpAxis::Z);
+        QVERIFY(seekAndWait(w, 100));
+        QCOMPARE(map.scene().glyphs.size(), size_t(38));
+        QCOMPARE(map.scene().unplaced, 11);
+        const auto& file = *w.session()->file();
+
+        // Every glyph sits where its position, read directly from the frame, maps to.
+        for (const MapGlyph& g : map.scene().glyphs) {
+            const auto want = expectedPixel(map, file, 100, g.key);
+            QVERIFY(want);
+            QVERIFY2(near(*map.pixelOf(g.key), *want), qPrintable(g.key.uniqueId));
+        }
+        // And its pixels are its colour: rendered offscreen, off the heading tick.
+        const int lone = lonelyGlyph(map, 14);
+        QVERIFY(lone >= 0);
+        const MapGlyph& g = map.scene().glyphs[size_t(lone)];
+        const QImage img = map.canvas()->render(map.canvas()->size());
+        const QPointF c = *map.pixelOf(g.key);
+        const QPointF off = std::isnan(g.heading) ? QPointF(2, 0) : -2 * QPointF(std::cos(g.heading), -std::sin(g.heading));
+        const QColor colour = map.scene().palette[size_t(g.colour)];
+        QCOMPARE(img.pixelColor((c + off).toPoint()), colour);
+
+        // List → map: selecting in the entity list highlights the glyph (a ring below it).
+        const int other = lonelyGlyph(map, 30, -1);
+        QVERIFY(other >= 0);
+        const EntityKey key = map.scene().glyphs[size_t(other)].key;
+        QTreeView* list = w.entityView();
+        const QModelIndex src = w.entityModel()->indexOf(key);
+        QVERIFY(src.isValid());
+        QModelIndex row;
+        for (QModelIndex i = src; i.isValid(); i = i.parent())
+            (void)i;
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(list->model());
+        row = proxy->mapFromSource(src);
+        list->setCurrentIndex(row);
+        QCOMPARE(w.viewState()->selection(), key);
+        QTRY_COMPARE(map.scene().selected, map.glyphOf(key));
+        const QImage sel = map.canvas()->render(map.canvas()->size());
+        const QPointF sc = *map.pixelOf(key);
+        QCOMPARE(sel.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()), map.palette().color(QPalette::Highlight));
+        QVERIFY(sel.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()) != img.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()));
+
+        // Map → list: clicking a glyph selects its row.
+        const EntityKey clicked = map.scene().glyphs[size_t(lone)].key;
+        QVERIFY(!(clicked == key));
+        QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, map.pixelOf(clicked)->toPoint());
+        QCOMPARE(w.viewState()->selection(), clicked);
+        QCOMPARE(w.entityModel()->keyOf(proxy->mapToSource(list->currentIndex())), clicked);
+        QCOMPARE(map.scene().selected, map.glyphOf(clicked));
+
+        // Trails: what the map draws for an entity is its positions over the window, read
+        // frame by frame (the core test checks chunk boundaries and gaps).
+        QTRY_COMPARE_WITH_TIMEOUT(map.trailFrame(), 100, 20000);
+        const int first = vtx::trailWindowStart(file.footer().times, 100, map.trailSeconds());
+        QVERIFY(first < 100);
+        const int glyph = map.glyphOf(clicked);
+        const MapTrail* trail = nullptr;
+        for (const MapTrail& t : map.scene().trails)
+            if (t.glyph == glyph)
+                trail = &t;
+        QVERIFY(trail);
+        QCOMPARE(int(trail->points.size()), 100 - first + 1);
+        for (int f = first; f <= 100; ++f) {
+            auto h = file.frame(f);
+            QVERIFY(h);
+            const auto p = map.positions().placementOf(vtx::findEntity(h->view(), uint32_t(clicked.bucket), clicked.uniqueId.toStdString()));
+            QVERIFY(p);
+            const auto uv = map.plane().project(p->position);
+            QCOMPARE(trail->points[size_t(f - first)], QPointF(uv[0], uv[1]));
+        }
+    }
+
+    void abArrows()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.findChild<QDockWidget*>("mapDock")->raise();
+        QSignalSpy chosen(w.map(), &MapView::upAxisChosen);
+        QVERIFY(openAndWait(w, m_cs));
+        QVERIFY(chosen.count() > 0 || chosen.wait(20000));
+        MapView& map = *w.map();
+        QVERIFY(seekAndWait(w, 150));
+        w.diffPanel()->pinA();
+        QVERIFY(seekAndWait(w, 278)); // 2 s later at 64 Hz
+        QTRY_VERIFY(map.scene().comparing);
+        const auto& file = *w.session()->file();
+        int moved = -1;
+        for (size_t i = 0; i < map.scene().ghosts.size(); ++i) {
+            const MapGhost& g = map.scene().ghosts[i];
+            if (g.glyph >= 0 && g.distance > 0) {
+                const QLineF l(map.canvas()->viewport().toPixel(g.world), map.canvas()->viewport().toPixel(map.scene().glyphs[size_t(g.glyph)].world));
+                if (l.length() > 30 && map.scene().arrowAt(map.canvas()->viewport(), l.pointAt(0.5)) == int(i)
+                    && map.scene().glyphAt(map.canvas()->viewport(), l.pointAt(0.5), 12) < 0) {
+                    moved = int(i);
+                    break;
+                }
+            }
+        }
+        QVERIFY2(moved >= 0, "some entity moves more than 30 px in 2 s");
+        const MapGhost ghost = map.scene().ghosts[size_t(moved)];
+        const MapViewport& vp = map.canvas()->viewport();
+        const QPointF a = vp.toPixel(ghost.world), b = vp.toPixel(map.scene().glyphs[size_t(ghost.glyph)].world);
+        QVERIFY(near(a, *expectedPixel(map, file, 150, ghost.key)));
+        QVERIFY(near(b, *expectedPixel(map, file, 278, ghost.key)));
+        // Drawn: the hollow ghost's ring at A, the arrow's shaft half-way.
+        const QImage img = map.canvas()->render(map.canvas()->size());
+        const QPointF mid = QLineF(a, b).pointAt(0.5);
+        bool shaft = false;
+        for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -1; dy <= 1; ++dy)
+                shaft |= img.pixelColor(mid.toPoint() + QPoint(dx, dy)) != map.palette().color(QPalette::Base);
+        QVERIFY(shaft);
+        QCOMPARE(img.pixelColor(a.toPoint()), map.palette().color(QPalette::Base)); // hollow
+        // Clicking the arrow selects the entity.
+        QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, mid.toPoint());
+        QCOMPARE(w.viewState()->selection(), ghost.key);
+
+        // Ctrl+D: frame-to-frame motion the same way.
+        w.diffPanel()->setPreviousFrameMode(true);
+        QTRY_VERIFY(map.scene().comparing && w.viewState()->frameA() == 277);
+        for (const MapGhost& g : map.scene().ghosts)
+            if (g.glyph >= 0)
+                QVERIFY(near(vp.toPixel(g.world), *expectedPixel(map, file, 277, g.key)));
+        // Cleared: no ghosts.
+        w.diffPanel()->clear();
+        QTRY_VERIFY(!map.scene().comparing);
+        QVERIFY(map.scene().ghosts.empty());
+    }
+
+    void settingsRememberedPerFile()
+    {
+        {
+            MainWindow w;
+            QVERIFY(openAndWait(w, m_cs));
+            w.map()->setPlane(vtx::UpAxis::Y, true);
+            w.map()->setPositionField("Weapon", QString());
+            QVERIFY(!w.map()->positions().source(w.session()->file()->schema().structByName("Weapon")->typeId).valid());
+        }
+        MainWindow w;
+        QVERIFY(openAndWait(w, m_cs));
+        QCOMPARE(w.map()->plane().up, vtx::UpAxis::Y);
+        QVERIFY(w.map()->plane().flip);
+        QVERIFY(!w.map()->positions().source(w.session()->file()->schema().structByName("Weapon")->typeId).valid());
+        QTRY_COMPARE(int(w.map()->scene().glyphs.size()), 18);
+        QCOMPARE(w.map()->scene().unplaced, 31);
+        w.map()->setPlane(std::nullopt, false);
+        w.map()->setPositionField("Weapon", std::nullopt);
+        QTRY_COMPARE(int(w.map()->scene().glyphs.size()), 38);
+    }
+};
+
+QTEST_MAIN(TestMap)
+#include "tst_map.moc"
