@@ -205,11 +205,12 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
             const QLineF line(a, b);
             if (line.length() < 1)
                 continue;
-            arrows.push_back(line);
-            // Arrowhead at B, outside B's disc.
+            // From A's ring (the ghost stays hollow) to B's disc, with the head at B.
             const double len = line.length();
             const QPointF dir = (b - a) / len;
-            const QPointF tip = len > kGlyphRadius + 2 ? b - dir * kGlyphRadius : b;
+            const QPointF tail = len > 2 * kGlyphRadius + 2 ? a + dir * kGlyphRadius : a;
+            const QPointF tip = len > 2 * kGlyphRadius + 2 ? b - dir * kGlyphRadius : b;
+            arrows.emplace_back(tail, tip);
             const QPointF side(-dir.y(), dir.x());
             arrows.emplace_back(tip, tip - dir * 6 + side * 3.5);
             arrows.emplace_back(tip, tip - dir * 6 - side * 3.5);

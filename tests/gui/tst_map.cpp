@@ -72,6 +72,15 @@ int lonelyGlyph(const MapView& map, double clearance, int avoid = -1)
     return -1;
 }
 
+/// The map dock in front and given most of the window, as a user looking at the map would.
+void showMapLarge(MainWindow& w)
+{
+    auto* dock = w.findChild<QDockWidget*>("mapDock");
+    dock->setFloating(true);
+    dock->resize(1000, 800);
+    dock->raise();
+}
+
 bool near(QPointF a, QPointF b, double tol = 0.01) { return std::abs(a.x() - b.x()) <= tol && std::abs(a.y() - b.y()) <= tol; }
 
 } // namespace
@@ -147,12 +156,13 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.findChild<QDockWidget*>("mapDock")->raise();
+        showMapLarge(w);
         QSignalSpy chosen(w.map(), &MapView::upAxisChosen);
         QVERIFY(openAndWait(w, m_cs));
         QVERIFY(chosen.count() > 0 || chosen.wait(20000));
         MapView& map = *w.map();
-        QTRY_VERIFY(map.canvas()->width() > 200);
+        QTRY_VERIFY(map.canvas()->width() > 500 && map.canvas()->height() > 400);
+        map.canvas()->fit();
         QCOMPARE(map.plane().up, vtx::UpAxis::Z);
         QVERIFY(seekAndWait(w, 100));
         QCOMPARE(map.scene().glyphs.size(), size_t(38));
@@ -176,7 +186,7 @@ private slots:
         QCOMPARE(img.pixelColor((c + off).toPoint()), colour);
 
         // List → map: selecting in the entity list highlights the glyph (a ring below it).
-        const int other = lonelyGlyph(map, 30, -1);
+        const int other = lonelyGlyph(map, 14, lone);
         QVERIFY(other >= 0);
         const EntityKey key = map.scene().glyphs[size_t(other)].key;
         QTreeView* list = w.entityView();
@@ -231,11 +241,13 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.findChild<QDockWidget*>("mapDock")->raise();
+        showMapLarge(w);
         QSignalSpy chosen(w.map(), &MapView::upAxisChosen);
         QVERIFY(openAndWait(w, m_cs));
         QVERIFY(chosen.count() > 0 || chosen.wait(20000));
         MapView& map = *w.map();
+        QTRY_VERIFY(map.canvas()->width() > 500 && map.canvas()->height() > 400);
+        map.canvas()->fit();
         QVERIFY(seekAndWait(w, 150));
         w.diffPanel()->pinA();
         QVERIFY(seekAndWait(w, 278)); // 2 s later at 64 Hz
@@ -259,7 +271,9 @@ private slots:
         const QPointF a = vp.toPixel(ghost.world), b = vp.toPixel(map.scene().glyphs[size_t(ghost.glyph)].world);
         QVERIFY(near(a, *expectedPixel(map, file, 150, ghost.key)));
         QVERIFY(near(b, *expectedPixel(map, file, 278, ghost.key)));
-        // Drawn: the hollow ghost's ring at A, the arrow's shaft half-way.
+        // Drawn: the hollow ghost at A (trails off: the oldest trail point is A's position), the
+        // arrow's shaft half-way.
+        map.setTrailSeconds(0);
         const QImage img = map.canvas()->render(map.canvas()->size());
         const QPointF mid = QLineF(a, b).pointAt(0.5);
         bool shaft = false;
@@ -271,6 +285,7 @@ private slots:
         // Clicking the arrow selects the entity.
         QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, mid.toPoint());
         QCOMPARE(w.viewState()->selection(), ghost.key);
+        map.setTrailSeconds(2);
 
         // Ctrl+D: frame-to-frame motion the same way.
         w.diffPanel()->setPreviousFrameMode(true);
