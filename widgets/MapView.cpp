@@ -23,6 +23,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QWheelEvent>
+#include <numeric>
 #include <unordered_map>
 
 namespace vtxw {
@@ -414,8 +415,8 @@ void MapView::onOpened()
             m_autoUpKnown = true;
             updatePlaneControls();
             if (!m_planeOverride) {
+                m_needsFit = true;
                 setPlane(std::nullopt, m_plane.flip);
-                m_canvas->fit();
             }
             emit upAxisChosen();
         });
@@ -484,9 +485,8 @@ void MapView::setPlane(std::optional<vtx::UpAxis> up, bool flip)
     updatePlaneControls();
     if (!changed)
         return;
+    m_needsFit = true; // the old view's centre and scale mean nothing on another plane
     rebuild();
-    applyTrails();
-    m_canvas->fit();
 }
 
 void MapView::setColourBy(const QString& field)
@@ -605,8 +605,18 @@ void MapView::setComparisonFrame(const vtx::FrameHandle& a)
     rebuild();
 }
 
+void MapView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    rebuild();
+    requestTrails();
+}
+
 void MapView::rebuild()
 {
+    // A map behind another tab or closed costs nothing: it catches up when shown.
+    if (!isVisible())
+        return;
     MapScene s;
     s.palette = mapPalette();
     const vtx::FrameHandle& shown = m_view->shownFrame();
@@ -632,6 +642,7 @@ void MapView::rebuild()
     std::vector<bool> typeOnMap(types.size(), false);
     const int noValue = 7; // grey: the entity's type has no such field
     std::unordered_map<std::string, int> glyphByKey;
+    std::vector<int> glyphType;
     std::string key;
     const vtx::FrameView frame = shown.view();
     for (size_t b = 0; b < frame.bucketCount(); ++b) {
@@ -669,9 +680,29 @@ void MapView::rebuild()
             } else {
                 g.colour = noValue;
             }
-            key.assign(std::to_string(b)).append(1, '\x1f').append(id);
-            glyphByKey.emplace(key, int(s.glyphs.size()));
+            glyphType.push_back(int(t));
             s.glyphs.push_back(std::move(g));
+        }
+    }
+    {
+        // Rarer types on top: a player stands where the weapon it carries is, a ball among cars.
+        std::vector<int> perType(types.size() + 1, 0);
+        for (int t : glyphType)
+            ++perType[std::min(size_t(t), types.size())];
+        std::vector<size_t> order(s.glyphs.size());
+        std::iota(order.begin(), order.end(), size_t(0));
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            return perType[std::min(size_t(glyphType[x]), types.size())] > perType[std::min(size_t(glyphType[y]), types.size())];
+        });
+        std::vector<MapGlyph> sorted;
+        sorted.reserve(order.size());
+        for (size_t i : order)
+            sorted.push_back(std::move(s.glyphs[i]));
+        s.glyphs = std::move(sorted);
+        for (size_t i = 0; i < s.glyphs.size(); ++i) {
+            const MapGlyph& g = s.glyphs[i];
+            key.assign(std::to_string(g.key.bucket)).append(1, '\x1f').append(g.key.uniqueId.toStdString());
+            glyphByKey.emplace(key, int(i));
         }
     }
     if (m_colourBy.isEmpty()) {
@@ -806,6 +837,8 @@ void MapView::applyTrails()
 
 void MapView::requestTrails()
 {
+    if (!isVisible())
+        return;
     const vtx::FrameHandle shown = m_view->shownFrame();
     auto file = m_session->file();
     if (!file || shown.isNull() || m_trailSeconds <= 0) {

@@ -309,6 +309,8 @@ private slots:
             QVERIFY(!w.map()->positions().source(w.session()->file()->schema().structByName("Weapon")->typeId).valid());
         }
         MainWindow w;
+        w.show();
+        showMapLarge(w);
         QVERIFY(openAndWait(w, m_cs));
         QCOMPARE(w.map()->plane().up, vtx::UpAxis::Y);
         QVERIFY(w.map()->plane().flip);

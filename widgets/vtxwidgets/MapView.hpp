@@ -113,6 +113,9 @@ signals:
     void trailsUpdated();
     void upAxisChosen();
 
+protected:
+    void showEvent(QShowEvent*) override;
+
 private:
     void onOpened();
     void onClosed();
