@@ -176,8 +176,8 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         if (bands[i].empty())
             continue;
         QColor c = colourOf(int(i / kBands));
-        c.setAlphaF(0.85f - 0.2f * float(i % kBands));
-        p.setPen(QPen(c, 1.5));
+        c.setAlphaF(0.9f - 0.2f * float(i % kBands));
+        p.setPen(QPen(c, 2.0));
         p.drawLines(bands[i].data(), int(bands[i].size()));
     }
 
@@ -260,6 +260,8 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     auto label = [&](QPointF at, const QString& text, bool strong) {
         const QFontMetrics fm(p.font());
         QRectF r(at + QPointF(kGlyphRadius + 4, -fm.height() / 2.0 - 1), QSizeF(fm.horizontalAdvance(text) + 6, fm.height() + 2));
+        if (r.right() > vp.size.width()) // no room on the right: the name goes on the left
+            r.moveRight(at.x() - kGlyphRadius - 4);
         p.setPen(Qt::NoPen);
         QColor bg = strong ? colours.color(QPalette::Highlight) : colours.color(QPalette::ToolTipBase);
         p.setBrush(bg);

@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QDockWidget>
 #include <QtTest>
 #include <random>
 
@@ -112,6 +113,7 @@ private slots:
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
+        w.findChild<QDockWidget*>("mapDock")->raise(); // scrubbed with the map (and its trails) on screen
 
         std::vector<double> latencies;
         connect(w.session(), &ReplaySession::frameReady, this, [&] { latencies.push_back(w.session()->lastLatencyMs()); });
