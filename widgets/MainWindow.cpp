@@ -446,12 +446,13 @@ void MainWindow::buildDocks()
     tabifyDockWidget(infoDock, cacheDock);
     watchDock->raise();
 
-    // Map: a tab beside the diff (the inspector is the centre, which docks cannot tab with);
-    // the diff stays in front, as before the map existed.
+    // Map: a tab of the right column's top group (the inspector is the centre, which docks
+    // cannot tab with; a tab beside the diff would add a tab bar the 800 × 600 minimum has no
+    // room for). The watch stays in front, as before the map existed.
     m_map = new MapView(m_session, m_viewState, this);
     QDockWidget* mapDock = dock("mapDock", tr("Map"), m_map, Qt::RightDockWidgetArea);
-    tabifyDockWidget(diffDock, mapDock);
-    diffDock->raise();
+    tabifyDockWidget(cacheDock, mapDock);
+    watchDock->raise();
     connect(m_map, &MapView::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_diff, &DiffPanel::diffUpdated, m_map, [this] {
         const auto& d = m_diff->model()->diff();

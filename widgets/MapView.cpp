@@ -261,9 +261,9 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(2);
+    layout->setSpacing(0);
     auto* bar = new QHBoxLayout;
-    bar->setContentsMargins(4, 2, 4, 0);
+    bar->setContentsMargins(2, 0, 2, 0);
     m_planeBox = new QComboBox(this);
     m_planeBox->setToolTip(tr("The map's plane: chosen from the data (the axis the entities spread least along is up), or XY / XZ / YZ"));
     m_planeBox->addItem(tr("Auto"), QString());
@@ -273,7 +273,11 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
     m_flipBox->setToolTip(tr("Mirror the map left to right"));
     m_colourBox = new QComboBox(this);
     m_colourBox->setToolTip(tr("Colour the entities by their type or by a property's value"));
-    m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Narrow at rest: the right column must fit the 800 × 600 minimum window.
+    m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_colourBox->setMinimumContentsLength(5);
+    m_planeBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_planeBox->setMinimumContentsLength(4);
     m_trailBox = new QDoubleSpinBox(this);
     m_trailBox->setRange(0, 60);
     m_trailBox->setDecimals(1);
@@ -281,25 +285,25 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
     m_trailBox->setSuffix(tr(" s"));
     m_trailBox->setSpecialValueText(tr("no trails"));
     m_trailBox->setToolTip(tr("Trails: where each entity was over the last seconds"));
-    m_positionsButton = new QToolButton(this);
-    m_positionsButton->setText(tr("Positions"));
-    m_positionsButton->setToolTip(tr("Where each type's position comes from"));
-    m_positionsButton->setPopupMode(QToolButton::InstantPopup);
-    m_positionsButton->setMenu(new QMenu(m_positionsButton));
     m_moreButton = new QToolButton(this);
     m_moreButton->setText(tr("⋯"));
+    m_moreButton->setToolTip(tr("Positions, flip, background, export"));
     m_moreButton->setPopupMode(QToolButton::InstantPopup);
     auto* more = new QMenu(m_moreButton);
+    m_positionsMenu = more->addMenu(tr("Position of each type"));
+    QAction* flip = more->addAction(tr("Flip left to right"));
+    flip->setCheckable(true);
+    connect(flip, &QAction::toggled, m_flipBox, &QCheckBox::setChecked);
+    connect(m_flipBox, &QCheckBox::toggled, flip, &QAction::setChecked);
     more->addAction(tr("Fit (F)"), this, [this] { m_canvas->fit(); });
     more->addAction(tr("Background image…"), this, &MapView::chooseBackground);
     more->addAction(tr("No background"), this, [this] { setBackground({}, {}); });
     more->addAction(tr("Export view as PNG…"), this, &MapView::chooseExport);
     m_moreButton->setMenu(more);
+    m_flipBox->setVisible(false); // in the ⋯ menu; the box holds the state the menu shows
     bar->addWidget(m_planeBox);
-    bar->addWidget(m_flipBox);
     bar->addWidget(m_colourBox, 1);
     bar->addWidget(m_trailBox);
-    bar->addWidget(m_positionsButton);
     bar->addWidget(m_moreButton);
     layout->addLayout(bar);
     m_canvas = new MapCanvas(this);
@@ -560,7 +564,7 @@ void MapView::rebuildColourMenu()
 
 void MapView::rebuildPositionsMenu()
 {
-    QMenu* menu = m_positionsButton->menu();
+    QMenu* menu = m_positionsMenu;
     menu->clear();
     if (!m_session->isOpen())
         return;

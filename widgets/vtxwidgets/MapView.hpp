@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QMenu;
 class QToolButton;
 
 namespace vtxw {
@@ -42,7 +43,7 @@ public:
     /// What the canvas shows, at `size` (export and tests).
     QImage render(QSize size);
     QSize sizeHint() const override { return {420, 360}; }
-    QSize minimumSizeHint() const override { return {120, 100}; }
+    QSize minimumSizeHint() const override { return {120, 10}; } // the top right tab group is 59 px high at the minimum window
     void setBackgroundImage(const QImage& image, const QRectF& world);
 
 signals:
@@ -138,7 +139,7 @@ private:
     QCheckBox* m_flipBox;
     QComboBox* m_colourBox;
     QDoubleSpinBox* m_trailBox;
-    QToolButton* m_positionsButton;
+    QMenu* m_positionsMenu;
     QToolButton* m_moreButton;
 
     vtx::EntityPositions m_positions;
