@@ -242,7 +242,7 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         if (!std::isnan(g.heading))
             ticks.emplace_back(c, c + QPointF(std::cos(g.heading), -std::sin(g.heading)) * (kGlyphRadius + 5));
     }
-    p.setPen(QPen(colours.color(QPalette::WindowText), 1.5));
+    p.setPen(QPen(colours.color(QPalette::WindowText), 1.5, Qt::SolidLine, Qt::FlatCap));
     p.drawLines(ticks.data(), int(ticks.size()));
 
     // Events near their time: diamonds.

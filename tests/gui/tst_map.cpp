@@ -181,7 +181,7 @@ private slots:
         const MapGlyph& g = map.scene().glyphs[size_t(lone)];
         const QImage img = map.canvas()->render(map.canvas()->size());
         const QPointF c = *map.pixelOf(g.key);
-        const QPointF off = std::isnan(g.heading) ? QPointF(2, 0) : -2 * QPointF(std::cos(g.heading), -std::sin(g.heading));
+        const QPointF off = std::isnan(g.heading) ? QPointF(3, 0) : -3 * QPointF(std::cos(g.heading), -std::sin(g.heading));
         const QColor colour = map.scene().palette[size_t(g.colour)];
         QCOMPARE(img.pixelColor((c + off).toPoint()), colour);
 
