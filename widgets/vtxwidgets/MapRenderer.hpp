@@ -7,6 +7,7 @@
 
 #include <QColor>
 #include <QImage>
+#include <QLineF>
 #include <QPointF>
 #include <QRectF>
 #include <QSize>
@@ -120,6 +121,7 @@ private:
     /// One pre-rendered disc per colour: drawImage is a blit, drawEllipse rasterizes each time.
     const QImage& sprite(const QColor& c, qreal dpr);
     std::vector<std::pair<QRgb, QImage>> m_sprites;
+    std::vector<std::vector<QLineF>> m_trailLines; ///< per colour and age band
     qreal m_spriteDpr = 0;
 };
 
