@@ -12,16 +12,13 @@ namespace vtxw {
 
 void MapViewport::fit(const QRectF& bounds, double marginPx)
 {
-    if (bounds.isNull() && bounds.width() == 0 && bounds.height() == 0) {
-        centre = bounds.center();
-        return;
-    }
-    const double w = std::max(1.0, size.width() - 2 * marginPx), h = std::max(1.0, size.height() - 2 * marginPx);
-    const double bw = std::max(bounds.width(), 1e-9), bh = std::max(bounds.height(), 1e-9);
-    pixelsPerUnit = std::min(w / bw, h / bh);
-    if (bounds.width() == 0 && bounds.height() == 0)
-        pixelsPerUnit = 1;
     centre = bounds.center();
+    if (bounds.width() <= 0 && bounds.height() <= 0)
+        return; // one point: centred, at the scale the user had
+    // A squeezed map keeps most of its pixels for the world rather than for the margin.
+    const double margin = std::min(marginPx, std::min(size.width(), size.height()) / 4);
+    const double w = std::max(1.0, size.width() - 2 * margin), h = std::max(1.0, size.height() - 2 * margin);
+    pixelsPerUnit = std::min(w / std::max(bounds.width(), 1e-9), h / std::max(bounds.height(), 1e-9));
 }
 
 void MapViewport::zoomAt(QPointF pixel, double factor)

@@ -74,6 +74,7 @@ void MapCanvas::fit()
         return;
     m_vp.size = size();
     m_vp.fit(b, 24);
+    m_userMoved = false;
     update();
     emit viewportChanged();
 }
@@ -98,6 +99,10 @@ void MapCanvas::paintEvent(QPaintEvent*)
 void MapCanvas::resizeEvent(QResizeEvent*)
 {
     m_vp.size = size();
+    // Until the user zooms or pans, the map keeps showing everything (a dock that starts
+    // squeezed would otherwise keep the scale it was fitted at).
+    if (!m_userMoved)
+        fit();
 }
 
 void MapCanvas::wheelEvent(QWheelEvent* e)
@@ -106,6 +111,7 @@ void MapCanvas::wheelEvent(QWheelEvent* e)
     if (steps == 0)
         return;
     m_vp.zoomAt(e->position(), std::pow(1.2, steps));
+    m_userMoved = true;
     update();
     emit viewportChanged();
     e->accept();
@@ -129,6 +135,7 @@ void MapCanvas::mouseMoveEvent(QMouseEvent* e)
         if (m_dragging) {
             m_vp.panBy(e->position() - m_lastDrag);
             m_lastDrag = e->position();
+            m_userMoved = true;
             update();
             emit viewportChanged();
             return;

@@ -72,6 +72,7 @@ private:
     QPointF m_pressAt, m_lastDrag;
     bool m_dragging = false;
     bool m_pressed = false;
+    bool m_userMoved = false; ///< zoomed or panned since the last fit
     QPointF m_cursor{-1e9, -1e9};
 };
 
