@@ -4,6 +4,7 @@
 
 #include "TestSupport.hpp"
 #include "vtx/ReplayFile.hpp"
+#include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/MapView.hpp"
@@ -285,6 +286,11 @@ private slots:
         // Clicking the arrow selects the entity.
         QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, mid.toPoint());
         QCOMPARE(w.viewState()->selection(), ghost.key);
+        // ... and its row in the diff panel (a moved entity has changed properties).
+        const QModelIndex diffRow = w.diffPanel()->view()->currentIndex();
+        QVERIFY(diffRow.isValid());
+        QCOMPARE(diffRow.data(DiffModel::UniqueIdRole).toString(), ghost.key.uniqueId);
+        QVERIFY(diffRow.data(DiffModel::PathRole).toString().isEmpty());
         map.setTrailSeconds(2);
 
         // Ctrl+D: frame-to-frame motion the same way.
