@@ -864,6 +864,16 @@ void MapView::requestTrails()
     // the job itself, so the playhead's cache never sees these reads.
     std::vector<std::shared_ptr<const vtx::DecodedChunk>> held = m_trailChunks;
     held.push_back(shown.chunk());
+    // Chunks of the window the cache already holds: peek() neither waits nor tells the policy.
+    if (vtx::ChunkCache* cache = m_session->cache())
+        for (int x = frame; x >= first;) {
+            const auto c = file->chunkForFrame(x);
+            if (!c)
+                break;
+            if (auto h = cache->peek(std::max(first, file->chunks()[*c].startFrame)))
+                held.push_back(h->chunk());
+            x = file->chunks()[*c].startFrame - 1;
+        }
     const vtx::EntityPositions positions = m_positions;
     QPointer<MapView> self(this);
     struct Answer {
@@ -913,10 +923,16 @@ void MapView::requestTrails()
             return a;
         },
         [self, frame, first](JobOutcome outcome, Answer a) {
-            if (outcome != JobOutcome::Current || !self)
+            // Chunks this job decoded may have no other owner: freeing tens of MB is pool work.
+            auto retire = [](std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks) {
+                detail::startOnPool([chunks = std::move(chunks)]() mutable { chunks.clear(); });
+            };
+            if (outcome != JobOutcome::Current || !self) {
+                retire(std::move(a.chunks));
                 return;
+            }
             self->m_trailJobs.finish(self->m_trailJobs.currentId());
-            self->m_trailChunks = std::move(a.chunks);
+            retire(std::exchange(self->m_trailChunks, std::move(a.chunks)));
             if (self->m_view->shownFrame().index() != frame)
                 return;
             self->m_trails = std::move(a.trails);
