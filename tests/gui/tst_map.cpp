@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
 
@@ -303,6 +304,76 @@ private slots:
         w.diffPanel()->clear();
         QTRY_VERIFY(!map.scene().comparing);
         QVERIFY(map.scene().ghosts.empty());
+    }
+
+    void eventsColoursBackgroundExport()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        showMapLarge(w);
+        QSignalSpy chosen(w.map(), &MapView::upAxisChosen);
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("allkinds_fbs.vtx"))));
+        QVERIFY(chosen.count() > 0 || chosen.wait(20000));
+        MapView& map = *w.map();
+        QCOMPARE(map.plane().up, vtx::UpAxis::Y);
+        const auto& events = w.session()->file()->footer().events;
+        QVERIFY(!events.empty());
+        // Events that carry a location are on the map near their time, where they happened.
+        const vtx::TimelineEvent& first = events.front();
+        const int at = w.session()->frameAtGameTime(int64_t(double(first.gameTimeSeconds) * 1e7));
+        QVERIFY(seekAndWait(w, at));
+        QTRY_VERIFY(!map.scene().events.empty());
+        const MapEvent& e = map.scene().events.front();
+        const auto uv = map.plane().project(first.location);
+        QCOMPARE(e.world, QPointF(uv[0], uv[1]));
+        QCOMPARE(e.frame, at);
+        // Far from every event's time: none.
+        QVERIFY(seekAndWait(w, w.session()->frameCount() - 1));
+        bool anyNear = false;
+        for (const vtx::TimelineEvent& ev : events)
+            anyNear |= std::abs(double(ev.gameTimeSeconds) - double(w.session()->gameTimeTicks(w.session()->frameCount() - 1)) / 1e7) <= 2;
+        QCOMPARE(map.scene().events.empty(), !anyNear);
+        // Clicking an event seeks to it.
+        QVERIFY(seekAndWait(w, at + 30));
+        QTRY_VERIFY(!map.scene().events.empty());
+        // An event no glyph covers (a glyph on top takes the click).
+        int free = -1;
+        for (size_t i = 0; i < map.scene().events.size() && free < 0; ++i)
+            if (map.scene().glyphAt(map.canvas()->viewport(), map.canvas()->viewport().toPixel(map.scene().events[i].world)) < 0)
+                free = int(i);
+        QVERIFY(free >= 0);
+        const MapEvent target = map.scene().events[size_t(free)];
+        QVERIFY(target.frame != at + 30);
+        QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, map.canvas()->viewport().toPixel(target.world).toPoint());
+        QTRY_COMPARE(w.session()->currentFrame(), target.frame);
+
+        // Colour by a property: one legend entry per value, glyphs of one value share a colour.
+        map.setColourBy("Team");
+        QVERIFY(!map.scene().legend.empty());
+        for (const MapLegendEntry& l : map.scene().legend)
+            QVERIFY2(l.label.startsWith("Team = "), qPrintable(l.label));
+        map.setColourBy(QString());
+        QVERIFY(map.scene().legend.front().label == "Hero");
+
+        // A background image over given world bounds is drawn there, under the glyphs.
+        QTemporaryDir dir;
+        QImage bg(16, 16, QImage::Format_RGB32);
+        bg.fill(QColor(10, 200, 30));
+        const QString bgPath = dir.filePath("radar.png");
+        QVERIFY(bg.save(bgPath));
+        const QRectF bounds = map.scene().worldBounds().adjusted(-50, -50, 50, 50);
+        map.setBackground(bgPath, bounds);
+        map.canvas()->fit();
+        const QImage shot = map.canvas()->render(map.canvas()->size());
+        const QPointF corner = map.canvas()->viewport().toPixel(bounds.topLeft() + QPointF(1, 1));
+        QCOMPARE(shot.pixelColor(corner.toPoint() + QPoint(1, -1)), QColor(10, 200, 30));
+        // Export: the view as a PNG of the map's size.
+        const QString png = dir.filePath("map.png");
+        QVERIFY(map.exportPng(png));
+        QCOMPARE(QImage(png).size(), map.canvas()->size());
+        map.setBackground({}, {});
     }
 
     void settingsRememberedPerFile()
