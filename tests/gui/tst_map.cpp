@@ -306,6 +306,41 @@ private slots:
         QVERIFY(map.scene().ghosts.empty());
     }
 
+    void trailsNeverAskTheCache()
+    {
+        // The RL-like sample: chunks of 1,000 frames at 30 Hz, so frame 1030's 2 s window starts in
+        // chunk 0 while the playhead's frame is in chunk 1.
+        MainWindow w;
+        std::vector<int> requested;
+        w.session()->setFrameRequester([&](int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options) {
+            requested.push_back(frame);
+            w.session()->cache()->request(frame, std::move(done), options);
+        });
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        showMapLarge(w);
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx"))));
+        QVERIFY(seekAndWait(w, 1030));
+        MapView& map = *w.map();
+        QTRY_COMPARE_WITH_TIMEOUT(map.trailFrame(), 1030, 20000);
+        QTRY_VERIFY(!map.trailsComputing());
+        const int first = vtx::trailWindowStart(w.session()->file()->footer().times, 1030, 2.0);
+        QVERIFY(first < 1000);
+        // Trails reach back into chunk 0 (the ball's has a point per frame of the window)...
+        const int ball = map.glyphOf({0, "ball_0"});
+        QVERIFY(ball >= 0);
+        const MapTrail* trail = nullptr;
+        for (const MapTrail& t : map.scene().trails)
+            if (t.glyph == ball)
+                trail = &t;
+        QVERIFY(trail);
+        QCOMPARE(int(trail->points.size()), 1030 - first + 1);
+        // ... yet every frame asked of the cache is the playhead's or the inspector's previous one.
+        for (int f : requested)
+            QVERIFY2(f == 0 || f >= 1029, qPrintable(QString::number(f)));
+    }
+
     void eventsColoursBackgroundExport()
     {
         MainWindow w;
