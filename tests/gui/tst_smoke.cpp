@@ -9,6 +9,7 @@
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
@@ -133,6 +134,7 @@ private slots:
         QTest::mouseRelease(tl, Qt::LeftButton, {}, QPoint(left + (right - left) / 2, y));
         QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
         const double maxGap = watchdog.maxGapMs();
+        QVERIFY(w.map()->isVisible() && !w.map()->scene().glyphs.empty()); // the map was on screen throughout
         watchdog.stop();
 
         std::sort(latencies.begin(), latencies.end());
