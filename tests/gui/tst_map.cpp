@@ -17,6 +17,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
+#include <QWheelEvent>
 #include <QtTest>
 
 using namespace vtxw;
@@ -127,6 +128,58 @@ private slots:
         f.fit(QRectF(QPointF(-100, 0), QPointF(100, 50)), 10);
         QVERIFY(near(f.toPixel(QPointF(-100, 25)), QPointF(10, 50)));
         QVERIFY(near(f.toPixel(QPointF(100, 25)), QPointF(190, 50)));
+    }
+
+    void canvasInteraction()
+    {
+        MapCanvas canvas;
+        MapScene s;
+        s.palette = mapPalette();
+        for (QPointF w : {QPointF(-100, -50), QPointF(300, 250), QPointF(40, 10)}) {
+            MapGlyph g;
+            g.world = w;
+            s.glyphs.push_back(g);
+        }
+        canvas.setScene(s);
+        canvas.resize(60, 40); // a squeezed dock
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        auto allInside = [&] {
+            for (const MapGlyph& g : canvas.scene().glyphs)
+                if (!QRectF(QPointF(0, 0), QSizeF(canvas.size())).contains(canvas.viewport().toPixel(g.world)))
+                    return false;
+            return true;
+        };
+        // Growing refits while the user has not moved the map...
+        canvas.resize(600, 400);
+        QTRY_COMPARE(canvas.viewport().size, QSizeF(600, 400));
+        QVERIFY(allInside());
+        const double fitted = canvas.viewport().pixelsPerUnit;
+        // ... the wheel zooms around the cursor ...
+        const QPointF cursor(200, 150);
+        const QPointF under = canvas.viewport().toWorld(cursor);
+        QWheelEvent wheel(cursor, canvas.mapToGlobal(cursor), {}, QPoint(0, 240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&canvas, &wheel);
+        QVERIFY(std::abs(canvas.viewport().pixelsPerUnit - fitted * 1.44) < 1e-9);
+        QVERIFY(near(canvas.viewport().toPixel(under), cursor, 1e-6));
+        // ... a drag pans by the mouse's movement ...
+        const QPointF before = canvas.viewport().toPixel(QPointF(40, 10));
+        QTest::mousePress(&canvas, Qt::LeftButton, {}, QPoint(300, 200));
+        QTest::mouseMove(&canvas, QPoint(320, 205));
+        QTest::mouseMove(&canvas, QPoint(350, 230));
+        QTest::mouseRelease(&canvas, Qt::LeftButton, {}, QPoint(350, 230));
+        QVERIFY(near(canvas.viewport().toPixel(QPointF(40, 10)), before + QPointF(50, 30), 1e-6));
+        // ... after which a resize keeps the user's view ...
+        const double zoomed = canvas.viewport().pixelsPerUnit;
+        canvas.resize(500, 400);
+        QTRY_COMPARE(canvas.viewport().size, QSizeF(500, 400));
+        QCOMPARE(canvas.viewport().pixelsPerUnit, zoomed);
+        // ... until F (or a double-click) fits again.
+        QTest::keyClick(&canvas, Qt::Key_F);
+        QVERIFY(allInside());
+        QVERIFY(canvas.viewport().pixelsPerUnit < zoomed);
+        QTest::mouseDClick(&canvas, Qt::LeftButton, {}, QPoint(10, 10));
+        QVERIFY(allInside());
     }
 
     void glyphDrawnAtItsPixel()
