@@ -637,10 +637,6 @@ void MapView::rebuild()
         return;
     }
     const auto& types = schema->structs();
-    auto toWorld = [this](const vtx::Vec3& p) {
-        const auto uv = m_plane.project(p);
-        return QPointF(uv[0], uv[1]);
-    };
     // Colour: by type (its id), or by the chosen field's value (in order of first appearance).
     std::vector<const vtx::FieldDef*> colourField(types.size(), nullptr);
     std::vector<const vtx::FieldDef*> names(types.size(), nullptr);
@@ -671,6 +667,7 @@ void MapView::rebuild()
             MapGlyph g;
             g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
             g.world = toWorld(place->position);
+            g.position = place->position;
             if (place->rotation)
                 if (auto h = m_plane.heading(*place->rotation))
                     g.heading = *h;
@@ -732,62 +729,84 @@ void MapView::rebuild()
         if (s.glyphs[i].key == m_view->selection())
             s.selected = int(i);
 
-    // A/B: only when the view state's A and B are exactly the frames on hand.
+    addComparison(s, glyphByKey, shown.index());
+    addEvents(s, shown.index());
+    if (m_trailSeconds > 0 && m_trailFrame != shown.index() && s.note.isEmpty())
+        s.note = tr("trails loading…");
+
+    m_canvas->setScene(std::move(s));
+    applyTrails();
+    if (m_needsFit && !m_canvas->scene().glyphs.empty()) {
+        m_needsFit = false;
+        m_canvas->fit();
+    }
+}
+
+QPointF MapView::toWorld(const vtx::Vec3& p) const
+{
+    const auto uv = m_plane.project(p);
+    return QPointF(uv[0], uv[1]);
+}
+
+void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const
+{
+    // Only when the view state's A and B are exactly the frames on hand.
     const int wantA = m_view->frameA();
-    if (wantA >= 0) {
-        if (!m_a.isNull() && m_a.index() == wantA && m_view->frameB() == shown.index()) {
-            s.comparing = true;
-            std::vector<bool> inA(s.glyphs.size(), false);
-            const vtx::FrameView fa = m_a.view();
-            for (size_t b = 0; b < fa.bucketCount(); ++b) {
-                const vtx::BucketView bucket = fa.bucket(b);
-                const size_t n = std::min(bucket.entityCount(), bucket.uniqueIds().size());
-                for (size_t i = 0; i < n; ++i) {
-                    const vtx::ContainerView e = bucket.entity(i);
-                    const auto place = m_positions.placementOf(e);
-                    if (!place)
-                        continue;
-                    const std::string_view id = bucket.uniqueId(i);
-                    key.assign(std::to_string(b)).append(1, '\x1f').append(id);
-                    MapGhost g;
-                    g.world = toWorld(place->position);
-                    g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
-                    g.name = g.key.uniqueId;
-                    if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
-                        g.glyph = it->second;
-                        inA[size_t(it->second)] = true;
-                        g.colour = s.glyphs[size_t(g.glyph)].colour;
-                        g.name = s.glyphs[size_t(g.glyph)].name;
-                        const auto pb = m_positions.placementOf(vtx::findEntity(frame, uint32_t(b), id));
-                        if (pb) {
-                            const vtx::Vec3 d{pb->position.x - place->position.x, pb->position.y - place->position.y, pb->position.z - place->position.z};
-                            g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-                            g.delta = QStringLiteral("(%1, %2, %3)")
-                                          .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
-                                               QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.y)),
-                                               QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.z)));
-                        }
-                    } else {
-                        g.colour = int(size_t(e.typeId()) % 7);
-                    }
-                    s.ghosts.push_back(std::move(g));
-                }
+    if (wantA < 0)
+        return;
+    if (m_a.isNull() || m_a.index() != wantA || m_view->frameB() != shownFrame) {
+        s.note = tr("A (frame %1) loading…").arg(wantA);
+        return;
+    }
+    s.comparing = true;
+    std::vector<bool> inA(s.glyphs.size(), false);
+    std::string key;
+    const vtx::FrameView fa = m_a.view();
+    for (size_t b = 0; b < fa.bucketCount(); ++b) {
+        const vtx::BucketView bucket = fa.bucket(b);
+        const size_t n = std::min(bucket.entityCount(), bucket.uniqueIds().size());
+        for (size_t i = 0; i < n; ++i) {
+            const vtx::ContainerView e = bucket.entity(i);
+            const auto place = m_positions.placementOf(e);
+            if (!place)
+                continue;
+            const std::string_view id = bucket.uniqueId(i);
+            key.assign(std::to_string(b)).append(1, '\x1f').append(id);
+            MapGhost g;
+            g.world = toWorld(place->position);
+            g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
+            g.name = g.key.uniqueId;
+            g.colour = int(size_t(e.typeId()) % 7);
+            if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
+                const MapGlyph& inB = s.glyphs[size_t(it->second)];
+                g.glyph = it->second;
+                inA[size_t(it->second)] = true;
+                g.colour = inB.colour;
+                g.name = inB.name;
+                const vtx::Vec3 d{inB.position.x - place->position.x, inB.position.y - place->position.y, inB.position.z - place->position.z};
+                g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+                g.delta = QStringLiteral("(%1, %2, %3)")
+                              .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
+                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.y)),
+                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.z)));
             }
-            for (size_t i = 0; i < inA.size(); ++i)
-                if (!inA[i])
-                    s.added.push_back(int(i));
-            s.note = m_view->frameB() - wantA == 1 ? tr("A = frame %1 (previous): hollow; B = %2: solid").arg(wantA).arg(shown.index())
-                                                   : tr("A = frame %1: hollow; B = %2: solid").arg(wantA).arg(shown.index());
-        } else {
-            s.note = tr("A (frame %1) loading…").arg(wantA);
+            s.ghosts.push_back(std::move(g));
         }
     }
+    for (size_t i = 0; i < inA.size(); ++i)
+        if (!inA[i])
+            s.added.push_back(int(i));
+    s.note = m_view->frameB() - wantA == 1 ? tr("A = frame %1 (previous): hollow; B = %2: solid").arg(wantA).arg(shownFrame)
+                                           : tr("A = frame %1: hollow; B = %2: solid").arg(wantA).arg(shownFrame);
+}
 
+void MapView::addEvents(MapScene& s, int shownFrame) const
+{
     // Events that carry a location, within the trail window (or 2 s) of the shown frame.
     const auto& events = m_session->file()->footer().events;
     bool anyLocated = false;
     const double window = std::max(m_trailSeconds, 2.0);
-    const double now = double(m_session->gameTimeTicks(shown.index())) / double(vtx::kTicksPerSecond);
+    const double now = double(m_session->gameTimeTicks(shownFrame)) / double(vtx::kTicksPerSecond);
     for (const vtx::TimelineEvent& e : events) {
         if (e.location == vtx::Vec3{})
             continue;
@@ -799,15 +818,6 @@ void MapView::rebuild()
     }
     if (!events.empty() && !anyLocated && s.note.isEmpty())
         s.note = tr("%n event(s), none with a location", nullptr, int(events.size()));
-    if (m_trailSeconds > 0 && m_trailFrame != shown.index() && s.note.isEmpty())
-        s.note = tr("trails loading…");
-
-    m_canvas->setScene(std::move(s));
-    applyTrails();
-    if (m_needsFit && !m_canvas->scene().glyphs.empty()) {
-        m_needsFit = false;
-        m_canvas->fit();
-    }
 }
 
 void MapView::applyTrails()

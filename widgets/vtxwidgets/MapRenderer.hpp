@@ -3,6 +3,7 @@
 // and how it draws it. Kept apart from the widget so tests and the bench paint into a QImage
 // exactly what the dock paints on screen.
 
+#include "vtx/Types.hpp"
 #include "vtxwidgets/EntityTreeModel.hpp"
 
 #include <QColor>
@@ -46,6 +47,7 @@ struct MapGlyph {
     EntityKey key;
     QString name;       ///< shown on hover and for the selection
     QPointF world;
+    vtx::Vec3 position;  ///< in the world, for the A→B delta
     double heading = std::nan(""); ///< radians counter-clockwise from +u; NaN: none
     int colour = 0;     ///< index into MapScene::palette
 };

@@ -15,6 +15,8 @@
 #include <QHash>
 #include <QWidget>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 class QCheckBox;
 class QComboBox;
@@ -123,6 +125,10 @@ private:
     void onClosed();
     void rebuild();
     void requestTrails();
+    QPointF toWorld(const vtx::Vec3& p) const;
+    /// A's ghosts, arrows and added entities, when A is pinned and on hand (else a note).
+    void addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
+    void addEvents(MapScene& s, int shownFrame) const;
     void applyTrails();
     void loadFileSettings();
     void saveFileSetting(const QString& key, const QVariant& value);
