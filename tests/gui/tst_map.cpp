@@ -13,6 +13,7 @@
 
 #include <QDockWidget>
 #include <QPainter>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -392,6 +393,45 @@ private slots:
         // ... yet every frame asked of the cache is the playhead's or the inspector's previous one.
         for (int f : requested)
             QVERIFY2(f == 0 || f >= 1029, qPrintable(QString::number(f)));
+    }
+
+    void addedAndRemovedMarked()
+    {
+        // allkinds: entities spawn and despawn; A and B far apart differ in who is there.
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        showMapLarge(w);
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("allkinds_fbs.vtx"))));
+        MapView& map = *w.map();
+        const int a = 100, b = 800;
+        QVERIFY(seekAndWait(w, a));
+        w.diffPanel()->pinA();
+        QVERIFY(seekAndWait(w, b));
+        QTRY_VERIFY(map.scene().comparing);
+        // Expected from the frames themselves: placed entities of each side by key.
+        auto placed = [&](int frame) {
+            QSet<QString> keys;
+            auto h = w.session()->file()->frame(frame);
+            for (size_t k = 0; h && k < h->view().bucketCount(); ++k) {
+                const vtx::BucketView bucket = h->view().bucket(k);
+                for (size_t i = 0; i < bucket.entityCount(); ++i)
+                    if (map.positions().placementOf(bucket.entity(i)))
+                        keys.insert(QString::number(k) + "/" + QString::fromStdString(std::string(bucket.uniqueId(i))));
+            }
+            return keys;
+        };
+        const QSet<QString> inA = placed(a), inB = placed(b);
+        QSet<QString> added, removed;
+        for (int g : map.scene().added)
+            added.insert(QString::number(map.scene().glyphs[size_t(g)].key.bucket) + "/" + map.scene().glyphs[size_t(g)].key.uniqueId);
+        for (const MapGhost& g : map.scene().ghosts)
+            if (g.glyph < 0)
+                removed.insert(QString::number(g.key.bucket) + "/" + g.key.uniqueId);
+        QCOMPARE(added, inB - inA);
+        QCOMPARE(removed, inA - inB);
+        QVERIFY2(!added.isEmpty() || !removed.isEmpty(), "the frames must differ in who is on the map");
     }
 
     void eventsColoursBackgroundExport()
