@@ -375,8 +375,17 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         showMapLarge(w);
         QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx"))));
-        QVERIFY(seekAndWait(w, 1030));
         MapView& map = *w.map();
+        // Filled in as chunks decode: the playhead's chunk first, then the one before it.
+        std::vector<int> ballPoints;
+        connect(&map, &MapView::trailsUpdated, this, [&] {
+            if (map.trailFrame() != 1030)
+                return;
+            for (const MapTrail& t : map.scene().trails)
+                if (t.glyph == map.glyphOf({0, "ball_0"}))
+                    ballPoints.push_back(int(t.points.size()));
+        });
+        QVERIFY(seekAndWait(w, 1030));
         QTRY_COMPARE_WITH_TIMEOUT(map.trailFrame(), 1030, 20000);
         QTRY_VERIFY(!map.trailsComputing());
         const int first = vtx::trailWindowStart(w.session()->file()->footer().times, 1030, 2.0);
@@ -390,6 +399,7 @@ private slots:
                 trail = &t;
         QVERIFY(trail);
         QCOMPARE(int(trail->points.size()), 1030 - first + 1);
+        QCOMPARE(ballPoints, (std::vector<int>{1030 - 1000 + 1, 1030 - first + 1}));
         // ... yet every frame asked of the cache is the playhead's or the inspector's previous one.
         for (int f : requested)
             QVERIFY2(f == 0 || f >= 1029, qPrintable(QString::number(f)));
