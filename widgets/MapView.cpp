@@ -254,6 +254,13 @@ QString valueText(vtx::ContainerView c, const vtx::FieldDef& f)
     }
 }
 
+/// Decoded chunks may have no other owner: freeing tens of MB is pool work, not UI work.
+void retireOnPool(std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks)
+{
+    if (!chunks.empty())
+        detail::startOnPool([chunks = std::move(chunks)]() mutable { chunks.clear(); });
+}
+
 bool colourable(const vtx::FieldDef& f)
 {
     using vtx::FieldType;
@@ -392,7 +399,7 @@ void MapView::onOpened()
     m_colourOfValue.clear();
     m_a = {};
     m_trails.clear();
-    m_trailChunks.clear();
+    retireOnPool(std::exchange(m_trailChunks, {}));
     m_trailFrame = m_trailFirst = -1;
     m_autoUpKnown = false;
     m_needsFit = true;
@@ -442,7 +449,7 @@ void MapView::onClosed()
     m_positions = {};
     m_a = {};
     m_trails.clear();
-    m_trailChunks.clear();
+    retireOnPool(std::exchange(m_trailChunks, {}));
     m_trailFrame = m_trailFirst = -1;
     m_canvas->setBackgroundImage({}, {});
     m_canvas->setScene({});
@@ -933,16 +940,12 @@ void MapView::requestTrails()
             return a;
         },
         [self, frame, first](JobOutcome outcome, Answer a) {
-            // Chunks this job decoded may have no other owner: freeing tens of MB is pool work.
-            auto retire = [](std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks) {
-                detail::startOnPool([chunks = std::move(chunks)]() mutable { chunks.clear(); });
-            };
             if (outcome != JobOutcome::Current || !self) {
-                retire(std::move(a.chunks));
+                retireOnPool(std::move(a.chunks));
                 return;
             }
             self->m_trailJobs.finish(self->m_trailJobs.currentId());
-            retire(std::exchange(self->m_trailChunks, std::move(a.chunks)));
+            retireOnPool(std::exchange(self->m_trailChunks, std::move(a.chunks)));
             if (self->m_view->shownFrame().index() != frame)
                 return;
             self->m_trails = std::move(a.trails);
