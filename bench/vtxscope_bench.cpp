@@ -29,6 +29,9 @@
 //                                                (median µs), with and without the hash short-circuit
 //   vtxscope-bench make-traces DIR [--frames N] [--fps F]
 //                                                write the deterministic access-trace suite
+//   vtxscope-bench map-paint [--entities N] [--trail-seconds S] [--rounds R]
+//                                                one paint of the Map dock (N entities, S s trails at
+//                                                64 Hz) at 1600 × 1000, median ms (GUI builds only)
 //   vtxscope-bench replay-trace FILE TRACE... --policy P [--policy P2 ...] [--sweep]
 //                  [--budget-mb MB] [--workers N] [--repeat R]
 //                                                replay traces against a fresh cache per run,
@@ -38,6 +41,9 @@
 #include "PropertyWalk.hpp"
 #include "ProtoReference.hpp"
 #include "TraceSuite.hpp"
+#ifdef VTXSCOPE_BENCH_MAP
+#include "MapPaint.hpp"
+#endif
 #include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/FrameIntegrity.hpp"
@@ -924,6 +930,14 @@ int main(int argc, char** argv)
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && args[0] == "membw")
         return memoryBandwidth();
+    if (!args.empty() && args[0] == "map-paint") {
+#ifdef VTXSCOPE_BENCH_MAP
+        return mapPaint(argc, argv, std::stoi(option(args, "--entities", "1000")), std::stod(option(args, "--trail-seconds", "2")),
+                        std::stoi(option(args, "--rounds", "200")));
+#else
+        return fail("map-paint needs a build with the GUI (VTXSCOPE_BUILD_GUI=ON)");
+#endif
+    }
     if (args.size() < 2)
         return fail("usage: vtxscope-bench read-all|open|cold-jumps|zstd|replay-trace FILE ... | make-traces DIR");
     const std::string& cmd = args[0];

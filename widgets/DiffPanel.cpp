@@ -157,6 +157,25 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
             setOptions(o);
         }
     });
+    // The selection made elsewhere (the entity list, the map's arrows) selects the entity's row
+    // here too, unless the current row already belongs to it (a property row the user chose).
+    connect(m_viewState, &ViewState::selectionChanged, this, [this](const EntityKey& e) {
+        const QModelIndex current = m_view->currentIndex();
+        auto isEntity = [&](const QModelIndex& i) {
+            return i.isValid() && i.data(DiffModel::BucketIndexRole).toInt() == e.bucket && i.data(DiffModel::UniqueIdRole).toString() == e.uniqueId;
+        };
+        if (!e.isValid() || isEntity(current))
+            return;
+        for (int r = 0; r < m_proxy->rowCount(); ++r) {
+            const QModelIndex row = m_proxy->index(r, 0);
+            if (isEntity(row) && row.data(DiffModel::PathRole).toString().isEmpty()) {
+                m_view->setCurrentIndex(row);
+                m_view->expand(row);
+                m_view->scrollTo(row);
+                return;
+            }
+        }
+    });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) {
         emit entityActivated({i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()},
                              i.data(DiffModel::PathRole).toString());

@@ -10,6 +10,7 @@
 #include "vtxwidgets/FileInfoPanel.hpp"
 #include "vtxwidgets/GoToTarget.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
+#include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/RecentFiles.hpp"
@@ -538,6 +539,19 @@ void MainWindow::buildDocks()
     connect(m_session, &ReplaySession::grew, m_timeData, [this] { m_timeData->setFile(m_session->file()); });
     connect(m_session, &ReplaySession::closed, m_timeData, [this] { m_timeData->setFile(nullptr); });
     watchDock->raise();
+
+    // Map: a tab of the right column's top group (the inspector is the centre, which docks
+    // cannot tab with; a tab beside the diff would add a tab bar the 800 × 600 minimum has no
+    // room for). The watch stays in front, as before the map existed.
+    m_map = new MapView(m_session, m_viewState, this);
+    QDockWidget* mapDock = dock("mapDock", tr("Map"), m_map, Qt::RightDockWidgetArea);
+    tabifyDockWidget(cacheDock, mapDock);
+    watchDock->raise();
+    connect(m_map, &MapView::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_diff, &DiffPanel::diffUpdated, m_map, [this] {
+        const auto& d = m_diff->model()->diff();
+        m_map->setComparisonFrame(m_diff->isUpToDate() && d ? d->a : vtx::FrameHandle{});
+    });
 
     // Plot and timeline (with the transport bar) along the bottom.
     QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);

@@ -9,6 +9,7 @@
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
@@ -21,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QDockWidget>
 #include <QtTest>
 #include <random>
 
@@ -112,6 +114,7 @@ private slots:
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
+        w.findChild<QDockWidget*>("mapDock")->raise(); // scrubbed with the map (and its trails) on screen
 
         std::vector<double> latencies;
         connect(w.session(), &ReplaySession::frameReady, this, [&] { latencies.push_back(w.session()->lastLatencyMs()); });
@@ -131,6 +134,7 @@ private slots:
         QTest::mouseRelease(tl, Qt::LeftButton, {}, QPoint(left + (right - left) / 2, y));
         QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
         const double maxGap = watchdog.maxGapMs();
+        QVERIFY(w.map()->isVisible() && !w.map()->scene().glyphs.empty()); // the map was on screen throughout
         watchdog.stop();
 
         std::sort(latencies.begin(), latencies.end());

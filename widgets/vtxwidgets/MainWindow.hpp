@@ -37,6 +37,7 @@ class ViewState;
 class UserSettings;
 class TimeDataPanel;
 class Bookmarks;
+class MapView;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -66,6 +67,7 @@ public:
     QLineEdit* entityFilter() const { return m_filter; }
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
+    MapView* map() const { return m_map; }
     /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
     /// property selected in the diff panel when it has focus, else the inspector's).
     void seekPropertyChange(bool forward);
@@ -126,6 +128,7 @@ private:
     PropertyPlot* m_plot;
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
+    MapView* m_map = nullptr;
     QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;
     CachePanel* m_cachePanel;
