@@ -8,6 +8,7 @@
 #include <QClipboard>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QPointer>
@@ -64,6 +65,8 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     m_view = new QTreeView(this);
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
+    m_view->setTextElideMode(Qt::ElideMiddle); // long strings keep both ends; the tooltip has all
+    m_view->installEventFilter(this);
     m_view->setAlternatingRowColors(true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setItemDelegate(new ChangeDelegate(m_view));
@@ -237,6 +240,20 @@ void InspectorPanel::showMenu(const QPoint& pos)
     QAction* plot = menu.addAction(tr("Plot"), this, [this, path] { emit plotRequested(m_entity, path); });
     plot->setEnabled(i.data(PropertyTreeModel::NumberRole).isValid());
     menu.exec(m_view->viewport()->mapToGlobal(pos));
+}
+
+bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    // With the tree focused, ← / → collapse and expand rows (the tree's own keys) instead of
+    // stepping frames: the window's frame-step shortcuts would otherwise take them first.
+    if (watched == m_view && event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) && key->modifiers() == Qt::NoModifier) {
+            event->accept();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace vtxw

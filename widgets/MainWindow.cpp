@@ -4,6 +4,7 @@
 #include "vtxwidgets/AppIcon.hpp"
 #include "vtxwidgets/Bookmarks.hpp"
 #include "vtxwidgets/CachePanel.hpp"
+#include "vtxwidgets/EntityColumns.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/EventsModel.hpp"
@@ -457,9 +458,7 @@ void MainWindow::buildDocks()
     m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
     // The name column takes the room; the type column fits its text. The dock keeps a usable
     // minimum so the names never disappear at small window sizes.
-    m_entityView->header()->setStretchLastSection(false);
-    m_entityView->header()->setSectionResizeMode(EntityTreeModel::NameColumn, QHeaderView::Stretch);
-    m_entityView->header()->setSectionResizeMode(EntityTreeModel::TypeColumn, QHeaderView::ResizeToContents);
+    new EntityColumns(m_entityView, EntityTreeModel::NameColumn, EntityTreeModel::TypeColumn);
     entities->setMinimumWidth(170);
     el->addWidget(m_filter);
     el->addWidget(m_entityView, 1);

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace vtx {
 
@@ -42,6 +44,31 @@ std::string shortestText(T v)
 
 std::string formatFloat(float v) { return shortestText(v); }
 std::string formatDouble(double v) { return shortestText(v); }
+
+std::string readableDouble(double v)
+{
+    const std::string exact = shortestText(v);
+    if (!std::isfinite(v))
+        return exact;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    const std::string rounded = shortestText(std::strtod(buf, nullptr));
+    return rounded.size() < exact.size() ? rounded : exact;
+}
+
+std::string groupDigits(std::string_view text)
+{
+    const size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+    if (text.size() - sign < 5 || text.find_first_not_of("0123456789", sign) != std::string_view::npos)
+        return std::string(text);
+    std::string out(text.substr(0, sign));
+    for (size_t i = sign; i < text.size(); ++i) {
+        if (i > sign && (text.size() - i) % 3 == 0)
+            out += "\u202f";
+        out += text[i];
+    }
+    return out;
+}
 
 namespace {
 

@@ -50,5 +50,12 @@ std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, con
 /// Shortest round-trip text of a float32 / float64 value.
 std::string formatFloat(float v);
 std::string formatDouble(double v);
+/// For reading, not round-tripping: a float64 to at most 9 significant digits (float32's
+/// precision, what positions written from float data carry: 29.227074000000002 -> 29.227074),
+/// its shortest text when that is shorter; the exact value is formatDouble's.
+std::string readableDouble(double v);
+/// Decimal integer text ("-1234567") with its digits grouped by three (narrow no-break
+/// spaces) from 10,000 up; any other text unchanged.
+std::string groupDigits(std::string_view integerText);
 
 } // namespace vtx

@@ -232,6 +232,46 @@ private slots:
         QVERIFY2(e.empty(), e.c_str());
     }
 
+    // The inspector's reading form (issue 20 item 7): doubles to 9 significant digits at most,
+    // integers grouped; the exact text stays formatDouble's.
+    void readable_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("float32 data in a double") << 29.227074000000002 << "29.227074";
+        QTest::newRow("17 digits") << -29.391735460130228 << "-29.3917355";
+        QTest::newRow("0.1 + 0.2") << 0.1 + 0.2 << "0.3";
+        QTest::newRow("short stays") << 0.125 << "0.125";
+        QTest::newRow("integral") << 100.0 << "100";
+        QTest::newRow("large") << 8.824752446135868e+19 << "8.82475245e+19";
+        QTest::newRow("-0") << -0.0 << "-0";
+        QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << "nan";
+        QTest::newRow("-inf") << -std::numeric_limits<double>::infinity() << "-inf";
+    }
+    void readable()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(readableDouble(value)), text);
+    }
+    void groupedDigits_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("4 digits") << "1234" << "1234";
+        QTest::newRow("5 digits") << "12345" << QString("12\u202f345");
+        QTest::newRow("negative") << "-1234567" << QString("-1\u202f234\u202f567");
+        QTest::newRow("steam id") << "76561198000000000" << QString("76\u202f561\u202f198\u202f000\u202f000\u202f000");
+        QTest::newRow("not an integer") << "12.345678" << "12.345678";
+        QTest::newRow("text") << "abcdefgh" << "abcdefgh";
+    }
+    void groupedDigits()
+    {
+        QFETCH(QString, in);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(groupDigits(in.toStdString())), out);
+    }
+
     // -0 keeps its sign and integral values stay numbers with a fraction ("100.0"), so a JSON
     // reader sees a float; the layout is Json::dump's.
     void jsonLayout()

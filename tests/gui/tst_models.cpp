@@ -344,7 +344,10 @@ private slots:
             w.selectEntity({0, "player_3"});
             const QModelIndex name = w.inspector()->model()->indexOfPath("Name");
             QCOMPARE(name.siblingAtColumn(1).data().toString(), QString("\"Delta\""));
-            QCOMPARE(w.inspector()->model()->indexOfPath("Position.x").siblingAtColumn(1).data().toString(), QString("-29.391735460130228"));
+            // Shown to the digits that matter, exactly in the tooltip (issue 20 item 7).
+            const QModelIndex x = w.inspector()->model()->indexOfPath("Position.x").siblingAtColumn(1);
+            QCOMPARE(x.data().toString(), QString("-29.3917355"));
+            QVERIFY(x.data(Qt::ToolTipRole).toString().endsWith("= -29.391735460130228"));
         }
     }
 
@@ -861,6 +864,42 @@ private slots:
         w.session()->close();
         for (const char* name : {"close", "follow", "saveTrace"})
             QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
+    }
+
+    // Issue 20 item 7: with the inspector's tree focused, → expands and ← collapses the current
+    // row without moving the frame; on the timeline the same keys still step frames. Long type
+    // names do not squeeze entity names out of a narrow entity list.
+    void inspectorKeysAndEntityColumns()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        w.selectEntity({0, "player_0"});
+        QTreeView* tree = w.inspector()->view();
+        const QModelIndex position = w.inspector()->model()->indexOfPath("Position");
+        QVERIFY(position.isValid());
+        tree->setFocus();
+        QTRY_VERIFY(tree->hasFocus());
+        tree->setCurrentIndex(position);
+        tree->collapse(position);
+        const int frame = w.session()->currentFrame();
+        QTest::keyClick(tree, Qt::Key_Right);
+        QVERIFY(tree->isExpanded(position));
+        QTest::keyClick(tree, Qt::Key_Left);
+        QVERIFY(!tree->isExpanded(position));
+        QCOMPARE(w.session()->currentFrame(), frame);
+
+        if (vtxtest::samplesAvailable()) {
+            QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+            auto* entities = w.findChild<QDockWidget*>("entitiesDock");
+            w.resizeDocks({entities}, {180}, Qt::Horizontal);
+            QTRY_VERIFY(entities->width() <= 240);
+            const int viewport = w.entityView()->viewport()->width();
+            QTRY_VERIFY2(w.entityView()->header()->sectionSize(EntityTreeModel::TypeColumn) <= viewport * 2 / 5 + 1,
+                         qPrintable(QString::number(w.entityView()->header()->sectionSize(EntityTreeModel::TypeColumn))));
+            QVERIFY(w.entityView()->header()->sectionSize(EntityTreeModel::NameColumn) >= viewport / 2);
+        }
     }
 
     // Issue 21: a value changed in storage (its stored hash no longer matches) is flagged in the

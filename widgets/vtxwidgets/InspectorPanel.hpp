@@ -39,6 +39,9 @@ signals:
     void watchRequested(const EntityKey& entity, const QString& path);
     void plotRequested(const EntityKey& entity, const QString& path);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void showMenu(const QPoint& pos);
     void rememberView();
