@@ -247,7 +247,7 @@ std::string damageText(const DamagedContainer& d, const Schema& schema)
         what += (def ? def->name : "type " + std::to_string(d.typeId)) + " '" + sanitizeUtf8(d.uniqueId) + "'";
     else
         what += "'" + sanitizeUtf8(d.uniqueId) + "' ." + d.path;
-    what += " (bucket " + schema.bucketName(d.bucket) + ") differs from its values: " + hex64(d.stored) + " stored, " + hex64(d.spec) +
+    what += " in bucket '" + schema.bucketName(d.bucket) + "' differs from its values: " + hex64(d.stored) + " stored, " + hex64(d.spec) +
             " recomputed";
     if (d.sdk != d.spec)
         what += " (" + hex64(d.sdk) + " by the SDK v0.2.0 variant)";
