@@ -30,11 +30,11 @@ struct DeltaText {
     int sign = 0; ///< sum of the components' signs: the colour of the whole delta
 };
 
-DeltaText deltaText(const vtx::PropertyChange& c)
+DeltaText deltaText(const vtx::PropertyChange& c, bool forReading = true)
 {
     const vtx::Value a = c.a(), b = c.b();
     DeltaText d;
-    d.text = qs(vtx::formatDeltaOf(a, b)).replace(QLatin1Char('-'), QChar(0x2212));
+    d.text = qs(vtx::formatDeltaOf(a, b, forReading)).replace(QLatin1Char('-'), QChar(0x2212));
     if (auto parts = vtx::deltaOf(a, b))
         for (size_t i = 0; i < parts->size; ++i)
             d.sign += parts->values[i] > 0 ? 1 : parts->values[i] < 0 ? -1 : 0;
@@ -184,10 +184,10 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
                 const QString t = typeName(v.typeId);
                 return t.isEmpty() ? QStringLiteral("{…}") : t + QStringLiteral(" {…}");
             }
-            const QString text = qs(vtx::formatValue(v));
-            return tip ? text : elideMiddle(text, 48);
+            // Rounded for reading in the cell; exact in the tooltip (and in exports).
+            return tip ? qs(vtx::formatValue(v)) : elideMiddle(qs(vtx::formatValueForReading(v)), 48);
         }
-        case DeltaColumn: return deltaText(c).text;
+        case DeltaColumn: return deltaText(c, !tip).text;
         }
         return {};
     }

@@ -67,6 +67,10 @@ const char* componentName(Value::Kind k, size_t i)
 
 namespace {
 std::string vecText(const Vec3& v) { return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")"; }
+std::string readableVecText(const Vec3& v)
+{
+    return "(" + readableDouble(v.x) + ", " + readableDouble(v.y) + ", " + readableDouble(v.z) + ")";
+}
 std::string quatText(const Quat& q)
 {
     return "(" + formatFloat(q.x) + ", " + formatFloat(q.y) + ", " + formatFloat(q.z) + ", " + formatFloat(q.w) + ")";
@@ -108,6 +112,19 @@ std::string formatValue(const Value& v)
     return {};
 }
 
+std::string formatValueForReading(const Value& v)
+{
+    switch (v.kind) {
+    case Value::Kind::Int: return groupDigits(std::to_string(v.integer));
+    case Value::Kind::Double: return readableDouble(v.number);
+    case Value::Kind::Vector: return readableVecText(v.transform.translation);
+    case Value::Kind::Transform:
+        return "T" + readableVecText(v.transform.translation) + " R" + quatText(v.transform.rotation) + " S" +
+               readableVecText(v.transform.scale);
+    default: return formatValue(v);
+    }
+}
+
 std::optional<ValueComponents> deltaOf(const Value& a, const Value& b)
 {
     if (a.kind != b.kind || a.kind == Value::Kind::Bool)
@@ -127,16 +144,16 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b)
     return ca;
 }
 
-std::string formatDelta(Value::Kind kind, double delta)
+std::string formatDelta(Value::Kind kind, double delta, bool forReading)
 {
     const bool floatTyped = kind == Value::Kind::Float || kind == Value::Kind::Quat || kind == Value::Kind::Range;
-    std::string text = floatTyped ? formatFloat(float(delta)) : formatDouble(delta);
+    std::string text = floatTyped ? formatFloat(float(delta)) : forReading ? readableDouble(delta) : formatDouble(delta);
     if (delta > 0)
         text.insert(text.begin(), '+');
     return text;
 }
 
-std::string formatDeltaOf(const Value& a, const Value& b)
+std::string formatDeltaOf(const Value& a, const Value& b, bool forReading)
 {
     if (a.isBytes && b.isBytes) {
         const size_t n = std::min(a.text.size(), b.text.size());
@@ -156,10 +173,10 @@ std::string formatDeltaOf(const Value& a, const Value& b)
     if (!d)
         return {};
     if (d->size == 1)
-        return formatDelta(a.kind, d->values[0]);
+        return formatDelta(a.kind, d->values[0], forReading);
     std::string out = "(";
     for (size_t i = 0; i < d->size; ++i)
-        out += (i ? ", " : "") + formatDelta(a.kind, d->values[i]);
+        out += (i ? ", " : "") + formatDelta(a.kind, d->values[i], forReading);
     return out + ")";
 }
 

@@ -69,13 +69,17 @@ const char* componentName(Value::Kind k, size_t i);
 std::optional<ValueComponents> deltaOf(const Value& a, const Value& b);
 /// Text of one delta component with its sign ("+1.5", "-12.5", "0"); float-typed values are
 /// rounded to float precision so the delta does not show double noise.
-std::string formatDelta(Value::Kind kind, double delta);
+/// `forReading`: float64 components to 9 significant digits (readableDouble), for display.
+std::string formatDelta(Value::Kind kind, double delta, bool forReading = false);
 /// The whole delta of a change as text: "+1.5", or "(+1, 0, -2)" for vectors, "312 of 1,808
 /// bytes differ, first at 0x2c" for byte arrays; empty when none.
-std::string formatDeltaOf(const Value& a, const Value& b);
+std::string formatDeltaOf(const Value& a, const Value& b, bool forReading = false);
 
 /// Display text, the same the inspector shows ("87.5", "(1, 2, 3)", "\"Delta\"", "[4]").
 std::string formatValue(const Value& v);
+/// The same for reading on screen: float64 to 9 significant digits, integers grouped
+/// (readableDouble, groupDigits); formatValue stays the exact text (tooltips, copies, exports).
+std::string formatValueForReading(const Value& v);
 
 /// Tolerance for float comparisons. Two floats are equal when they are ==, both NaN, or within
 /// `absolute` or `relative` × max(|a|, |b|) of each other; ints, strings and bools are exact.

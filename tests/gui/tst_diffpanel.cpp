@@ -3,6 +3,7 @@
 // landing on the frame the core scan finds.
 
 #include "TestSupport.hpp"
+#include "vtx/PropertyTree.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTreeView>
+#include <QRegularExpression>
 #include <QtTest>
 
 using namespace vtxw;
@@ -179,6 +181,26 @@ private slots:
             for (int c = 0; c < p->rowCount(e); ++c)
                 QVERIFY(p->index(c, 0, e).data(DiffModel::PathRole).toString().contains("Position"));
         }
+        // Cells round float64 for reading; the tooltip has the exact text (issue 20 item 7).
+        bool sawVector = false;
+        for (int r = 0; r < p->rowCount() && !sawVector; ++r) {
+            const QModelIndex e = p->index(r, 0);
+            for (int c = 0; c < p->rowCount(e) && !sawVector; ++c) {
+                const QModelIndex a = p->index(c, DiffModel::AColumn, e);
+                const QString shown = a.data().toString(), exact = a.data(Qt::ToolTipRole).toString();
+                if (!shown.startsWith('(') || shown.contains(QChar(0x2026)))
+                    continue;
+                sawVector = true;
+                const QStringList parts = shown.mid(1, shown.size() - 2).split(", "), exactParts = exact.mid(1, exact.size() - 2).split(", ");
+                QCOMPARE(parts.size(), 3);
+                QCOMPARE(exactParts.size(), 3);
+                for (int k = 0; k < 3; ++k) {
+                    QCOMPARE(QString::fromStdString(vtx::readableDouble(exactParts[k].toDouble())), parts[k]);
+                    QVERIFY2(QString(parts[k]).remove(QRegularExpression("[-.]|e.*")).size() <= 9, qPrintable(shown));
+                }
+            }
+        }
+        QVERIFY(sawVector);
         p->setText("");
         QCOMPARE(p->rowCount(), all);
         p->setShowStatus("changed", false);
