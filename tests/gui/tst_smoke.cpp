@@ -49,6 +49,9 @@ public:
             const double gap = double(m_clock.nsecsElapsed()) / 1e6;
             m_clock.restart();
             const double waited = runQueueDelayMs();
+            // The part of the gap the thread was runnable but not running is the machine's load
+            // (other processes), not this thread's work; the stall check is on the rest.
+            m_maxOwn = std::max(m_maxOwn, gap - (waited - m_lastRunQueueMs));
             if (gap > m_max) {
                 m_max = gap;
                 m_maxRunQueueMs = waited - m_lastRunQueueMs;
@@ -62,12 +65,15 @@ public:
     void start()
     {
         m_max = 0;
+        m_maxOwn = 0;
         m_lastRunQueueMs = runQueueDelayMs();
         m_clock.start();
         m_timer.start();
     }
     void stop() { m_timer.stop(); }
     double maxGapMs() const { return m_max; }
+    /// The longest gap less the time the UI thread waited for a CPU during it.
+    double maxOwnGapMs() const { return m_maxOwn; }
     double maxGapRunQueueMs() const { return m_maxRunQueueMs; }
     int maxGapStep() const { return m_maxStep; }
     int step = 0;
@@ -76,6 +82,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_max = 0;
+    double m_maxOwn = 0;
     double m_lastRunQueueMs = 0;
     double m_maxRunQueueMs = 0;
     int m_maxStep = -1;
@@ -133,7 +140,7 @@ private slots:
         }
         QTest::mouseRelease(tl, Qt::LeftButton, {}, QPoint(left + (right - left) / 2, y));
         QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
-        const double maxGap = watchdog.maxGapMs();
+        const double maxGap = watchdog.maxGapMs(), maxOwnGap = watchdog.maxOwnGapMs();
         QVERIFY(w.map()->isVisible() && !w.map()->scene().glyphs.empty()); // the map was on screen throughout
         watchdog.stop();
 
@@ -146,6 +153,7 @@ private slots:
                            {"scrub_latency_p50_ms", pct(0.5)},
                            {"scrub_latency_p95_ms", pct(0.95)},
                            {"max_event_loop_gap_ms", maxGap},
+                           {"max_gap_less_cpu_wait_ms", maxOwnGap},
                            {"max_gap_step", watchdog.maxGapStep()},
                            {"max_gap_waiting_for_cpu_ms", watchdog.maxGapRunQueueMs()}};
         QFile out(artifacts + "/smoke-report.json");
@@ -153,7 +161,7 @@ private slots:
         out.write(QJsonDocument(report).toJson());
         qInfo("smoke: %s", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
         QVERIFY(!latencies.empty());
-        QVERIFY2(maxGap < 50, qPrintable(QString("the UI thread stalled for %1 ms").arg(maxGap)));
+        QVERIFY2(maxOwnGap < 50, qPrintable(QString("the UI thread stalled for %1 ms (%2 ms with waiting for a CPU)").arg(maxOwnGap).arg(maxGap)));
 
         // Artifacts for the record: the timeline zoomed around the playhead, and a plot.
         w.playback()->seek(5200);
