@@ -695,6 +695,9 @@ void MapView::rebuild()
             } else {
                 g.colour = noValue;
             }
+            g.damaged = m_view->shownIntegrity().isDamaged(uint32_t(b), uint32_t(i));
+            if (g.damaged)
+                g.name += tr(" — damaged: not as recorded");
             glyphType.push_back(int(t));
             s.glyphs.push_back(std::move(g));
         }

@@ -1,5 +1,6 @@
 #include "vtxwidgets/PropertyPlot.hpp"
 
+#include "vtx/FrameIntegrity.hpp"
 #include "vtx/PropertyPath.hpp"
 #include "vtx/PropertyTree.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
@@ -101,6 +102,10 @@ void PlotCanvas::paintEvent(QPaintEvent*)
         path.lineTo(lastX, yOf(colMax));
     p.setPen(QPen(QColor(0x00, 0x72, 0xB2), 1.5));
     p.drawPath(path);
+    // Points that are not what was recorded: a vermillion tick under the curve at each.
+    p.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+    for (int f : m_series.damagedFrames)
+        p.drawLine(QPointF(xOf(f), r.bottom() - 6), QPointF(xOf(f), r.bottom()));
     const int cur = m_session->currentFrame();
     if (cur >= m_first && cur <= m_last) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 1));
@@ -211,10 +216,13 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
             const int end = std::min(lastFrame, chunk->startFrame() + int(chunk->frameCount()) - 1);
             for (; frame <= end && !job.isCancelled(); ++frame) {
                 const vtx::FrameView fv = chunk->frame(size_t(frame - chunk->startFrame()));
-                const vtx::Value v = compiled.evaluate(vtx::findEntity(fv, uint32_t(entity.bucket), id, &hint), schema);
+                const vtx::ContainerView c = vtx::findEntity(fv, uint32_t(entity.bucket), id, &hint);
+                const vtx::Value v = compiled.evaluate(c, schema);
                 if (v.isNumber()) {
                     s.frames.push_back(frame);
                     s.values.push_back(v.number);
+                    if (!vtx::checkEntityIntegrity(c, schema, chunk->hashTrust(), fv).clean())
+                        s.damagedFrames.push_back(frame);
                 }
             }
             frame = std::max(frame, end + 1);
@@ -232,8 +240,10 @@ void PropertyPlot::plot(const EntityKey& entity, const QString& path, int firstF
         self->m_jobs.finish(self->m_jobs.currentId());
         self->m_progress->setVisible(false);
         self->m_cancelButton->setVisible(false);
-        self->m_shownTitle = title;
-        self->m_title->setText(title);
+        self->m_shownTitle = s.damagedFrames.empty()
+                                 ? title
+                                 : title + tr("  ·  ⚠ %n damaged frame(s): not as recorded (marked)", nullptr, int(s.damagedFrames.size()));
+        self->m_title->setText(self->m_shownTitle);
         self->m_canvas->setSeries(std::move(s), firstFrame, lastFrame);
         emit self->finished();
     });

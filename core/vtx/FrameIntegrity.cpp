@@ -72,9 +72,14 @@ public:
     }
     /// Containers without a stored hash: damage when the writer stores hashes (a container of
     /// this frame or of a sampled one matched a variant), else unchecked.
+    /// Containers without a hash wait for finish(), and neither this walk nor the file's
+    /// evidence can tell yet whether the writer stores hashes.
+    bool undecidedWithoutFrame() const { return !m_zeroHash.empty() && m_out.checked == 0 && !hashesWritten(); }
+    void setWriterStoresHashes(bool yes) { m_writerStoresHashes = yes; }
+
     void finish()
     {
-        const bool written = m_out.checked > 0 || hashesWritten();
+        const bool written = m_writerStoresHashes || m_out.checked > 0 || hashesWritten();
         for (DamagedContainer& d : m_zeroHash) {
             if (written)
                 m_out.damaged.push_back(std::move(d));
@@ -218,6 +223,7 @@ private:
     DamagedContainer m_where;
     std::vector<DamagedContainer> m_zeroHash;
     mutable int m_hashesWritten = -1;
+    bool m_writerStoresHashes = false; ///< told by the caller (the frame around an entity)
 };
 
 } // namespace
@@ -234,6 +240,22 @@ FrameIntegrity checkFrameIntegrity(FrameView frame, const Schema& schema, const 
         const StringList ids = bucket.uniqueIds();
         for (size_t e = 0; e < entities.size(); ++e)
             walk.entity(entities[e], uint32_t(b), uint32_t(e), e < ids.size() ? std::string_view(ids[e]) : std::string_view());
+    }
+    walk.finish();
+    return out;
+}
+
+FrameIntegrity checkEntityIntegrity(ContainerView entity, const Schema& schema, const HashTrust* trust, FrameView frame)
+{
+    FrameIntegrity out;
+    if (entity.isNull())
+        return out;
+    IntegrityWalk walk(schema, trust, out);
+    walk.entity(entity, 0, 0, {});
+    if (walk.undecidedWithoutFrame() && !frame.isNull()) {
+        // Rare (a hash of 0 and no evidence yet): the whole frame decides, as for the frame check.
+        const FrameIntegrity whole = checkFrameIntegrity(frame, schema, trust);
+        walk.setWriterStoresHashes(whole.checked > 0);
     }
     walk.finish();
     return out;

@@ -58,6 +58,12 @@ struct FrameIntegrity {
 /// tells a type whose hashes never match any variant; the verdict itself is per container.
 FrameIntegrity checkFrameIntegrity(FrameView frame, const Schema& schema, const HashTrust* trust);
 
+/// The same check for one entity's container (a plot's entity over many frames): its
+/// damaged containers (bucket and entity index 0, no unique id), counts for it alone. `frame`
+/// (the entity's) decides, like checkFrameIntegrity, whether a missing hash is damage when the
+/// file's sampled evidence cannot tell (nothing sampled matched yet).
+FrameIntegrity checkEntityIntegrity(ContainerView entity, const Schema& schema, const HashTrust* trust, FrameView frame = {});
+
 /// One line for people: "stored hash of Player 'p1' (bucket 0) .Equipment differs from its values".
 std::string damageText(const DamagedContainer& d, const Schema& schema);
 

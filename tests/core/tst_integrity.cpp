@@ -198,6 +198,8 @@ private slots:
                         const bool coveredSame = !coverageBroken(oe, de);
                         const std::string where = "frame " + std::to_string(entry.startFrame + int32_t(i)) + " bucket " +
                                                   std::to_string(b) + " entity " + std::to_string(e) + " seed " + std::to_string(seed);
+                        // The one-entity check (plots) agrees with the frame's.
+                        QCOMPARE(!checkEntityIntegrity(de, schema, (*damaged)->hashTrust().get(), d).clean(), flagged);
                         if (flagged)
                             ++t.flagged;
                         if (valuesAltered)

@@ -50,6 +50,7 @@ struct MapGlyph {
     vtx::Vec3 position;  ///< in the world, for the A→B delta
     double heading = std::nan(""); ///< radians counter-clockwise from +u; NaN: none
     int colour = 0;     ///< index into MapScene::palette
+    bool damaged = false; ///< its stored hash disagrees with its values (FrameIntegrity): position not as recorded
 };
 
 /// Where an entity was in frame A: a hollow ghost and, when it moved, an arrow to its glyph in B.

@@ -23,6 +23,9 @@ class ReplaySession;
 struct PlotSeries {
     std::vector<int> frames;
     std::vector<double> values;
+    /// Frames (ascending) where the entity's stored hash disagrees with its values: their points
+    /// are not what was recorded (FrameIntegrity), marked on the plot.
+    std::vector<int> damagedFrames;
 };
 
 /// The painted curve.
