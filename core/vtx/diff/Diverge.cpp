@@ -110,9 +110,15 @@ public:
             const auto ci = m_file.chunkForFrame(index);
             if (!ci)
                 return Error{m_file.path() + ": no chunk holds frame " + std::to_string(index)};
-            auto c = m_stream.chunk(*ci);
+            // Frames of B go backwards only when A's game time does (a new segment): then the
+            // chunk is decoded here, off the stream, which keeps moving forward.
+            auto c = m_streamed && *ci < m_lastStreamed ? m_file.decodeChunk(*ci) : m_stream.chunk(*ci);
             if (!c)
                 return Error{c.message()};
+            if (!m_streamed || *ci >= m_lastStreamed) {
+                m_streamed = true;
+                m_lastStreamed = *ci;
+            }
             m_chunk = std::move(*c);
         }
         FrameHandle h(m_chunk, index);
@@ -126,6 +132,8 @@ private:
     const ReplayFile& m_file;
     ChunkStream m_stream;
     std::shared_ptr<const DecodedChunk> m_chunk;
+    bool m_streamed = false;
+    size_t m_lastStreamed = 0;
 };
 
 /// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key.
@@ -255,9 +263,36 @@ std::unordered_map<std::string, Leaf> leavesOf(const std::vector<PropertyNode>& 
     return out;
 }
 
-/// Different schema layouts: property trees compared by path (names, not slots). A path found on
-/// one side only is a difference when it sits in an array or map (lengths or keys differ); a
-/// named property only one schema has is a schema difference, reported once, not per frame.
+/// Every node's index by path.
+std::unordered_map<std::string, int> nodesByPath(const std::vector<PropertyNode>& tree)
+{
+    std::unordered_map<std::string, int> out;
+    for (size_t i = 1; i < tree.size(); ++i)
+        out.emplace(tree[i].path, int(i));
+    return out;
+}
+
+/// Whether a leaf of `tree` that the other tree lacks is a difference in the data, not in the
+/// schemas: the topmost node on its way up that the other tree lacks is an array element or map
+/// value (lengths or keys differ), or hangs under a node that is a leaf over there (a struct
+/// absent on one side). Otherwise it is a property only this side's schema names.
+bool missingIsDataDifference(const std::vector<PropertyNode>& tree, int leaf, const std::unordered_map<std::string, int>& otherNodes,
+                             const std::vector<PropertyNode>& otherTree)
+{
+    int n = leaf;
+    while (tree[size_t(n)].parent > 0 && !otherNodes.contains(tree[size_t(tree[size_t(n)].parent)].path))
+        n = tree[size_t(n)].parent;
+    if (tree[size_t(n)].name.starts_with('['))
+        return true;
+    const int parent = tree[size_t(n)].parent;
+    if (parent <= 0)
+        return false;
+    const auto it = otherNodes.find(tree[size_t(parent)].path);
+    return it != otherNodes.end() && otherTree[size_t(it->second)].children.empty();
+}
+
+/// Different schema layouts: property trees compared by path (names, not slots). A named
+/// property only one schema has is a schema difference, reported once, not per frame.
 void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt,
                          EntityResult& r)
 {
@@ -266,51 +301,52 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
     const auto ta = buildPropertyTree(ca, sa, to);
     const auto tb = buildPropertyTree(cb, sb, to);
     const auto la = leavesOf(ta), lb = leavesOf(tb);
+    const auto na = nodesByPath(ta), nb = nodesByPath(tb);
+    auto valueAt = [](const std::vector<PropertyNode>& t, const std::unordered_map<std::string, int>& nodes, const std::string& path) {
+        const auto it = nodes.find(path);
+        return it == nodes.end() ? std::string() : t[size_t(it->second)].value;
+    };
     std::map<std::string, Difference> byProperty; // ordered: a stable report
-    auto note = [&](const std::string& property, const PropertyNode* na, const PropertyNode* nb, const std::string& ownerA,
-                    const std::string& ownerB, std::optional<double> deviation) {
+    auto note = [&](const std::string& property, std::optional<double> deviation) {
         auto [it, fresh] = byProperty.try_emplace(property);
         Difference& d = it->second;
         if (fresh) {
             d.path = property;
-            d.a = na ? ownerA : std::string();
-            d.b = nb ? ownerB : std::string();
+            d.a = valueAt(ta, na, property);
+            d.b = valueAt(tb, nb, property);
         }
         if (deviation)
             d.deviation = std::max(d.deviation.value_or(0), *deviation);
     };
-    auto ownerValue = [](const std::vector<PropertyNode>& t, const std::unordered_map<std::string, Leaf>& leaves, const std::string& path) {
-        for (size_t i = 1; i < t.size(); ++i)
-            if (t[i].path == path)
-                return t[i].value;
-        (void)leaves;
-        return std::string();
-    };
     for (const auto& [path, leafA] : la) {
         if (pathHasIgnoredName(path, opt.ignore))
             continue;
-        const PropertyNode& na = ta[size_t(leafA.node)];
-        const auto itB = lb.find(path);
-        if (itB == lb.end()) {
-            if (path.find('[') != std::string::npos)
-                note(leafA.property, &na, nullptr, ownerValue(ta, la, leafA.property), {}, std::nullopt);
+        const PropertyNode& nodeA = ta[size_t(leafA.node)];
+        const auto itB = nb.find(path);
+        if (itB == nb.end()) {
+            if (missingIsDataDifference(ta, leafA.node, nb, tb))
+                note(leafA.property, std::nullopt);
             continue;
         }
-        const PropertyNode& nb = tb[size_t(itB->second.node)];
+        const PropertyNode& nodeB = tb[size_t(itB->second)];
+        if (!nodeB.children.empty()) { // a leaf here, a container there (a struct absent on one side)
+            note(leafA.property, std::nullopt);
+            continue;
+        }
         bool equal = false;
         std::optional<double> deviation;
-        if (na.number && nb.number && na.type != "Bool" && nb.type != "Bool") {
-            equal = opt.tolerance.equal(*na.number, *nb.number);
-            deviation = std::abs(*nb.number - *na.number);
+        if (nodeA.number && nodeB.number && nodeA.type != "Bool" && nodeB.type != "Bool") {
+            equal = opt.tolerance.equal(*nodeA.number, *nodeB.number);
+            deviation = std::abs(*nodeB.number - *nodeA.number);
         } else {
-            equal = na.absent == nb.absent && na.value == nb.value && na.bytes == nb.bytes;
+            equal = nodeA.absent == nodeB.absent && nodeA.value == nodeB.value && nodeA.bytes == nodeB.bytes;
         }
         if (!equal)
-            note(leafA.property, &na, &nb, ownerValue(ta, la, leafA.property), ownerValue(tb, lb, leafA.property), deviation);
+            note(leafA.property, deviation);
     }
     for (const auto& [path, leafB] : lb)
-        if (!la.contains(path) && path.find('[') != std::string::npos && !pathHasIgnoredName(path, opt.ignore))
-            note(leafB.property, nullptr, &tb[size_t(leafB.node)], {}, ownerValue(tb, lb, leafB.property), std::nullopt);
+        if (!na.contains(path) && !pathHasIgnoredName(path, opt.ignore) && missingIsDataDifference(tb, leafB.node, na, ta))
+            note(leafB.property, std::nullopt);
     for (auto& [property, d] : byProperty)
         r.differences.push_back(std::move(d));
 }
