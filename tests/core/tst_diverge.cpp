@@ -19,9 +19,10 @@ using namespace vtx;
 
 namespace {
 
-std::string field(const std::string& name, const std::string& type)
+std::string field(const std::string& name, const std::string& type, const std::string& container = "None", const std::string& structType = "")
 {
-    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
+    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":")" + container + R"(","structType":")" + structType
+           + R"(","keyId":"None"})";
 }
 
 /// Player {Position, [Armor,] Health, Ammo, Name}: Armor before Health moves Health's float slot,
@@ -333,6 +334,76 @@ private slots:
         QCOMPARE(retyped.size(), size_t(2));
         QCOMPARE(retyped[0], (SchemaDifference{SchemaDifference::Kind::PropertyRetyped, "Player", "Health", "Float", "Double"}));
         QCOMPARE(retyped[1], (SchemaDifference{SchemaDifference::Kind::TypeAdded, "Ball", {}, {}, {}}));
+    }
+
+    // Arrays and nested structs: element changes, a longer array, a nested field, a struct
+    // missing on one side. The by-name path agrees with the fast path on frames and properties.
+    void arraysAndStructs()
+    {
+        const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)"
+                                   + field("Trail", "Float", "array") + "," + field("Weapon", "Struct", "None", "Weapon")
+                                   + R"(]},{"struct":"Weapon","values":[)" + field("Ammo", "Int32") + "]}]}";
+        auto write = [&](const std::string& name, bool perturbed) {
+            const std::string path = m_dir.path().toStdString() + "/" + name;
+            ReplayHeader header;
+            header.schemaJson = schema;
+            WriterOptions wo;
+            wo.chunkMaxFrames = 8;
+            auto w = ReplayWriter::create(path, header, wo);
+            if (!w)
+                qFatal("%s", w.message().c_str());
+            for (int32_t f = 0; f < 50; ++f) {
+                PropertyContainerData c;
+                c.typeId = 0;
+                std::vector<float> trail{float(f), float(f) + 1, float(f) + 2};
+                PropertyContainerData weapon;
+                weapon.typeId = 1;
+                weapon.int32s = {f};
+                if (perturbed && f == 10)
+                    trail.push_back(7);
+                if (perturbed && f == 20)
+                    trail[1] += 2;
+                if (perturbed && f == 30)
+                    weapon.int32s[0] += 5;
+                c.floatArrays.push(trail);
+                if (!(perturbed && f == 40))
+                    c.structs.push_back(weapon);
+                FrameData frame;
+                frame.buckets.push_back({{"p0"}, {c}, {}});
+                if (Status st = (*w)->addFrame(std::move(frame), f * 1000, f * 1000); !st)
+                    qFatal("%s", st.message().c_str());
+            }
+            if (auto st = (*w)->finish(); !st)
+                qFatal("%s", st.message().c_str());
+            return openOrDie(path);
+        };
+        auto a = write("shapes_a.vtx", false);
+        auto b = write("shapes_b.vtx", true);
+        DivergeOptions opt;
+        auto fast = diverge(*a, *b, opt);
+        opt.forceByName = true;
+        auto slow = diverge(*a, *b, opt);
+        VTX_VERIFY_OK(fast);
+        VTX_VERIFY_OK(slow);
+        QCOMPARE(summarize(*fast).frames, (std::vector<int32_t>{10, 20, 30, 40}));
+        QCOMPARE(summarize(*slow).frames, (std::vector<int32_t>{10, 20, 30, 40}));
+        for (size_t i = 0; i < 4; ++i)
+            QCOMPARE(fast->divergentPairs[i].properties, slow->divergentPairs[i].properties);
+        for (const auto* r : {&*fast, &*slow}) {
+            QCOMPARE(r->properties.size(), size_t(4));
+            QCOMPARE(r->properties[0].path, std::string("Trail")); // its length, at frame 10
+            QCOMPARE(r->properties[0].pairs, uint64_t(1));
+            QVERIFY(!r->properties[0].numeric);
+            QCOMPARE(r->properties[1].path, std::string("Trail[]")); // the added element at 10, the changed one at 20
+            QCOMPARE(r->properties[1].pairs, uint64_t(2));
+            QVERIFY(r->properties[1].numeric);
+            QCOMPARE(r->properties[1].maxDeviation, 2.0);
+            QCOMPARE(r->properties[1].at, (FramePair{20, 20}));
+            QCOMPARE(r->properties[2].path, std::string("Weapon")); // missing in B at 40
+            QCOMPARE(r->properties[2].at, (FramePair{40, 40}));
+            QCOMPARE(r->properties[3].path, std::string("Weapon.Ammo"));
+            QCOMPARE(r->properties[3].maxDeviation, 5.0);
+        }
     }
 
     void ignoredProperty()

@@ -272,23 +272,26 @@ std::unordered_map<std::string, int> nodesByPath(const std::vector<PropertyNode>
     return out;
 }
 
-/// Whether a leaf of `tree` that the other tree lacks is a difference in the data, not in the
-/// schemas: the topmost node on its way up that the other tree lacks is an array element or map
-/// value (lengths or keys differ), or hangs under a node that is a leaf over there (a struct
-/// absent on one side). Otherwise it is a property only this side's schema names.
-bool missingIsDataDifference(const std::vector<PropertyNode>& tree, int leaf, const std::unordered_map<std::string, int>& otherNodes,
-                             const std::vector<PropertyNode>& otherTree)
+/// What a leaf of `tree` that the other tree lacks means, as the properties to report (the fast
+/// diff's vocabulary): under an array element or map value the other side lacks, the array
+/// (its length or keys differ) and the element's property; under a node that is a leaf over
+/// there, that node (a struct absent on one side). Nothing when the topmost missing node is a
+/// named property: only this side's schema names it, a schema difference.
+std::vector<std::string> missingLeafProperties(const std::vector<PropertyNode>& tree, const Leaf& leaf,
+                                               const std::unordered_map<std::string, int>& otherNodes, const std::vector<PropertyNode>& otherTree)
 {
-    int n = leaf;
+    int n = leaf.node;
     while (tree[size_t(n)].parent > 0 && !otherNodes.contains(tree[size_t(tree[size_t(n)].parent)].path))
         n = tree[size_t(n)].parent;
-    if (tree[size_t(n)].name.starts_with('['))
-        return true;
     const int parent = tree[size_t(n)].parent;
+    if (tree[size_t(n)].name.starts_with('['))
+        return parent > 0 ? std::vector<std::string>{tree[size_t(parent)].path, leaf.property} : std::vector<std::string>{leaf.property};
     if (parent <= 0)
-        return false;
+        return {};
     const auto it = otherNodes.find(tree[size_t(parent)].path);
-    return it != otherNodes.end() && otherTree[size_t(it->second)].children.empty();
+    if (it != otherNodes.end() && otherTree[size_t(it->second)].children.empty())
+        return {tree[size_t(parent)].path};
+    return {};
 }
 
 /// Different schema layouts: property trees compared by path (names, not slots). A named
@@ -324,8 +327,8 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
         const PropertyNode& nodeA = ta[size_t(leafA.node)];
         const auto itB = nb.find(path);
         if (itB == nb.end()) {
-            if (missingIsDataDifference(ta, leafA.node, nb, tb))
-                note(leafA.property, std::nullopt);
+            for (const std::string& property : missingLeafProperties(ta, leafA, nb, tb))
+                note(property, std::nullopt);
             continue;
         }
         const PropertyNode& nodeB = tb[size_t(itB->second)];
@@ -345,8 +348,9 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
             note(leafA.property, deviation);
     }
     for (const auto& [path, leafB] : lb)
-        if (!na.contains(path) && !pathHasIgnoredName(path, opt.ignore) && missingIsDataDifference(tb, leafB.node, na, ta))
-            note(leafB.property, std::nullopt);
+        if (!na.contains(path) && !pathHasIgnoredName(path, opt.ignore))
+            for (const std::string& property : missingLeafProperties(tb, leafB, na, ta))
+                note(property, std::nullopt);
     for (auto& [property, d] : byProperty)
         r.differences.push_back(std::move(d));
 }
@@ -442,14 +446,12 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
                 if (fresh) {
                     dev.type = e.type;
                     dev.path = property;
-                    dev.numeric = true;
                     dev.at = pair;
                     dev.bucket = e.bucket;
                     dev.uniqueId = e.uniqueId;
                 }
-                if (!d.deviation)
-                    dev.numeric = false;
-                else if (*d.deviation > dev.maxDeviation || (fresh && *d.deviation >= dev.maxDeviation)) {
+                if (d.deviation && (!dev.numeric || *d.deviation > dev.maxDeviation)) {
+                    dev.numeric = true;
                     dev.maxDeviation = *d.deviation;
                     dev.at = pair;
                     dev.bucket = e.bucket;

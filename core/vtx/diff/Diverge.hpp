@@ -59,9 +59,9 @@ struct PropertyDeviation {
     std::string type;
     std::string path;
     uint64_t pairs = 0;             ///< frame pairs where it differs
-    bool numeric = false;           ///< every difference had numeric components (maxDeviation meaningful)
+    bool numeric = false;           ///< some difference had numeric components: maxDeviation is the largest |b - a| of those
     double maxDeviation = 0;
-    FramePair at;                   ///< where the largest deviation (or the first non-numeric difference) was seen
+    FramePair at;                   ///< where the largest deviation was seen (when none was numeric: the first difference)
     uint32_t bucket = 0;
     std::string uniqueId;
 };
