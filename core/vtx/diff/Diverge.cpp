@@ -110,6 +110,9 @@ public:
             const auto ci = m_file.chunkForFrame(index);
             if (!ci)
                 return Error{m_file.path() + ": no chunk holds frame " + std::to_string(index)};
+            // Let go of the current chunk first: its blocks go back to the large-block recycler
+            // (LargeAlloc) for the decoder's next chunk instead of fresh, zero-filled pages.
+            m_chunk.reset();
             // Frames of B go backwards only when A's game time does (a new segment): then the
             // chunk is decoded here, off the stream, which keeps moving forward.
             auto c = m_streamed && *ci < m_lastStreamed ? m_file.decodeChunk(*ci) : m_stream.chunk(*ci);
@@ -431,6 +434,8 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
             compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, entities);
         else
             compareFast(*ha, *hb, a.schema(), diffOptions, diff, entities);
+        diff.a = {}; // the diff's frame handles would keep a chunk alive past its last pair
+        diff.b = {};
         ++report.pairsCompared;
         if (entities.empty())
             continue;
