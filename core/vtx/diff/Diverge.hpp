@@ -27,7 +27,9 @@ struct DivergeOptions {
     FloatTolerance tolerance;
     std::vector<std::string> ignore;  ///< property names ignored at any depth
     /// Compare through property trees by name even when both files share one schema layout
-    /// (the slow path; the fast one must give the same answer, which the tests check).
+    /// (the slow path; the fast one must give the same answer, which the tests check). By name,
+    /// only named properties are compared: stored data no schema name addresses (UnnamedData)
+    /// has no name to match across schemas, while the same-layout diff compares it too.
     bool forceByName = false;
     size_t maxFirstChanges = 200;     ///< property changes listed for the first divergent pair
 };
