@@ -27,6 +27,13 @@
 //   vtxscope-bench diff FILE [--pairs N] [--consecutive-only]
 //                                                consecutive-frame and first-vs-last frame diffs
 //                                                (median µs), with and without the hash short-circuit
+//   vtxscope-bench perturb FILE OUT [--from N] [--delta D]
+//                                                FILE copied chunk by chunk to OUT (same backend, chunk
+//                                                size and game times) with the first vector (else float)
+//                                                of bucket 0's first entity moved by D (0.5) from frame N
+//                                                (6000) on: the second run for diverge
+//   vtxscope-bench diverge A B [--epsilon E]     vtx::diverge(A, B) and, in the same run, one full read
+//                                                of A (read-all's single-threaded walk); their ratio
 //   vtxscope-bench make-traces DIR [--frames N] [--fps F]
 //                                                write the deterministic access-trace suite
 //   vtxscope-bench map-paint [--entities N] [--trail-seconds S] [--rounds R]
@@ -51,6 +58,7 @@
 #include "vtx/ReplayFile.hpp"
 #include "vtx/ReplayData.hpp"
 #include "vtx/ReplayWriter.hpp"
+#include "vtx/diff/Diverge.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 
 #include <algorithm>
@@ -73,6 +81,16 @@ double peakRssMb()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return double(u.ru_maxrss) / 1024.0;
+}
+
+/// CPU time of this process so far (user + system, every thread): on a shared machine the wall
+/// time of a parallel job says more about the neighbours than about the job.
+double cpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
+    return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
 /// Reads the file once before anything is timed: the figures are about decoding, not the disk.
@@ -423,6 +441,124 @@ int propertyRead(const std::string& path, int rounds)
                            {"ns_per_read_streaming", streaming[streaming.size() / 2]},
                            {"isolated_ns_per_read", isolatedNs},
                            {"checksum", acc}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+/// A second run of FILE for diverge: the same frames, game times, backend and chunk size, except
+/// one value of one entity moved from `from` on. Streamed chunk by chunk: a CS2-length replay's
+/// frames as owned data would not fit the memory budget.
+int perturb(const std::string& path, const std::string& out, int32_t from, double delta)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    f.gatherHashEvidence(f.chunks().size());
+    vtx::WriterOptions wo;
+    wo.backend = f.backend();
+    if (!f.chunks().empty())
+        wo.chunkMaxFrames = int32_t(f.chunks().front().frameCount());
+    for (const vtx::StructDef& d : f.schema().structs())
+        if (f.hashTrust()->verdict(d.typeId) == vtx::HashVerdict::SdkVariant)
+            wo.hashVariant = vtx::HashVariant::SdkTail;
+    auto w = vtx::ReplayWriter::create(out, f.header(), wo);
+    if (!w)
+        return fail(w.message());
+    std::string moved = "nothing";
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        auto chunk = f.decodeChunk(ci);
+        if (!chunk)
+            return fail(chunk.message());
+        for (size_t lf = 0; lf < (*chunk)->frameCount(); ++lf) {
+            const int32_t i = (*chunk)->startFrame() + int32_t(lf);
+            const vtx::FrameHandle h(*chunk, i);
+            if (h.view().isNull())
+                return fail((*chunk)->frameStatus(lf).message());
+            vtx::FrameData data = vtx::toData(h.view());
+            if (i >= from && !data.buckets.empty() && !data.buckets[0].entities.empty()) {
+                vtx::PropertyContainerData& e = data.buckets[0].entities[0];
+                if (!e.vectors.empty()) {
+                    e.vectors[0].x += delta;
+                    moved = "vector 0 of " + data.buckets[0].uniqueIds[0];
+                } else if (!e.floats.empty()) {
+                    e.floats[0] += float(delta);
+                    moved = "float 0 of " + data.buckets[0].uniqueIds[0];
+                }
+            }
+            if (vtx::Status st = (*w)->addFrame(std::move(data), f.gameTimeTicks(i), f.createdUtcTicks(i)); !st)
+                return fail(st.message());
+        }
+    }
+    auto stats = (*w)->finish();
+    if (!stats)
+        return fail(stats.message());
+    std::cout << vtx::Json{{"bench", "perturb"}, {"file", path}, {"out", out}, {"from", from}, {"delta", delta}, {"moved", moved},
+                           {"frames", stats->frames}, {"chunks", stats->chunks}, {"bytes", stats->bytes}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+/// diverge(A, B) against one full read of A (decode every chunk, read every property of every
+/// frame, one thread: read-all's loop) in the same process: the line is ratio <= 1.5.
+int divergeBench(const std::string& pathA, const std::string& pathB, double epsilon)
+{
+    auto readOnce = [&]() -> vtx::Result<double> {
+        const auto t0 = Clock::now();
+        auto file = vtx::ReplayFile::open(pathA);
+        if (!file)
+            return vtx::Error{file.message()};
+        vtxbench::PropertyWalk walk((*file)->schema());
+        vtxbench::WalkTotals t;
+        for (size_t ci = 0; ci < (*file)->chunks().size(); ++ci) {
+            auto chunk = (*file)->decodeChunk(ci);
+            if (!chunk)
+                return vtx::Error{chunk.message()};
+            for (size_t lf = 0; lf < (*chunk)->frameCount(); ++lf)
+                walk.frame((*chunk)->frame(lf), t);
+        }
+        if (t.checksum == 42) // keeps the walk from being optimized away
+            std::fprintf(stderr, "checksum 42\n");
+        return msSince(t0);
+    };
+    const double cpu0 = cpuMs();
+    auto read = readOnce();
+    if (!read)
+        return fail(read.message());
+    const double readCpu = cpuMs() - cpu0;
+    const double cpu1 = cpuMs();
+    const auto t0 = Clock::now();
+    auto a = vtx::ReplayFile::open(pathA);
+    if (!a)
+        return fail(a.message());
+    auto b = vtx::ReplayFile::open(pathB);
+    if (!b)
+        return fail(b.message());
+    vtx::DivergeOptions opt;
+    opt.tolerance.absolute = epsilon;
+    auto report = vtx::diverge(**a, **b, opt);
+    if (!report)
+        return fail(report.message());
+    const double ms = msSince(t0);
+    const double divergeCpu = cpuMs() - cpu1;
+    std::cout << vtx::Json{{"bench", "diverge"},
+                           {"a", pathA},
+                           {"b", pathB},
+                           {"frames_a", report->framesA},
+                           {"pairs", report->pairsCompared},
+                           {"compared_by", report->byName ? "name" : "layout"},
+                           {"first_divergence", report->firstDivergence ? report->firstDivergence->frameA : -1},
+                           {"divergent_frames", report->divergentPairs.size()},
+                           {"diverge_ms", ms},
+                           {"read_all_ms", *read},
+                           {"ratio", ms / *read},
+                           {"diverge_cpu_ms", divergeCpu},
+                           {"read_all_cpu_ms", readCpu},
+                           {"cpu_ratio", divergeCpu / readCpu},
+                           {"threads_available", std::thread::hardware_concurrency()},
+                           {"peak_rss_mb", peakRssMb()}}
                      .dump()
               << '\n';
     return 0;
@@ -969,6 +1105,12 @@ int main(int argc, char** argv)
     if (cmd == "diff")
         return diffBench(file, std::stoi(option(args, "--pairs", "500")),
                          std::find(args.begin(), args.end(), "--consecutive-only") != args.end());
+    if (cmd == "perturb" && args.size() >= 3)
+        return perturb(file, args[2], std::stoi(option(args, "--from", "6000")), std::stod(option(args, "--delta", "0.5")));
+    if (cmd == "diverge" && args.size() >= 3) {
+        warmPageCache(args[2]);
+        return divergeBench(file, args[2], std::stod(option(args, "--epsilon", "0")));
+    }
     if (cmd == "make-traces")
         return makeTraces(args);
     if (cmd == "replay-trace")

@@ -5,6 +5,7 @@
 #include "vtx/ReplayFile.hpp"
 #include "vtx/Validate.hpp"
 #include "vtx/diff/DiffExport.hpp"
+#include "vtx/diff/Diverge.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -28,6 +30,12 @@ commands:
   diff FILE A B [--json] [--epsilon E] [--relative R] [--ignore NAME]... [--only BUCKET:ID]... [--no-hash]
                             what changed from frame A to frame B (entities matched by unique id);
                             A and B are frame numbers or "last"; text report, or JSON with --json
+  diverge A B [--align frame|time] [--offset N] [--epsilon E] [--relative R] [--ignore NAME]... [--json]
+                            where two runs diverge: frames paired by index or by game time (B's last
+                            frame at or before A's time), B shifted by N frames or N game-time ticks;
+                            types and properties matched by name; first divergent frame, per-frame
+                            counts, per property the largest deviation; exit 0 when the runs agree
+                            within tolerance, 1 when they diverge, 2 on error
   validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...); known
                             writer quirks are "info" lines, not problems; exit 1 when a problem is found
   generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L] [--hashes spec|sdk] [--blobs on|off]
@@ -182,6 +190,59 @@ int cmdDiff(const std::vector<std::string>& args)
     return 0;
 }
 
+int cmdDiverge(const std::vector<std::string>& args)
+{
+    // Exit 1 means "the runs diverge", so every failure here is 2 (a CI check must tell them apart).
+    auto error = [](const std::string& message) {
+        std::fprintf(stderr, "vtxscope-cli: %s\n", message.c_str());
+        return 2;
+    };
+    if (args.size() < 2)
+        return usage("diverge takes two files A and B");
+    vtx::DivergeOptions opt;
+    bool json = false;
+    for (size_t i = 2; i < args.size(); ++i) {
+        const std::string& o = args[i];
+        if (o == "--json") {
+            json = true;
+            continue;
+        }
+        if (i + 1 >= args.size())
+            return usage("option " + o + " needs a value");
+        const std::string& val = args[++i];
+        long long n = 0;
+        if (o == "--align" && (val == "frame" || val == "time"))
+            opt.alignment = val == "frame" ? vtx::Alignment::Frame : vtx::Alignment::Time;
+        else if (o == "--offset" && parseInt(val, n))
+            opt.offset = n;
+        else if (o == "--epsilon" && parseDouble(val, opt.tolerance.absolute))
+            continue;
+        else if (o == "--relative" && parseDouble(val, opt.tolerance.relative))
+            continue;
+        else if (o == "--ignore")
+            opt.ignore.push_back(val);
+        else
+            return usage("bad option " + o + " " + val);
+    }
+    // Opened (and, in diverge(), decoded) side by side.
+    vtx::Result<std::shared_ptr<vtx::ReplayFile>> fileB = vtx::Error{};
+    std::thread openB([&] { fileB = openReplay(args[1]); });
+    auto fileA = openReplay(args[0]);
+    openB.join();
+    if (!fileA)
+        return error(fileA.message());
+    if (!fileB)
+        return error(fileB.message());
+    auto report = vtx::diverge(**fileA, **fileB, opt);
+    if (!report)
+        return error(report.message());
+    if (json)
+        print(vtx::divergeJson(*report, args[0], args[1]));
+    else
+        std::cout << vtx::divergeText(*report);
+    return report->diverged() ? 1 : 0;
+}
+
 int cmdValidate(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
@@ -268,6 +329,8 @@ int main(int argc, char** argv)
             return cmdValidate(args);
         if (cmd == "diff")
             return cmdDiff(args);
+        if (cmd == "diverge")
+            return cmdDiverge(args);
         if (cmd == "generate")
             return cmdGenerate(args);
     } catch (const std::exception& e) {

@@ -1,0 +1,576 @@
+#include "vtx/diff/Diverge.hpp"
+
+#include "vtx/PropertyTree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+namespace vtx {
+namespace {
+
+/// Decodes a file's chunks in order on its own thread, one chunk ahead of the consumer: the
+/// consumer holds the chunk it reads, one more waits decoded, a third may be in the decoder.
+class ChunkStream {
+public:
+    ChunkStream(const ReplayFile& file, size_t first) : m_file(file), m_next(first), m_thread([this] { run(); }) {}
+    ~ChunkStream()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_changed.notify_all();
+        m_thread.join();
+    }
+    ChunkStream(const ChunkStream&) = delete;
+    ChunkStream& operator=(const ChunkStream&) = delete;
+
+    /// Chunk `index`; indexes must not decrease from call to call (chunks before it are dropped).
+    Result<std::shared_ptr<const DecodedChunk>> chunk(size_t index)
+    {
+        std::unique_lock lock(m_mutex);
+        m_wanted = std::max(m_wanted, index);
+        for (;;) {
+            while (!m_ready.empty() && m_ready.front().index < index && m_ready.front().chunk) {
+                m_ready.pop_front();
+                m_changed.notify_all();
+            }
+            if (!m_ready.empty()) {
+                Ready r = std::move(m_ready.front());
+                m_ready.pop_front();
+                m_changed.notify_all();
+                if (r.index == index || !r.chunk)
+                    return std::move(r.chunk);
+                return Error{m_file.path() + ": chunk " + std::to_string(index) + " was skipped by the reader"};
+            }
+            if (m_done)
+                return Error{m_file.path() + ": chunk " + std::to_string(index) + " is past the last chunk"};
+            m_changed.wait(lock);
+        }
+    }
+
+private:
+    struct Ready {
+        size_t index;
+        Result<std::shared_ptr<const DecodedChunk>> chunk;
+    };
+    void run()
+    {
+        for (;;) {
+            size_t index = 0;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] { return m_stop || m_ready.empty(); });
+                if (m_stop)
+                    return;
+                index = std::max(m_next, m_wanted);
+                if (index >= m_file.chunks().size()) {
+                    m_done = true;
+                    m_changed.notify_all();
+                    return;
+                }
+            }
+            auto decoded = m_file.decodeChunk(index);
+            std::lock_guard lock(m_mutex);
+            const bool failed = !decoded;
+            m_ready.push_back({index, std::move(decoded)});
+            m_next = index + 1;
+            if (failed)
+                m_done = true; // the consumer gets the error; nothing after it is read
+            m_changed.notify_all();
+            if (failed)
+                return;
+        }
+    }
+
+    const ReplayFile& m_file;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<Ready> m_ready;
+    size_t m_next = 0, m_wanted = 0;
+    bool m_stop = false, m_done = false;
+    std::thread m_thread; // last: started once the members above exist
+};
+
+/// A file's current chunk and the frames in it, fed by a ChunkStream.
+class FrameSource {
+public:
+    FrameSource(const ReplayFile& file, int32_t firstFrame) : m_file(file), m_stream(file, file.chunkForFrame(firstFrame).value_or(0)) {}
+    Result<FrameHandle> frame(int32_t index)
+    {
+        if (!m_chunk || index < m_chunk->startFrame() || index >= m_chunk->startFrame() + int32_t(m_chunk->frameCount())) {
+            const auto ci = m_file.chunkForFrame(index);
+            if (!ci)
+                return Error{m_file.path() + ": no chunk holds frame " + std::to_string(index)};
+            // Let go of the current chunk first: its blocks go back to the large-block recycler
+            // (LargeAlloc) for the decoder's next chunk instead of fresh, zero-filled pages.
+            m_chunk.reset();
+            // Frames of B go backwards only when A's game time does (a new segment): then the
+            // chunk is decoded here, off the stream, which keeps moving forward.
+            auto c = m_streamed && *ci < m_lastStreamed ? m_file.decodeChunk(*ci) : m_stream.chunk(*ci);
+            if (!c)
+                return Error{c.message()};
+            if (!m_streamed || *ci >= m_lastStreamed) {
+                m_streamed = true;
+                m_lastStreamed = *ci;
+            }
+            m_chunk = std::move(*c);
+        }
+        FrameHandle h(m_chunk, index);
+        if (h.view().isNull())
+            return Error{m_file.path() + ": frame " + std::to_string(index) + ": "
+                         + m_chunk->frameStatus(size_t(index - m_chunk->startFrame())).message()};
+        return h;
+    }
+
+private:
+    const ReplayFile& m_file;
+    ChunkStream m_stream;
+    std::shared_ptr<const DecodedChunk> m_chunk;
+    bool m_streamed = false;
+    size_t m_lastStreamed = 0;
+};
+
+/// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key.
+std::string collapseIndexes(std::string_view path)
+{
+    std::string out;
+    out.reserve(path.size());
+    bool inside = false;
+    for (char ch : path) {
+        if (ch == '[') {
+            inside = true;
+            out += "[]";
+        } else if (ch == ']') {
+            inside = false;
+        } else if (!inside) {
+            out += ch;
+        }
+    }
+    return out;
+}
+
+/// One differing property of one entity in one pair, as both comparison paths find it.
+struct Difference {
+    std::string path;       ///< exact path ("Trail[2]")
+    std::string a, b;
+    std::optional<double> deviation;
+};
+
+struct EntityResult {
+    uint32_t bucket = 0;
+    std::string uniqueId;
+    std::string type;
+    EntityStatus status = EntityStatus::Changed;
+    std::vector<Difference> differences;
+};
+
+std::string typeName(const Schema& s, int32_t typeId)
+{
+    const StructDef* d = s.structById(typeId);
+    return d ? d->name : (typeId < 0 ? std::string() : "type_" + std::to_string(typeId));
+}
+
+std::optional<double> maxAbsDelta(const Value& a, const Value& b)
+{
+    if (a.kind == Value::Kind::Bool || b.kind == Value::Kind::Bool)
+        return std::nullopt;
+    const auto d = deltaOf(a, b);
+    if (!d || d->size == 0)
+        return std::nullopt;
+    double m = 0;
+    for (size_t i = 0; i < d->size; ++i)
+        m = std::max(m, std::abs(d->values[i]));
+    return m;
+}
+
+/// Same schema layout: the exact frame diff, with its content-hash short-circuit.
+void compareFast(const FrameHandle& ha, const FrameHandle& hb, const Schema& schema, const DiffOptions& opt, FrameDiff& diff,
+                 std::vector<EntityResult>& out)
+{
+    diffFrames(ha, hb, schema, opt, diff);
+    for (const EntityDiff& e : diff.entities) {
+        EntityResult r;
+        r.bucket = e.bucket;
+        r.uniqueId = std::string(e.uniqueId);
+        r.type = typeName(schema, e.typeIdA >= 0 ? e.typeIdA : e.typeIdB);
+        r.status = e.status;
+        for (const PropertyChange& c : diff.changesOf(e)) {
+            Difference d;
+            if (c.kind == ChangeKind::TypeChanged) {
+                d.path = "<type>";
+                d.a = typeName(schema, e.typeIdA);
+                d.b = typeName(schema, e.typeIdB);
+            } else {
+                d.path = diff.pathText(c, schema);
+                const Value va = c.a(), vb = c.b();
+                d.a = va.isAbsent() ? std::string() : formatValue(va);
+                d.b = vb.isAbsent() ? std::string() : formatValue(vb);
+                d.deviation = maxAbsDelta(va, vb);
+            }
+            r.differences.push_back(std::move(d));
+        }
+        out.push_back(std::move(r));
+    }
+}
+
+bool isMathType(const std::string& t) { return t == "Vector" || t == "Quat" || t == "Transform" || t == "FloatRange"; }
+
+/// Property path segments' names: "Weapon.Trail[2].x" -> Weapon, Trail, x.
+bool pathHasIgnoredName(const std::string& path, const std::vector<std::string>& ignore)
+{
+    if (ignore.empty())
+        return false;
+    const std::string collapsed = collapseIndexes(path);
+    size_t begin = 0;
+    while (begin <= collapsed.size()) {
+        size_t end = collapsed.find('.', begin);
+        if (end == std::string::npos)
+            end = collapsed.size();
+        std::string name = collapsed.substr(begin, end - begin);
+        if (const size_t br = name.find('['); br != std::string::npos)
+            name.resize(br);
+        if (std::find(ignore.begin(), ignore.end(), name) != ignore.end())
+            return true;
+        begin = end + 1;
+    }
+    return false;
+}
+
+struct Leaf {
+    int node;
+    std::string property; ///< the path of the value the leaf belongs to (a vector's, not its "x")
+};
+
+/// Leaves of a property tree (values, and the components of math values), keyed by path.
+std::unordered_map<std::string, Leaf> leavesOf(const std::vector<PropertyNode>& tree)
+{
+    std::unordered_map<std::string, Leaf> out;
+    for (size_t i = 1; i < tree.size(); ++i) {
+        const PropertyNode& n = tree[i];
+        if (!n.children.empty() || n.unnamed || n.name == "…")
+            continue;
+        int owner = int(i);
+        while (tree[size_t(owner)].parent > 0 && isMathType(tree[size_t(tree[size_t(owner)].parent)].type))
+            owner = tree[size_t(owner)].parent;
+        out.emplace(n.path, Leaf{int(i), tree[size_t(owner)].path});
+    }
+    return out;
+}
+
+/// Every node's index by path.
+std::unordered_map<std::string, int> nodesByPath(const std::vector<PropertyNode>& tree)
+{
+    std::unordered_map<std::string, int> out;
+    for (size_t i = 1; i < tree.size(); ++i)
+        out.emplace(tree[i].path, int(i));
+    return out;
+}
+
+/// What a leaf of `tree` that the other tree lacks means, as the properties to report (the fast
+/// diff's vocabulary): under an array element or map value the other side lacks, the array
+/// (its length or keys differ) and the element's property; under a node that is a leaf over
+/// there, that node (a struct absent on one side). Nothing when the topmost missing node is a
+/// named property: only this side's schema names it, a schema difference.
+std::vector<std::string> missingLeafProperties(const std::vector<PropertyNode>& tree, const Leaf& leaf,
+                                               const std::unordered_map<std::string, int>& otherNodes, const std::vector<PropertyNode>& otherTree)
+{
+    int n = leaf.node;
+    while (tree[size_t(n)].parent > 0 && !otherNodes.contains(tree[size_t(tree[size_t(n)].parent)].path))
+        n = tree[size_t(n)].parent;
+    const int parent = tree[size_t(n)].parent;
+    if (tree[size_t(n)].name.starts_with('['))
+        return parent > 0 ? std::vector<std::string>{tree[size_t(parent)].path, leaf.property} : std::vector<std::string>{leaf.property};
+    if (parent <= 0)
+        return {};
+    const auto it = otherNodes.find(tree[size_t(parent)].path);
+    if (it != otherNodes.end() && otherTree[size_t(it->second)].children.empty())
+        return {tree[size_t(parent)].path};
+    return {};
+}
+
+/// Different schema layouts: property trees compared by path (names, not slots). A named
+/// property only one schema has is a schema difference, reported once, not per frame.
+void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt,
+                         EntityResult& r)
+{
+    PropertyTreeOptions to;
+    to.maxArrayChildren = std::numeric_limits<size_t>::max();
+    const auto ta = buildPropertyTree(ca, sa, to);
+    const auto tb = buildPropertyTree(cb, sb, to);
+    const auto la = leavesOf(ta), lb = leavesOf(tb);
+    const auto na = nodesByPath(ta), nb = nodesByPath(tb);
+    auto valueAt = [](const std::vector<PropertyNode>& t, const std::unordered_map<std::string, int>& nodes, const std::string& path) {
+        const auto it = nodes.find(path);
+        return it == nodes.end() ? std::string() : t[size_t(it->second)].value;
+    };
+    std::map<std::string, Difference> byProperty; // ordered: a stable report
+    auto note = [&](const std::string& property, std::optional<double> deviation) {
+        auto [it, fresh] = byProperty.try_emplace(property);
+        Difference& d = it->second;
+        if (fresh) {
+            d.path = property;
+            d.a = valueAt(ta, na, property);
+            d.b = valueAt(tb, nb, property);
+        }
+        if (deviation)
+            d.deviation = std::max(d.deviation.value_or(0), *deviation);
+    };
+    for (const auto& [path, leafA] : la) {
+        if (pathHasIgnoredName(path, opt.ignore))
+            continue;
+        const PropertyNode& nodeA = ta[size_t(leafA.node)];
+        const auto itB = nb.find(path);
+        if (itB == nb.end()) {
+            for (const std::string& property : missingLeafProperties(ta, leafA, nb, tb))
+                note(property, std::nullopt);
+            continue;
+        }
+        const PropertyNode& nodeB = tb[size_t(itB->second)];
+        if (!nodeB.children.empty()) { // a leaf here, a container there (a struct absent on one side)
+            note(leafA.property, std::nullopt);
+            continue;
+        }
+        bool equal = false;
+        std::optional<double> deviation;
+        if (nodeA.number && nodeB.number && nodeA.type != "Bool" && nodeB.type != "Bool") {
+            equal = opt.tolerance.equal(*nodeA.number, *nodeB.number);
+            deviation = std::abs(*nodeB.number - *nodeA.number);
+        } else {
+            equal = nodeA.absent == nodeB.absent && nodeA.value == nodeB.value && nodeA.bytes == nodeB.bytes;
+        }
+        if (!equal)
+            note(leafA.property, deviation);
+    }
+    for (const auto& [path, leafB] : lb)
+        if (!na.contains(path) && !pathHasIgnoredName(path, opt.ignore))
+            for (const std::string& property : missingLeafProperties(tb, leafB, na, ta))
+                note(property, std::nullopt);
+    for (auto& [property, d] : byProperty)
+        r.differences.push_back(std::move(d));
+}
+
+void compareByName(FrameView fa, FrameView fb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, std::vector<EntityResult>& out)
+{
+    const size_t buckets = std::max(fa.bucketCount(), fb.bucketCount());
+    for (size_t bi = 0; bi < buckets; ++bi) {
+        const BucketView ba = bi < fa.bucketCount() ? fa.bucket(bi) : BucketView();
+        const BucketView bb = bi < fb.bucketCount() ? fb.bucket(bi) : BucketView();
+        const size_t na = std::min(ba.entityCount(), ba.uniqueIds().size());
+        const size_t nb = std::min(bb.entityCount(), bb.uniqueIds().size());
+        std::unordered_map<std::string_view, size_t> indexB;
+        for (size_t j = 0; j < nb; ++j)
+            indexB.emplace(bb.uniqueId(j), j);
+        std::vector<bool> matchedB(nb, false);
+        for (size_t i = 0; i < na; ++i) {
+            const ContainerView ca = ba.entity(i);
+            EntityResult r;
+            r.bucket = uint32_t(bi);
+            r.uniqueId = std::string(ba.uniqueId(i));
+            r.type = typeName(sa, ca.typeId());
+            const auto it = indexB.find(ba.uniqueId(i));
+            if (it == indexB.end()) {
+                r.status = EntityStatus::Removed;
+                out.push_back(std::move(r));
+                continue;
+            }
+            matchedB[it->second] = true;
+            const ContainerView cb = bb.entity(it->second);
+            if (const std::string tbName = typeName(sb, cb.typeId()); tbName != r.type)
+                r.differences.push_back({"<type>", r.type, tbName, std::nullopt});
+            else
+                compareEntityByName(ca, cb, sa, sb, opt, r);
+            if (!r.differences.empty())
+                out.push_back(std::move(r));
+        }
+        for (size_t j = 0; j < nb; ++j)
+            if (!matchedB[j])
+                out.push_back({uint32_t(bi), std::string(bb.uniqueId(j)), typeName(sb, bb.entity(j).typeId()), EntityStatus::Added, {}});
+    }
+}
+
+} // namespace
+
+Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const DivergeOptions& options)
+{
+    DivergeReport report;
+    report.alignment = options.alignment;
+    report.offset = options.offset;
+    report.framesA = a.frameCount();
+    report.framesB = b.frameCount();
+    report.schemaDifferences = compareSchemas(a.schema(), b.schema());
+    report.byName = options.forceByName || !sameLayout(a.schema(), b.schema());
+    const std::vector<FramePair> pairs = pairFrames(a, b, options.alignment, options.offset);
+    if (pairs.empty())
+        return report;
+
+    DiffOptions diffOptions;
+    diffOptions.tolerance = options.tolerance;
+    diffOptions.ignore = options.ignore;
+    diffOptions.maxChangesPerProperty = std::numeric_limits<uint32_t>::max(); // every element counts towards the deviation
+    FrameDiff diff;
+    std::vector<EntityResult> entities;
+    std::map<std::pair<std::string, std::string>, PropertyDeviation> deviations;
+
+    FrameSource sourceA(a, pairs.front().frameA);
+    FrameSource sourceB(b, pairs.front().frameB);
+    for (const FramePair& pair : pairs) {
+        auto ha = sourceA.frame(pair.frameA);
+        if (!ha)
+            return Error{ha.message()};
+        auto hb = sourceB.frame(pair.frameB);
+        if (!hb)
+            return Error{hb.message()};
+        entities.clear();
+        if (report.byName)
+            compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, entities);
+        else
+            compareFast(*ha, *hb, a.schema(), diffOptions, diff, entities);
+        diff.a = {}; // the diff's frame handles would keep a chunk alive past its last pair
+        diff.b = {};
+        ++report.pairsCompared;
+        if (entities.empty())
+            continue;
+
+        PairDivergence pd{pair, uint32_t(entities.size()), 0};
+        for (const EntityResult& e : entities) {
+            std::set<std::string> properties;
+            for (const Difference& d : e.differences) {
+                const std::string property = collapseIndexes(d.path);
+                properties.insert(property);
+                PropertyDeviation& dev = deviations[{e.type, property}];
+                const bool fresh = dev.pairs == 0 && dev.type.empty();
+                if (fresh) {
+                    dev.type = e.type;
+                    dev.path = property;
+                    dev.at = pair;
+                    dev.bucket = e.bucket;
+                    dev.uniqueId = e.uniqueId;
+                }
+                if (d.deviation && (!dev.numeric || *d.deviation > dev.maxDeviation)) {
+                    dev.numeric = true;
+                    dev.maxDeviation = *d.deviation;
+                    dev.at = pair;
+                    dev.bucket = e.bucket;
+                    dev.uniqueId = e.uniqueId;
+                }
+            }
+            for (const std::string& property : properties)
+                ++deviations[{e.type, property}].pairs;
+            pd.properties += uint32_t(properties.size());
+        }
+        report.divergentPairs.push_back(pd);
+
+        if (!report.firstDivergence) {
+            report.firstDivergence = pair;
+            size_t listed = 0;
+            for (const EntityResult& e : entities) {
+                EntityDivergence ed{e.bucket, e.uniqueId, e.type, e.status, {}};
+                for (const Difference& d : e.differences)
+                    if (listed++ < options.maxFirstChanges)
+                        ed.properties.push_back({d.path, d.a, d.b, d.deviation});
+                report.firstEntities.push_back(std::move(ed));
+            }
+        }
+    }
+    for (auto& [key, dev] : deviations)
+        report.properties.push_back(std::move(dev));
+    return report;
+}
+
+Json divergeJson(const DivergeReport& r, const std::string& pathA, const std::string& pathB)
+{
+    Json j;
+    j["a"] = pathA;
+    j["b"] = pathB;
+    j["frames_a"] = r.framesA;
+    j["frames_b"] = r.framesB;
+    j["align"] = alignmentName(r.alignment);
+    j["offset"] = r.offset;
+    j["compared_by"] = r.byName ? "name" : "layout";
+    j["pairs_compared"] = r.pairsCompared;
+    j["diverged"] = r.diverged();
+    Json schema = Json::array();
+    for (const SchemaDifference& d : r.schemaDifferences) {
+        Json s{{"kind", schemaDifferenceKindName(d.kind)}, {"type", d.type}};
+        if (!d.property.empty())
+            s["property"] = d.property;
+        if (!d.typeA.empty())
+            s["type_a"] = d.typeA;
+        if (!d.typeB.empty())
+            s["type_b"] = d.typeB;
+        schema.push_back(std::move(s));
+    }
+    j["schema_differences"] = std::move(schema);
+    if (r.firstDivergence) {
+        Json first{{"frame_a", r.firstDivergence->frameA}, {"frame_b", r.firstDivergence->frameB}};
+        Json ents = Json::array();
+        for (const EntityDivergence& e : r.firstEntities) {
+            Json je{{"bucket", e.bucket}, {"unique_id", e.uniqueId}, {"type", e.type}, {"status", entityStatusName(e.status)}};
+            Json props = Json::array();
+            for (const PropertyDivergence& p : e.properties) {
+                Json jp{{"path", p.path}, {"a", p.a}, {"b", p.b}};
+                if (p.deviation)
+                    jp["deviation"] = *p.deviation;
+                props.push_back(std::move(jp));
+            }
+            je["properties"] = std::move(props);
+            ents.push_back(std::move(je));
+        }
+        first["entities"] = std::move(ents);
+        j["first_divergence"] = std::move(first);
+    } else {
+        j["first_divergence"] = nullptr;
+    }
+    Json frames = Json::array();
+    for (const PairDivergence& p : r.divergentPairs)
+        frames.push_back(Json{{"frame_a", p.frames.frameA}, {"frame_b", p.frames.frameB}, {"entities", p.entities}, {"properties", p.properties}});
+    j["divergent_frames"] = std::move(frames);
+    Json props = Json::array();
+    for (const PropertyDeviation& p : r.properties) {
+        Json jp{{"type", p.type}, {"path", p.path}, {"frames", p.pairs}};
+        if (p.numeric)
+            jp["max_deviation"] = p.maxDeviation;
+        jp["at"] = Json{{"frame_a", p.at.frameA}, {"frame_b", p.at.frameB}, {"bucket", p.bucket}, {"unique_id", p.uniqueId}};
+        props.push_back(std::move(jp));
+    }
+    j["properties"] = std::move(props);
+    return j;
+}
+
+std::string divergeText(const DivergeReport& r)
+{
+    std::ostringstream s;
+    s << r.pairsCompared << " frame pairs compared (align " << alignmentName(r.alignment) << ", offset " << r.offset << ")\n";
+    for (const SchemaDifference& d : r.schemaDifferences)
+        s << "schema: " << schemaDifferenceKindName(d.kind) << ' ' << d.type << (d.property.empty() ? "" : "." + d.property)
+          << (d.kind == SchemaDifference::Kind::PropertyRetyped ? " (" + d.typeA + " -> " + d.typeB + ")" : "") << '\n';
+    if (!r.firstDivergence) {
+        s << "no divergence\n";
+        return s.str();
+    }
+    s << "first divergence: frame " << r.firstDivergence->frameA << " of A, frame " << r.firstDivergence->frameB << " of B\n";
+    for (const EntityDivergence& e : r.firstEntities) {
+        s << "  " << entityStatusName(e.status) << ' ' << e.bucket << ':' << e.uniqueId << " (" << e.type << ")\n";
+        for (const PropertyDivergence& p : e.properties)
+            s << "    " << p.path << ": " << p.a << " -> " << p.b << '\n';
+    }
+    s << r.divergentPairs.size() << " of " << r.pairsCompared << " frame pairs differ\n";
+    for (const PropertyDeviation& p : r.properties) {
+        s << "  " << p.type << '.' << p.path << ": " << p.pairs << " frames";
+        if (p.numeric)
+            s << ", max deviation " << p.maxDeviation;
+        s << " at frame " << p.at.frameA << " (" << p.bucket << ':' << p.uniqueId << ")\n";
+    }
+    return s.str();
+}
+
+} // namespace vtx

@@ -1,0 +1,95 @@
+#pragma once
+// Where two runs of the same scenario diverge: the frames of A and B are paired (ReplayPairing),
+// each pair is compared entity by entity (matched by bucket and unique id) and property by
+// property (matched by name, floats within a tolerance), and the run is summarized: the first
+// divergent pair with what differs there, per pair the number of differing entities and
+// properties, and per property the largest deviation and where it occurred.
+//
+// Both files are decoded in parallel, one thread per file walking its chunks in order with one
+// chunk decoded ahead, so at most three chunks per file are alive: memory does not grow with
+// the length of the replays.
+
+#include "vtx/JsonExport.hpp"
+#include "vtx/ReplayFile.hpp"
+#include "vtx/diff/FrameDiff.hpp"
+#include "vtx/diff/ReplayPairing.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+struct DivergeOptions {
+    Alignment alignment = Alignment::Frame;
+    int64_t offset = 0;               ///< frames (Alignment::Frame) or game-time ticks (Alignment::Time) added to A's position
+    FloatTolerance tolerance;
+    std::vector<std::string> ignore;  ///< property names ignored at any depth
+    /// Compare through property trees by name even when both files share one schema layout
+    /// (the slow path; the fast one must give the same answer, which the tests check). By name,
+    /// only named properties are compared: stored data no schema name addresses (UnnamedData)
+    /// has no name to match across schemas, while the same-layout diff compares it too.
+    bool forceByName = false;
+    size_t maxFirstChanges = 200;     ///< property changes listed for the first divergent pair
+};
+
+/// One differing property of an entity in the first divergent pair.
+struct PropertyDivergence {
+    std::string path;  ///< "Position", "Weapon.Ammo", "Trail[2]"
+    std::string a, b;  ///< display text; empty when absent on that side
+    std::optional<double> deviation; ///< largest |b - a| over the numeric components
+};
+
+struct EntityDivergence {
+    uint32_t bucket = 0;
+    std::string uniqueId;
+    std::string type;    ///< struct type name (A's, or B's when only in B)
+    EntityStatus status = EntityStatus::Changed; ///< Added: only in B; Removed: only in A
+    std::vector<PropertyDivergence> properties;
+};
+
+struct PairDivergence {
+    FramePair frames;
+    uint32_t entities = 0;   ///< entities that differ (present in one file only, or with differing properties)
+    uint32_t properties = 0; ///< distinct (entity, property) pairs that differ
+};
+
+/// Per property (type name + path, array indices and map keys collapsed to "[]"), the largest
+/// deviation over the run and where it occurred.
+struct PropertyDeviation {
+    std::string type;
+    std::string path;
+    uint64_t pairs = 0;             ///< frame pairs where it differs
+    bool numeric = false;           ///< some difference had numeric components: maxDeviation is the largest |b - a| of those
+    double maxDeviation = 0;
+    FramePair at;                   ///< where the largest deviation was seen (when none was numeric: the first difference)
+    uint32_t bucket = 0;
+    std::string uniqueId;
+};
+
+struct DivergeReport {
+    Alignment alignment = Alignment::Frame;
+    int64_t offset = 0;
+    int32_t framesA = 0, framesB = 0;
+    uint64_t pairsCompared = 0;
+    bool byName = false;                          ///< compared through property trees (schemas differ in layout)
+    std::vector<SchemaDifference> schemaDifferences;
+    std::optional<FramePair> firstDivergence;
+    std::vector<EntityDivergence> firstEntities;  ///< what differs in the first divergent pair
+    std::vector<PairDivergence> divergentPairs;   ///< every pair that differs, in A's order
+    std::vector<PropertyDeviation> properties;    ///< sorted by type, then path
+    bool diverged() const { return firstDivergence.has_value(); }
+};
+
+/// Compares the paired frames of `a` and `b`. Errors (a chunk that fails to decode) name the file
+/// and chunk; a frame that fails verification is an error too, since the comparison would be
+/// silently incomplete.
+Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const DivergeOptions& options = {});
+
+/// The report as JSON (what `vtxscope-cli diverge --json` prints).
+Json divergeJson(const DivergeReport& report, const std::string& pathA, const std::string& pathB);
+/// Short human-readable summary.
+std::string divergeText(const DivergeReport& report);
+
+} // namespace vtx
