@@ -446,6 +446,19 @@ int propertyRead(const std::string& path, int rounds)
     return 0;
 }
 
+/// Options that write a file like `f`: its backend and, where its evidence shows the SDK v0.2.0
+/// hash variant, that variant (so a copy keeps what the SDK writes).
+vtx::WriterOptions writerOptionsLike(const vtx::ReplayFile& f)
+{
+    f.gatherHashEvidence(f.chunks().size());
+    vtx::WriterOptions wo;
+    wo.backend = f.backend();
+    for (const vtx::StructDef& d : f.schema().structs())
+        if (f.hashTrust()->verdict(d.typeId) == vtx::HashVerdict::SdkVariant)
+            wo.hashVariant = vtx::HashVariant::SdkTail;
+    return wo;
+}
+
 /// A second run of FILE for diverge: the same frames, game times, backend and chunk size, except
 /// one value of one entity moved from `from` on. Streamed chunk by chunk: a CS2-length replay's
 /// frames as owned data would not fit the memory budget.
@@ -455,14 +468,9 @@ int perturb(const std::string& path, const std::string& out, int32_t from, doubl
     if (!file)
         return fail(file.message());
     const vtx::ReplayFile& f = **file;
-    f.gatherHashEvidence(f.chunks().size());
-    vtx::WriterOptions wo;
-    wo.backend = f.backend();
+    vtx::WriterOptions wo = writerOptionsLike(f);
     if (!f.chunks().empty())
         wo.chunkMaxFrames = int32_t(f.chunks().front().frameCount());
-    for (const vtx::StructDef& d : f.schema().structs())
-        if (f.hashTrust()->verdict(d.typeId) == vtx::HashVerdict::SdkVariant)
-            wo.hashVariant = vtx::HashVariant::SdkTail;
     auto w = vtx::ReplayWriter::create(out, f.header(), wo);
     if (!w)
         return fail(w.message());
@@ -632,12 +640,7 @@ int lengthen(const std::string& path, const std::string& out, int32_t frames)
     if (!copied)
         return fail(copied.message());
     const std::vector<vtx::FrameData> data = std::move(*copied);
-    f.gatherHashEvidence(f.chunks().size());
-    vtx::WriterOptions wo;
-    wo.backend = f.backend();
-    for (const vtx::StructDef& d : f.schema().structs())
-        if (f.hashTrust()->verdict(d.typeId) == vtx::HashVerdict::SdkVariant)
-            wo.hashVariant = vtx::HashVariant::SdkTail;
+    const vtx::WriterOptions wo = writerOptionsLike(f);
     auto w = vtx::ReplayWriter::create(out, f.header(), wo);
     if (!w)
         return fail(w.message());
