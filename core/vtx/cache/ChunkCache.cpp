@@ -177,11 +177,16 @@ void ChunkCache::applyPlanLocked(CachePlan plan)
     m_plan = std::move(plan);
     m_prefetch = m_plan.prefetch;
     m_prefetchPos = 0;
-    if (m_plan.dropOutsideWindow) {
-        for (size_t c = 0; c < m_slots.size(); ++c)
-            if (m_slots[c].chunk && !isProtectedLocked(c))
-                evictLocked(c);
-    }
+    dropOutsideWindowLocked();
+}
+
+void ChunkCache::dropOutsideWindowLocked()
+{
+    if (!m_plan.dropOutsideWindow)
+        return;
+    for (size_t c = 0; c < m_slots.size(); ++c)
+        if (m_slots[c].chunk && !isProtectedLocked(c))
+            evictLocked(c);
 }
 
 bool ChunkCache::isProtectedLocked(size_t c) const
@@ -348,6 +353,10 @@ void ChunkCache::workerLoop()
                 s.chunk = chunk;
                 m_resident += s.bytes;
                 m_stats.peakResidentBytes = std::max(m_stats.peakResidentBytes, m_resident);
+                // A chunk the last plan could not drop because something still referenced it
+                // (a handle being handed over) goes now; otherwise a window policy would keep it
+                // until the next plan (seen: chunk 5 kept after moving to 14–16).
+                dropOutsideWindowLocked();
             } else if (s.prefetched) {
                 ++m_stats.prefetchWasted;
                 m_stats.prefetchWastedBytes += s.bytes;

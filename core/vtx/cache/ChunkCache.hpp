@@ -106,6 +106,8 @@ private:
     bool hasWorkLocked() const;
     std::optional<std::pair<size_t, bool>> pickJobLocked();
     void applyPlanLocked(CachePlan plan);
+    /// With a window policy: evicts every unprotected chunk outside the window.
+    void dropOutsideWindowLocked();
     bool isProtectedLocked(size_t c) const;
     double keepScoreLocked(size_t c) const;
     bool evictForLocked(size_t need, size_t exclude, double belowScore);
