@@ -124,8 +124,7 @@ private slots:
         w.selectEntity({0, "player_3"});
         w.findChild<QDockWidget*>("mapDock")->raise(); // scrubbed with the map (and its trails) on screen
         // The stall check is about scrubbing: the map's one-time start (first paint, its up-axis
-        // job, the first trails) finishes before the watchdog starts. A cold start of the map cost
-        // up to ~100 ms once on a CI machine (docs/PERFORMANCE.md ▸ smoke).
+        // job, the first trails) finishes before the watchdog starts.
         QVERIFY(upChosen.count() > 0 || upChosen.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(!w.map()->scene().glyphs.empty() && !w.map()->trailsComputing(), 30000);
 
