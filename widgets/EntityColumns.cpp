@@ -9,7 +9,8 @@
 
 namespace vtxw {
 
-EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int typeColumn) : QObject(view), m_view(view), m_type(typeColumn)
+EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int typeColumn)
+    : QObject(view), m_view(view), m_viewport(view->viewport()), m_type(typeColumn)
 {
     view->header()->setStretchLastSection(false);
     view->header()->setSectionResizeMode(nameColumn, QHeaderView::Stretch);
@@ -33,7 +34,9 @@ void EntityColumns::fit()
 
 bool EntityColumns::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    // Compared by the pointer kept at construction: events reach the viewport while the view is
+    // being destroyed, when calling into the view is undefined (UBSan caught it).
+    if (watched == m_viewport && event->type() == QEvent::Resize)
         fit();
     return QObject::eventFilter(watched, event);
 }

@@ -21,6 +21,7 @@ protected:
 
 private:
     QTreeView* m_view;
+    QObject* m_viewport; ///< only compared, never called
     int m_type;
 };
 
