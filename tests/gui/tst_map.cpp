@@ -3,6 +3,7 @@
 // on the map equal to the positions read frame by frame.
 
 #include "TestSupport.hpp"
+#include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
@@ -25,14 +26,7 @@ using namespace vtxw;
 
 namespace {
 
-bool openAndWait(MainWindow& w, const QString& path)
-{
-    QSignalSpy opened(w.session(), &ReplaySession::opened);
-    w.openFile(OpenRequest(path));
-    if (!opened.wait(20000))
-        return false;
-    return QTest::qWaitFor([&] { return !w.session()->displayedFrame().isNull() && !w.session()->isLoading(); }, 20000);
-}
+using vtxtest::openAndWait;
 
 bool seekAndWait(MainWindow& w, int frame)
 {

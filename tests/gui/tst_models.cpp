@@ -2,6 +2,7 @@
 // values at frame 0 / middle / last, keys, scrubber drags, selection across seeks, bad files.
 
 #include "TestSupport.hpp"
+#include "WindowWait.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayWriter.hpp"
 #include "vtxwidgets/EventsModel.hpp"
@@ -39,14 +40,7 @@ using namespace vtxw;
 namespace {
 QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
 
-bool openAndWait(MainWindow& w, const QString& path)
-{
-    QSignalSpy opened(w.session(), &ReplaySession::opened);
-    w.openFile(OpenRequest(path));
-    if (!opened.wait(20000))
-        return false;
-    return QTest::qWaitFor([&] { return !w.session()->displayedFrame().isNull() && !w.session()->isLoading(); }, 20000);
-}
+using vtxtest::openAndWait;
 
 bool settle(MainWindow& w)
 {
