@@ -1,6 +1,7 @@
 #include "vtxwidgets/EntityTreeModel.hpp"
 
 #include "vtx/PropertyTree.hpp"
+#include "vtxwidgets/ListEdits.hpp"
 
 #include <QApplication>
 #include <QStyle>
@@ -39,28 +40,92 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
             next.push_back(std::move(nb));
         }
     }
-    bool sameShape = next.size() == m_buckets.size();
-    for (int b = 0; sameShape && b < next.size(); ++b)
-        sameShape = next[b].ids == m_buckets[b].ids && next[b].types == m_buckets[b].types && next[b].name == m_buckets[b].name;
-    if (sameShape) {
+    bool sameBuckets = next.size() == m_buckets.size();
+    for (int b = 0; sameBuckets && b < next.size(); ++b)
+        sameBuckets = next[b].name == m_buckets[b].name;
+    if (!sameBuckets) {
+        beginResetModel();
         m_schema = schema;
         m_frame = frame;
         m_buckets = std::move(next);
-        // Same entities: labels hold; only frame-dependent roles change, for every entity row
-        // (a property filter must be re-checked at the new frame), not just the bucket rows.
-        for (int b = 0; b < m_buckets.size(); ++b) {
-            const QModelIndex parent = index(b, 0);
-            if (const int n = int(m_buckets[b].ids.size()))
-                emit dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent),
-                                 {SearchTextRole, DamageRole, Qt::DecorationRole, Qt::ToolTipRole});
-        }
+        endResetModel();
+        emit frameApplied();
         return;
     }
-    beginResetModel();
+    // Same buckets: entities that left are removed and new ones inserted, row by row, so the
+    // view keeps its rows, its expansion and its current entity (a reset on every frame made
+    // scrubbing re-lay out the whole list). Removals go first, while the rows still match the
+    // frame on screen; then the kept rows switch to the new frame and the new rows come in.
+    std::vector<std::vector<ListEdit>> edits(size_t(next.size()));
+    for (int b = 0; b < next.size(); ++b)
+        if (next[b].ids != m_buckets[b].ids)
+            edits[size_t(b)] = listEdits(m_buckets[b].ids, next[b].ids, [](const QString& s) { return qHash(s); });
+    for (int b = 0; b < next.size(); ++b)
+        for (const ListEdit& e : edits[size_t(b)])
+            if (e.kind == ListEdit::Kind::Remove) {
+                beginRemoveRows(index(b, 0), e.first, e.first + e.count - 1);
+                m_buckets[b].removeRows(e.first, e.count);
+                endRemoveRows();
+            }
+    for (int b = 0; b < next.size(); ++b) {
+        // The rows left are next's rows without the inserted ones, in next's order.
+        Bucket kept;
+        kept.name = next[b].name;
+        int row = 0;
+        for (const ListEdit& e : edits[size_t(b)])
+            if (e.kind == ListEdit::Kind::Insert) {
+                kept.appendRows(next[b], row, e.sourceFirst - row);
+                row = e.sourceFirst + e.count;
+            }
+        kept.appendRows(next[b], row, int(next[b].ids.size()) - row);
+        m_buckets[b] = std::move(kept);
+    }
     m_schema = schema;
     m_frame = frame;
-    m_buckets = std::move(next);
-    endResetModel();
+    for (int b = 0; b < next.size(); ++b) {
+        for (const ListEdit& e : edits[size_t(b)])
+            if (e.kind == ListEdit::Kind::Insert) {
+                beginInsertRows(index(b, 0), e.first, e.first + e.count - 1);
+                m_buckets[b].insertRows(e.first, next[b], e.sourceFirst, e.count);
+                endInsertRows();
+            }
+        Q_ASSERT(m_buckets[b].ids == next[b].ids);
+        m_buckets[b] = std::move(next[b]);
+        // Every row's frame-dependent roles change (a property filter must be re-checked at
+        // the new frame); a kept id may even have changed type.
+        const QModelIndex parent = index(b, 0);
+        emit dataChanged(parent, parent.siblingAtColumn(ColumnCount - 1));
+        if (const int n = int(m_buckets[b].ids.size()))
+            emit dataChanged(index(0, 0, parent), index(n - 1, ColumnCount - 1, parent));
+    }
+    emit frameApplied();
+}
+
+void EntityTreeModel::Bucket::removeRows(int first, int count)
+{
+    ids.remove(first, count);
+    types.remove(first, count);
+    typeIds.remove(first, count);
+    entityIndex.remove(first, count);
+    damage.remove(first, count);
+}
+
+void EntityTreeModel::Bucket::appendRows(const Bucket& from, int first, int count)
+{
+    insertRows(int(ids.size()), from, first, count);
+}
+
+void EntityTreeModel::Bucket::insertRows(int at, const Bucket& from, int first, int count)
+{
+    if (count <= 0)
+        return;
+    for (int i = 0; i < count; ++i) {
+        ids.insert(at + i, from.ids[first + i]);
+        types.insert(at + i, from.types[first + i]);
+        typeIds.insert(at + i, from.typeIds[first + i]);
+        entityIndex.insert(at + i, from.entityIndex[first + i]);
+        damage.insert(at + i, from.damage[first + i]);
+    }
 }
 
 QModelIndex EntityTreeModel::indexOf(const EntityKey& key) const

@@ -50,9 +50,13 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     QFont bold = m_header->font();
     bold.setBold(true);
     m_header->setFont(bold);
-    m_loading = new QLabel(tr("loading…"), this);
+    // Always shown, its width reserved; only the text comes and goes. Showing and hiding it on
+    // every seek re-laid out the inspector and cost a synchronous round trip to the X server
+    // (QWidget::setVisible asks for the cursor position): part of the UI stalls while scrubbing.
+    m_loading = new QLabel(this);
+    m_loading->setObjectName("loading");
     m_loading->setStyleSheet("color: #E69F00");
-    m_loading->setVisible(false);
+    m_loading->setMinimumWidth(m_loading->fontMetrics().horizontalAdvance(tr("loading…")) + 2);
     m_damage = new QLabel(this);
     m_damage->setObjectName("damage");
     m_damage->setWordWrap(true);
@@ -92,7 +96,7 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
-    connect(session, &ReplaySession::loadingChanged, m_loading, &QLabel::setVisible);
+    connect(session, &ReplaySession::loadingChanged, m_loading, [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
     connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
     connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
     connect(session, &ReplaySession::closed, this, [this] {

@@ -91,11 +91,31 @@ void ensureDeliveryReceiver()
         receiver();
 }
 
+namespace {
+// The application's jobs run on a pool of their own, never on QThreadPool::globalInstance():
+// Qt's raster engine splits large fills into segments on the global pool and the painting
+// thread waits for them (QT_THREAD_PARALLEL_FILLS), so a job holding a global-pool thread —
+// the map's trails decoding a 33 MB chunk — stalled every paint of the window for as long as
+// that job ran.
+QThreadPool* jobPool()
+{
+    static QThreadPool* pool = [] {
+        auto* p = new QThreadPool;
+        p->setObjectName(QStringLiteral("vtxscope jobs"));
+        // Like the global pool, finished before the application object is gone: a job still
+        // running then could post to a receiver that no longer has an event loop.
+        qAddPostRoutine([] { jobPool()->waitForDone(); });
+        return p;
+    }();
+    return pool;
+}
+} // namespace
+
 void startOnPool(std::function<void()> f)
 {
     auto* task = new PoolTask(std::move(f)); // complete before the hand-off
     handOff(task);
-    QThreadPool::globalInstance()->start(task);
+    jobPool()->start(task);
 }
 
 void postToUiThread(std::function<void()> f)

@@ -479,10 +479,10 @@ void MainWindow::buildDocks()
             m_viewState->setSelection(key);
         }
     });
-    connect(m_entityModel, &QAbstractItemModel::modelReset, this, [this] {
-        m_entityView->expandAll();
-        restoreSelection();
-    });
+    connect(m_entityModel, &QAbstractItemModel::modelReset, m_entityView, &QTreeView::expandAll);
+    // A new frame's entities came in row by row: the selected one gets its row back at once
+    // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
+    connect(m_entityModel, &EntityTreeModel::frameApplied, this, &MainWindow::restoreSelection);
     dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
 
     // Watch

@@ -4,10 +4,14 @@
 // the next step, and QCoreApplication::sendPostedEvents() plays the busy UI thread catching up.
 
 #include "TestSupport.hpp"
+#include "vtxwidgets/JobTracker.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 
 #include <QSignalSpy>
 #include <QtTest>
+#include <QThreadPool>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 using namespace vtxw;
@@ -53,6 +57,58 @@ class TestReplaySession : public QObject {
 
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // Qt's raster engine splits large fills into tasks on QThreadPool::globalInstance() and the
+    // painting thread waits for them: a job of ours on that pool (the map's trails decoding a
+    // 33 MB chunk) stalled every paint while it ran. Jobs run on a pool of their own, so while
+    // one is held inside its work, the global pool has no thread busy and a task started there
+    // runs at once.
+    void jobsLeaveQtsGlobalPoolFree()
+    {
+        QObject owner;
+        JobTracker jobs(&owner);
+        std::mutex m;
+        std::condition_variable cv;
+        bool started = false, release = false;
+        bool delivered = false;
+        // Whatever fails below, the held job is let go (else the pool waits for it at exit).
+        const auto letGo = [&] {
+            {
+                std::lock_guard lock(m);
+                release = true;
+            }
+            cv.notify_all();
+        };
+        struct LetGoAtExit {
+            std::function<void()> f;
+            ~LetGoAtExit() { f(); }
+        } guard{letGo};
+        jobs.run(
+            [&](const JobToken&) {
+                std::unique_lock lock(m);
+                started = true;
+                cv.notify_all();
+                cv.wait(lock, [&] { return release; });
+                return 1;
+            },
+            [&](JobOutcome, int) { delivered = true; });
+        {
+            std::unique_lock lock(m);
+            cv.wait(lock, [&] { return started; });
+        }
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), 0);
+        // A task on the global pool finishes while our job is still held (it would wait behind
+        // the job if both shared the pool's threads on a one-thread pool).
+        const int maxThreads = QThreadPool::globalInstance()->maxThreadCount();
+        QThreadPool::globalInstance()->setMaxThreadCount(1);
+        std::atomic<bool> ran{false};
+        QThreadPool::globalInstance()->start([&] { ran = true; });
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(60000));
+        QVERIFY(ran);
+        QThreadPool::globalInstance()->setMaxThreadCount(maxThreads);
+        letGo();
+        QTRY_VERIFY_WITH_TIMEOUT(delivered, 60000);
+    }
 
     // The defect from issue 16: a miss for N whose answer is held up on a busy UI thread, then a
     // hit for M. M must stay on screen and "loading" must stay off when N's answer lands.

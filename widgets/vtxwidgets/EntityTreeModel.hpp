@@ -55,6 +55,11 @@ public:
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
+signals:
+    /// setFrame() is done: every row insertion and removal it made has been announced (views
+    /// put their current row back here, not in between).
+    void frameApplied();
+
 private:
     struct Bucket {
         QString name;
@@ -63,6 +68,9 @@ private:
         QVector<int> typeIds;
         QVector<int> entityIndex; ///< position in the frame's bucket
         QStringList damage;       ///< per entity: DamageRole
+        void removeRows(int first, int count);
+        void appendRows(const Bucket& from, int first, int count);
+        void insertRows(int at, const Bucket& from, int first, int count);
     };
     QVector<Bucket> m_buckets;
     vtx::FrameHandle m_frame;

@@ -1,0 +1,171 @@
+// The entity list follows the shown frame row by row (ListEdits), never by resetting: the
+// edits turn any list into any other, keep the rows of kept entities, and the model shows
+// exactly the frame's entities at every frame, on the demo and the SDK-written samples.
+
+#include "TestSupport.hpp"
+#include "vtx/ReplayFile.hpp"
+#include "vtxwidgets/EntityTreeModel.hpp"
+#include "vtxwidgets/ListEdits.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QtTest>
+#include <random>
+
+using namespace vtxw;
+
+namespace {
+std::vector<int> applyEdits(std::vector<int> list, const std::vector<int>& to, const std::vector<ListEdit>& edits, std::vector<int>* removed)
+{
+    for (const ListEdit& e : edits) {
+        if (e.kind == ListEdit::Kind::Remove) {
+            for (int i = 0; i < e.count; ++i)
+                removed->push_back(list[size_t(e.first + i)]);
+            list.erase(list.begin() + e.first, list.begin() + e.first + e.count);
+        } else {
+            list.insert(list.begin() + e.first, to.begin() + e.sourceFirst, to.begin() + e.sourceFirst + e.count);
+        }
+    }
+    return list;
+}
+} // namespace
+
+class TestEntityRows : public QObject {
+    Q_OBJECT
+private slots:
+    void editsTurnOneListIntoAnother_data()
+    {
+        QTest::addColumn<std::vector<int>>("from");
+        QTest::addColumn<std::vector<int>>("to");
+        QTest::addColumn<bool>("keepsKeptRows"); // false: the order changed or a key repeats
+        QTest::newRow("same") << std::vector<int>{1, 2, 3} << std::vector<int>{1, 2, 3} << true;
+        QTest::newRow("empty to some") << std::vector<int>{} << std::vector<int>{1, 2} << true;
+        QTest::newRow("some to empty") << std::vector<int>{1, 2} << std::vector<int>{} << true;
+        QTest::newRow("insert middle and ends") << std::vector<int>{2, 4} << std::vector<int>{1, 2, 3, 4, 5} << true;
+        QTest::newRow("remove runs") << std::vector<int>{1, 2, 3, 4, 5, 6} << std::vector<int>{1, 4} << true;
+        QTest::newRow("remove and insert") << std::vector<int>{1, 2, 3, 4} << std::vector<int>{0, 2, 9, 4, 7} << true;
+        QTest::newRow("all replaced") << std::vector<int>{1, 2} << std::vector<int>{3, 4} << true;
+        QTest::newRow("swapped") << std::vector<int>{1, 2, 3} << std::vector<int>{3, 2, 1} << false;
+        QTest::newRow("repeated key in from") << std::vector<int>{1, 1, 2} << std::vector<int>{1, 2} << false;
+        QTest::newRow("repeated key in to") << std::vector<int>{1, 2} << std::vector<int>{2, 2, 1} << false;
+        std::mt19937 rng(17);
+        for (int t = 0; t < 300; ++t) {
+            // Subsets of 0..29 in ascending order (as a frame's entities mostly are), and
+            // every 5th pair shuffled.
+            std::vector<int> a, b;
+            for (int k = 0; k < 30; ++k) {
+                if (rng() % 3)
+                    a.push_back(k);
+                if (rng() % 3)
+                    b.push_back(k);
+            }
+            const bool shuffled = t % 5 == 4;
+            if (shuffled)
+                std::shuffle(b.begin(), b.end(), rng);
+            QTest::addRow("random %d", t) << a << b << !shuffled;
+        }
+    }
+    void editsTurnOneListIntoAnother()
+    {
+        QFETCH(std::vector<int>, from);
+        QFETCH(std::vector<int>, to);
+        QFETCH(bool, keepsKeptRows);
+        const auto edits = listEdits(from, to, std::hash<int>());
+        std::vector<int> removed;
+        QCOMPARE(applyEdits(from, to, edits, &removed), to);
+        int keptAndRemoved = 0;
+        for (int r : removed)
+            keptAndRemoved += std::count(to.begin(), to.end(), r) > 0;
+        if (keepsKeptRows) {
+            QCOMPARE(keptAndRemoved, 0);
+        } else {
+            // Only the fallback may remove a kept key, and it replaces everything at once.
+            bool anyKept = false;
+            for (int k : from)
+                anyKept = anyKept || std::count(to.begin(), to.end(), k) > 0;
+            if (anyKept && from != to)
+                QVERIFY(edits.size() <= 2);
+        }
+    }
+
+    // The model at every frame of a walk over a replay: the rows are the frame's entities in
+    // its order, with their types and containers; a kept entity keeps its row (a persistent
+    // index on it stays on it); the model never resets while the buckets stay the same.
+    void modelFollowsFrames_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("demo") << QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+        QTest::newRow("sdk_cs_fbs") << QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"));
+        QTest::newRow("sdk_rl_proto") << QString::fromStdString(vtxtest::samplePath("sdk_rl_proto.vtx"));
+        QTest::newRow("allkinds_fbs") << QString::fromStdString(vtxtest::samplePath("allkinds_fbs.vtx"));
+        QTest::newRow("arena_from_fbs_ds") << QString::fromStdString(vtxtest::samplePath("arena_from_fbs_ds.vtx"));
+    }
+    void modelFollowsFrames()
+    {
+        QFETCH(QString, file);
+        if (!file.contains("fixtures/"))
+            VTX_REQUIRE_SAMPLES();
+        auto f = vtx::ReplayFile::open(file.toStdString());
+        VTX_VERIFY_OK(f);
+        const vtx::Schema& schema = (*f)->schema();
+        EntityTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        std::mt19937 rng(5);
+        const int frames = (*f)->frameCount();
+        std::vector<int> walk;
+        for (int i = 0; i < 40; ++i)
+            walk.push_back(int(rng() % uint32_t(frames)));
+        for (int i = 0; i < 20 && i < frames; ++i)
+            walk.push_back(std::min(frames - 1, frames / 2 + i)); // neighbours: small changes
+        int rowsMoved = 0;
+        for (size_t step = 0; step < walk.size(); ++step) {
+            auto h = (*f)->frame(walk[step]);
+            VTX_VERIFY_OK(h);
+            // A persistent index on an entity of the previous frame that the new one keeps.
+            QPersistentModelIndex tracked;
+            QString trackedId;
+            if (step > 0)
+                for (int b = 0; b < model.rowCount() && !tracked.isValid(); ++b)
+                    for (int r = model.rowCount(model.index(b, 0)) - 1; r >= 0; --r) {
+                        const QString id = model.index(r, 0, model.index(b, 0)).data(EntityTreeModel::UniqueIdRole).toString();
+                        bool inNext = false;
+                        const vtx::BucketView nb = (*h)->bucket(size_t(b));
+                        for (size_t e = 0; e < nb.entityCount() && !inNext; ++e)
+                            inNext = QString::fromUtf8(nb.uniqueId(e).data(), qsizetype(nb.uniqueId(e).size())) == id;
+                        if (inNext) {
+                            tracked = model.index(r, 0, model.index(b, 0));
+                            trackedId = id;
+                            break;
+                        }
+                    }
+            const int resetsBefore = int(resets.count());
+            model.setFrame(*h, &schema);
+            if (step > 0)
+                QCOMPARE(int(resets.count()), resetsBefore); // same buckets: rows change, no reset
+            QCOMPARE(model.rowCount(), int((*h)->bucketCount()));
+            for (size_t b = 0; b < (*h)->bucketCount(); ++b) {
+                const vtx::BucketView bucket = (*h)->bucket(b);
+                const QModelIndex parent = model.index(int(b), 0);
+                QCOMPARE(model.rowCount(parent), int(bucket.entityCount()));
+                for (size_t e = 0; e < bucket.entityCount(); ++e) {
+                    const QModelIndex i = model.index(int(e), 0, parent);
+                    QCOMPARE(i.data(EntityTreeModel::UniqueIdRole).toString(), QString::fromUtf8(bucket.uniqueId(e).data(), qsizetype(bucket.uniqueId(e).size())));
+                    QCOMPARE(i.data(EntityTreeModel::TypeIdRole).toInt(), bucket.entity(e).typeId());
+                    const vtx::ContainerView shown = model.containerAt(i), expected = bucket.entity(e);
+                    QCOMPARE(shown.contentHash(), expected.contentHash());
+                    QVERIFY(shown.int32s().data() == expected.int32s().data() && shown.floats().data() == expected.floats().data()
+                            && shown.strings().size() == expected.strings().size());
+                }
+            }
+            if (tracked.isValid() || !trackedId.isEmpty()) {
+                QVERIFY2(tracked.isValid(), qPrintable(trackedId + " lost its row"));
+                QCOMPARE(tracked.data(EntityTreeModel::UniqueIdRole).toString(), trackedId);
+                ++rowsMoved;
+            }
+        }
+        QVERIFY(rowsMoved > 0);
+    }
+};
+
+QTEST_MAIN(TestEntityRows)
+#include "tst_entityrows.moc"
