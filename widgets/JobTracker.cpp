@@ -2,6 +2,10 @@
 
 #include <QThreadPool>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#endif
+
 #if defined(__SANITIZE_THREAD__)
 #define VTXW_TSAN 1
 #elif defined(__has_feature)
@@ -37,6 +41,13 @@ public:
     void run() override
     {
         takeOver(this);
+#ifdef __linux__
+        // Jobs (trails, plots, scans) yield to the UI thread like the cache's decoders do: on
+        // Linux nice applies per thread, and with two cores a job at equal priority took half
+        // of the CPU the UI needed to paint while scrubbing.
+        static thread_local const bool lowered = (setpriority(PRIO_PROCESS, 0, 5), true);
+        (void)lowered;
+#endif
         m_f();
         m_f = nullptr; // destroyed here, on this thread, not inside Qt's pool code
     }
