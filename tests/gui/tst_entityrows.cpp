@@ -3,9 +3,15 @@
 // exactly the frame's entities at every frame, on the demo and the SDK-written samples.
 
 #include "TestSupport.hpp"
+#include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtxwidgets/EntityTreeModel.hpp"
+#include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/ListEdits.hpp"
+#include "vtxwidgets/PlaybackController.hpp"
+
+#include <QLabel>
+#include <QScrollBar>
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -164,6 +170,49 @@ private slots:
             }
         }
         QVERIFY(rowsMoved > 0);
+    }
+
+    // Scrubbing shows and hides no widget: every show or hide re-lays out its parent and asks
+    // the X server where the cursor is (a synchronous round trip), which made up part of the UI
+    // stalls while scrubbing. The inspector's loading mark says "loading…" while the frame is
+    // on its way, and nothing once it is shown.
+    void scrubbingShowsAndHidesNoWidget()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx")));
+        w.selectEntity({0, "player_3"});
+        auto* loading = w.inspector()->findChild<QLabel*>("loading");
+        QVERIFY(loading && loading->isVisible());
+        struct ShowHideCounter : QObject {
+            QStringList seen;
+            bool eventFilter(QObject* o, QEvent* e) override
+            {
+                if ((e->type() == QEvent::Show || e->type() == QEvent::Hide) && o->isWidgetType() && !static_cast<QWidget*>(o)->isWindow()) {
+                    // A scroll bar (and the container Qt keeps it in) comes and goes with the
+                    // length of what its view shows: content, not churn.
+                    QWidget* wgt = static_cast<QWidget*>(o);
+                    if (qobject_cast<QScrollBar*>(wgt) || wgt->findChild<QScrollBar*>(QString(), Qt::FindDirectChildrenOnly))
+                        return false;
+                    seen << QString("%1 %2").arg(o->metaObject()->className(), e->type() == QEvent::Show ? "shown" : "hidden");
+                }
+                return false;
+            }
+        } counter;
+        qApp->installEventFilter(&counter);
+        std::mt19937 rng(3);
+        for (int i = 0; i < 30; ++i) {
+            const int frame = int(rng() % uint32_t(w.session()->frameCount()));
+            w.playback()->seek(frame);
+            if (w.session()->isLoading())
+                QCOMPARE(loading->text(), tr("loading…"));
+            QVERIFY(QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == frame; }, 20000));
+            QVERIFY(loading->text().isEmpty());
+        }
+        qApp->removeEventFilter(&counter);
+        QVERIFY2(counter.seen.isEmpty(), qPrintable(counter.seen.join(", ")));
     }
 };
 
