@@ -19,6 +19,9 @@ EntityFilter EntityFilter::parse(const QString& text, const vtx::Schema* schema)
     // One word is an id or type fragment ("player_3", "Weap"), never a property test.
     if (tokens.size() == 2 && tokens[0].kind == vtx::query::TokenKind::Path && tokens[0].text.find_first_of(".[") == std::string::npos)
         return f;
+    // From here on the text is an expression. One that cannot be used filters nothing (every
+    // entity stays listed) and says why: an empty list would read as "no match".
+    f.m_text.clear();
     if (!schema) {
         f.m_error = QObject::tr("open a replay to filter by an expression");
         return f;
@@ -35,7 +38,6 @@ EntityFilter EntityFilter::parse(const QString& text, const vtx::Schema* schema)
         return f;
     }
     f.m_expression = std::move(*e);
-    f.m_text.clear();
     return f;
 }
 

@@ -640,6 +640,8 @@ void MainWindow::showFilterError()
     m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
     if (!error.isEmpty())
         statusBar()->showMessage(tr("Filter: %1").arg(error), 8000);
+    else if (statusBar()->currentMessage().startsWith(tr("Filter: ")))
+        statusBar()->clearMessage(); // the error of a half-typed expression is gone
 }
 
 void MainWindow::focusFirstEntityMatch()

@@ -4,7 +4,8 @@
 // evaluated per entity on the shown frame and re-evaluated every frame: `Health < 50`,
 // `Player.Health < 20 && IsAlive`, `type == Weapon`, `any(Health < 10) && Team == 2`. An
 // expression that does not compile is an error shown to the user (with its column and a
-// "did you mean"); the text then still filters as plain text (an id may contain '!').
+// "did you mean"), and filters nothing: every entity stays listed rather than an empty list
+// that would read as "no match".
 
 #include "vtx/DecodedChunk.hpp"
 #include "vtx/Schema.hpp"

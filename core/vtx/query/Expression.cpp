@@ -148,6 +148,11 @@ bool Expression::test(int32_t n, const Ctx& c)
         // Frame 0 (or a frame after an unreadable one) has no previous frame: nothing changed.
         if (m_previous.isNull() || c.entity.isNull())
             return false;
+        // A type without the property has nothing that could change: no lookup in frame N−1.
+        const BoundPath& bound = m_paths[size_t(node.index)];
+        const int32_t t = c.entity.typeId();
+        if (t < 0 || size_t(t) >= bound.byType.size() || !bound.byType[size_t(t)])
+            return false;
         int32_t hint = int32_t(c.index); // entities usually keep their place between frames
         const ContainerView before = findEntity(m_previous, c.bucket, m_frame.bucket(c.bucket).uniqueId(c.index), &hint);
         const Value now = pathValue(node.index, c.entity);
