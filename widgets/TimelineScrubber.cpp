@@ -354,13 +354,16 @@ void TimelineScrubber::paintMatches(QPainter& p) const
     }
     flush();
     if (!m_matchExpression.isEmpty()) {
+        // The count replaces the lane's name (a box over the lane would hide the last marks).
         p.save();
+        const QRect label(4, mr.top() - 1, kLabelWidth - 8, mr.height() + 2);
+        p.fillRect(label, palette().window());
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.setFont(bold);
         p.setPen(palette().color(QPalette::WindowText));
-        const QString count = tr("%n frame(s)", nullptr, int(m_matches.size())) + (m_matchesPartial ? QStringLiteral("…") : QString());
-        const int w = p.fontMetrics().horizontalAdvance(count) + 6;
-        const QRect box(mr.right() - w, mr.top(), w, mr.height());
-        p.fillRect(box, palette().base());
-        p.drawText(box, Qt::AlignCenter, count);
+        const QString count = QString::number(m_matches.size()) + (m_matchesPartial ? QStringLiteral("…") : QString());
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(count, Qt::ElideRight, label.width()));
         p.restore();
     }
 }
