@@ -34,6 +34,10 @@
 //                                                (6000) on: the second run for diverge
 //   vtxscope-bench diverge A B [--epsilon E]     vtx::diverge(A, B) and, in the same run, one full read
 //                                                of A (read-all's single-threaded walk); their ratio
+//   vtxscope-bench query FILE [--expr E] [--rounds N]
+//                                                a query over every frame (QueryScan, entities listed)
+//                                                against a full read and a decode-only pass in the
+//                                                same run (median of N rounds); their ratios
 //   vtxscope-bench make-traces DIR [--frames N] [--fps F]
 //                                                write the deterministic access-trace suite
 //   vtxscope-bench map-paint [--entities N] [--trail-seconds S] [--rounds R]
@@ -46,6 +50,7 @@
 //                                                fixed:k,k for k = 0..20 and adaptive
 
 #include "PropertyWalk.hpp"
+#include "QueryBench.hpp"
 #include "ProtoReference.hpp"
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
@@ -1114,6 +1119,8 @@ int main(int argc, char** argv)
         warmPageCache(args[2]);
         return divergeBench(file, args[2], std::stod(option(args, "--epsilon", "0")));
     }
+    if (cmd == "query")
+        return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"), std::stoi(option(args, "--rounds", "3")));
     if (cmd == "make-traces")
         return makeTraces(args);
     if (cmd == "replay-trace")

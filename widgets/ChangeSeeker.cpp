@@ -23,9 +23,29 @@ void ChangeSeeker::cancel()
 
 void ChangeSeeker::seekChange(const EntityKey& entity, const QString& path, bool forward) { start(entity, path, forward, false); }
 
-void ChangeSeeker::seekCondition(const EntityKey& entity, const QString& condition, bool forward) { start(entity, condition, forward, true); }
+void ChangeSeeker::seekCondition(const QString& expression, bool forward)
+{
+    cancel();
+    auto file = m_session->file();
+    if (!file) {
+        emit finished(-1, tr("Open a replay first"));
+        return;
+    }
+    vtx::query::ExpressionError error;
+    auto e = vtx::query::Expression::compile(expression.toStdString(), file->schema(), &error);
+    if (!e) {
+        emit finished(-1, QString::fromStdString(error.text()));
+        return;
+    }
+    vtx::FrameScanRequest req;
+    req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
+    req.condition = std::move(*e);
+    req.from = m_session->currentFrame();
+    req.forward = forward;
+    run(std::move(req), tr("Searching for the %1 frame where %2").arg(forward ? tr("next") : tr("previous"), expression));
+}
 
-void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forward, bool isCondition)
+void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forward, bool)
 {
     cancel();
     auto file = m_session->file();
@@ -37,22 +57,15 @@ void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forw
     req.entity = {uint32_t(entity.bucket), entity.uniqueId.toStdString()};
     req.from = m_session->currentFrame();
     req.forward = forward;
-    if (isCondition) {
-        auto c = vtx::Condition::parse(what.toStdString());
-        if (!c) {
-            emit finished(-1, QString::fromStdString(c.message()));
-            return;
-        }
-        req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
-        req.condition = std::move(*c);
-    } else {
-        req.mode = vtx::FrameScanRequest::Mode::NextChange;
-        req.path = what.toStdString();
-    }
-    const QString description = isCondition ? tr("Searching %1 for the %2 frame where %3")
-                                                  .arg(entity.uniqueId, forward ? tr("next") : tr("previous"), what)
-                                            : tr("Searching %1.%2 for the %3 change")
-                                                  .arg(entity.uniqueId, what, forward ? tr("next") : tr("previous"));
+    req.mode = vtx::FrameScanRequest::Mode::NextChange;
+    req.path = what.toStdString();
+    run(std::move(req), tr("Searching %1.%2 for the %3 change").arg(entity.uniqueId, what, forward ? tr("next") : tr("previous")));
+}
+
+void ChangeSeeker::run(vtx::FrameScanRequest req, const QString& description)
+{
+    auto file = m_session->file();
+    const bool forward = req.forward;
     QPointer<ChangeSeeker> self(this);
     // The scan starts in the chunk on screen, which is already decoded.
     std::shared_ptr<const vtx::DecodedChunk> shown = m_session->displayedFrame().chunk();

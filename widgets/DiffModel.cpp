@@ -1,5 +1,7 @@
 #include "vtxwidgets/DiffModel.hpp"
 
+#include "vtx/query/Lexer.hpp"
+
 #include "vtxwidgets/Theme.hpp"
 
 #include "vtx/JsonExport.hpp"
@@ -224,7 +226,57 @@ DiffFilterProxy::DiffFilterProxy(QObject* parent) : QSortFilterProxyModel(parent
 void DiffFilterProxy::setText(const QString& text)
 {
     m_text = text.trimmed();
+    m_compiled = false;
     invalidateFilter();
+}
+
+QString DiffFilterProxy::error() const
+{
+    expressionAccepts(-1); // compiles for the current schema when needed
+    return m_error;
+}
+
+bool DiffFilterProxy::expressionAccepts(int entityRow) const
+{
+    const auto* model = static_cast<const DiffModel*>(sourceModel());
+    const vtx::Schema* schema = model ? model->schema() : nullptr;
+    if (!m_compiled || schema != m_compiledFor) {
+        m_compiled = true;
+        m_compiledFor = schema;
+        m_expression.reset();
+        m_error.clear();
+        m_bound = {nullptr, -1};
+        const std::string utf8 = m_text.toStdString();
+        const auto tokens = vtx::query::tokenize(utf8);
+        // One word (or nothing) is plain text: ids, types and property paths containing it.
+        m_plain = m_text.isEmpty() || (tokens.size() == 2 && tokens[0].kind == vtx::query::TokenKind::Path);
+        if (!m_plain && schema) {
+            vtx::query::ExpressionError e;
+            m_expression = vtx::query::Expression::compile(utf8, *schema, &e);
+            if (!m_expression)
+                m_error = QString::fromStdString(e.text());
+            else if (m_expression->usesPrevious()) {
+                m_expression.reset();
+                m_error = tr("changed() has no previous frame here: compare A and B with the diff itself");
+            }
+        }
+    }
+    if (entityRow < 0 || !m_expression || !model || !model->diff())
+        return false;
+    const vtx::FrameDiff& d = *model->diff();
+    const vtx::EntityDiff& e = d.entities[size_t(entityRow)];
+    const bool inB = e.indexB >= 0 && !d.b.isNull();
+    const vtx::FrameHandle& frame = inB ? d.b : d.a;
+    const int32_t index = inB ? e.indexB : e.indexA;
+    if (frame.isNull() || index < 0)
+        return false;
+    // Bound to A or B as needed; any()/all() are computed once per frame.
+    const std::pair<const void*, int32_t> key{frame.chunk().get(), frame.index()};
+    if (key != m_bound) {
+        m_expression->setFrame(frame.view());
+        m_bound = key;
+    }
+    return m_expression->matchesEntity(e.bucket, size_t(index));
 }
 
 void DiffFilterProxy::setBucket(const QString& bucket)
@@ -263,6 +315,9 @@ bool DiffFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
         return false;
     if (m_text.isEmpty())
         return true;
+    expressionAccepts(-1);
+    if (m_expression) // an expression is about entities: a property row follows its entity
+        return expressionAccepts(parent.isValid() ? parent.row() : row);
     // Recursive filtering keeps an entity whose property matches; a matching entity keeps all
     // of its properties (the row below checks the parent).
     auto matches = [&](const QModelIndex& x) {

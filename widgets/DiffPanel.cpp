@@ -46,7 +46,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
 
     auto* row1 = new QHBoxLayout;
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("filter: id, type or property"));
+    m_filter->setPlaceholderText(tr("filter: id, type, property or expression"));
     m_filter->setClearButtonEnabled(true);
     m_bucketFilter = new QComboBox(this);
     m_bucketFilter->setToolTip(tr("Only this bucket"));
@@ -137,7 +137,15 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_view, 1);
 
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &DiffFilterProxy::setText);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setText(text);
+        // An expression that does not compile says why (column, expected, did you mean).
+        const QString error = m_proxy->error();
+        m_filter->setToolTip(error.isEmpty() ? tr("One word: ids, types and property paths containing it. Otherwise an expression "
+                                                  "on the entity in frame B (A if removed), e.g. Health < 20 && type == Player.")
+                                             : error);
+        m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
+    });
     connect(m_bucketFilter, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setBucket(m_bucketFilter->currentData().toString()); });
     connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setType(m_typeFilter->currentData().toString()); });
     connect(m_showAdded, &QCheckBox::toggled, this, [this](bool on) { m_proxy->setShowStatus("added", on); });

@@ -1,63 +1,59 @@
 #include "vtxwidgets/EntityFilter.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/query/Lexer.hpp"
 
-#include <cstdlib>
-#include <string>
+#include <QObject>
 
 namespace vtxw {
 
-namespace {
-/// Where the comparison operator starts, outside brackets (map keys may hold anything); -1 if none.
-qsizetype operatorAt(const QString& t)
-{
-    int depth = 0;
-    for (qsizetype i = 0; i < t.size(); ++i) {
-        const QChar ch = t[i];
-        if (ch == '[')
-            ++depth;
-        else if (ch == ']')
-            depth = std::max(0, depth - 1);
-        else if (depth == 0 && (ch == '<' || ch == '>' || ch == '=' || ch == '!'))
-            return i;
-    }
-    return -1;
-}
-} // namespace
-
-EntityFilter EntityFilter::parse(const QString& text)
+EntityFilter EntityFilter::parse(const QString& text, const vtx::Schema* schema)
 {
     EntityFilter f;
+    f.m_source = text;
     const QString t = text.trimmed();
-    const qsizetype at = operatorAt(t);
-    if (at <= 0) {
-        f.m_text = t;
+    f.m_text = t;
+    if (t.isEmpty())
+        return f;
+    const std::string utf8 = t.toStdString();
+    const auto tokens = vtx::query::tokenize(utf8);
+    // One word is an id or type fragment ("player_3", "Weap"), never a property test.
+    if (tokens.size() == 2 && tokens[0].kind == vtx::query::TokenKind::Path && tokens[0].text.find_first_of(".[") == std::string::npos)
+        return f;
+    // From here on the text is an expression. One that cannot be used filters nothing (every
+    // entity stays listed) and says why: an empty list would read as "no match".
+    f.m_text.clear();
+    if (!schema) {
+        f.m_error = QObject::tr("open a replay to filter by an expression");
         return f;
     }
-    // A single '=' is what people type in a filter box; the core's condition language says '=='.
-    QString condition = t;
-    if (t[at] == '=' && (at + 1 >= t.size() || t[at + 1] != '='))
-        condition.insert(at, QLatin1Char('='));
-    auto parsed = vtx::Condition::parse(condition.toStdString());
-    if (!parsed) {
-        f.m_error = QString::fromStdString(parsed.message());
-        f.m_text = t; // still usable as plain text (an id may contain '!')
+    vtx::query::ExpressionError error;
+    auto e = vtx::query::Expression::compile(utf8, *schema, &error);
+    if (e && e->usesPrevious()) {
+        // The filter sees the shown frame only; Find all (Go menu) scans with frame N−1.
+        f.m_error = QObject::tr("changed() needs the previous frame: use Go ▸ Find all frames where…");
         return f;
     }
-    f.m_condition = std::move(*parsed);
+    if (!e) {
+        f.m_error = QString::fromStdString(error.text());
+        return f;
+    }
+    f.m_expression = std::move(*e);
     return f;
 }
 
-bool EntityFilter::accepts(const QString& uniqueId, const QString& typeName, vtx::ContainerView c, const vtx::Schema* schema) const
+void EntityFilter::setFrame(const vtx::FrameHandle& frame)
 {
-    if (m_condition) {
-        if (c.isNull() || !schema)
-            return false;
-        vtx::Value v = m_condition->path().evaluate(c, *schema);
-        if (v.kind == vtx::Value::Kind::Float) // compare what the inspector shows, not float noise
-            v = vtx::Value::ofDouble(std::strtod(vtx::formatFloat(float(v.number)).c_str(), nullptr));
-        return m_condition->holds(v);
-    }
+    if (!m_expression || (frame.chunk().get() == m_boundChunk && frame.index() == m_boundFrame))
+        return;
+    m_boundChunk = frame.chunk().get();
+    m_boundFrame = frame.index();
+    m_expression->setFrame(frame.isNull() ? vtx::FrameView{} : frame.view());
+}
+
+bool EntityFilter::accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index)
+{
+    if (m_expression)
+        return m_expression->matchesEntity(bucket, index);
     if (m_text.isEmpty())
         return true;
     return uniqueId.contains(m_text, Qt::CaseInsensitive) || typeName.contains(m_text, Qt::CaseInsensitive);

@@ -160,6 +160,16 @@ vtx::ContainerView EntityTreeModel::containerAt(const QModelIndex& i) const
     return m_frame.view().bucket(size_t(b)).entity(size_t(m_buckets[b].entityIndex[i.row()]));
 }
 
+bool EntityTreeModel::entityAt(const QModelIndex& i, uint32_t* bucket, size_t* position) const
+{
+    if (!i.isValid() || i.internalId() == kBucketId || m_frame.isNull())
+        return false;
+    const int b = int(i.internalId());
+    *bucket = uint32_t(b);
+    *position = size_t(m_buckets[b].entityIndex[i.row()]);
+    return true;
+}
+
 QModelIndex EntityTreeModel::index(int row, int column, const QModelIndex& parent) const
 {
     if (row < 0 || column < 0 || column >= ColumnCount)
@@ -252,20 +262,38 @@ EntityFilterProxy::EntityFilterProxy(QObject* parent) : QSortFilterProxyModel(pa
 
 void EntityFilterProxy::setFilter(const QString& text)
 {
-    m_filter = EntityFilter::parse(text);
+    m_text = text;
+    m_compiled = false;
     invalidateFilter();
+}
+
+const EntityFilter& EntityFilterProxy::filter() const
+{
+    const auto* model = static_cast<const EntityTreeModel*>(sourceModel());
+    const vtx::Schema* schema = model ? model->schema() : nullptr;
+    if (!m_compiled || schema != m_compiledFor) {
+        m_filter = EntityFilter::parse(m_text, schema);
+        m_compiledFor = schema;
+        m_compiled = true;
+    }
+    return m_filter;
 }
 
 bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 {
-    if (m_filter.isEmpty())
+    if (filter().isEmpty())
         return true;
     const auto* model = static_cast<const EntityTreeModel*>(sourceModel());
     const QModelIndex i = model->index(row, 0, parent);
     if (i.data(EntityTreeModel::IsBucketRole).toBool())
         return false; // shown while a child matches (recursive filtering)
+    uint32_t bucket = 0;
+    size_t position = 0;
+    if (!model->entityAt(i, &bucket, &position))
+        return false;
+    m_filter.setFrame(model->frame());
     return m_filter.accepts(i.data(EntityTreeModel::UniqueIdRole).toString(), model->index(row, EntityTreeModel::TypeColumn, parent).data().toString(),
-                            model->containerAt(i), model->schema());
+                            bucket, position);
 }
 
 } // namespace vtxw

@@ -6,6 +6,7 @@
 #include "vtxwidgets/CachePanel.hpp"
 #include "vtxwidgets/EntityColumns.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/MatchFinder.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/EventsModel.hpp"
 #include "vtxwidgets/FileInfoPanel.hpp"
@@ -164,6 +165,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_plot = new PropertyPlot(m_session, this);
     m_diff = new DiffPanel(m_session, m_viewState, this);
     m_seeker = new ChangeSeeker(m_session, this);
+    m_matchFinder = new MatchFinder(m_session, this);
 
     buildActions();
     buildDocks();
@@ -187,8 +189,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
         m_fieldKeys->watch(field);
     QAction* escape = findChild<QAction*>("cancelSearch");
-    auto updateEscape = [this, escape] { escape->setEnabled(m_seeker->isRunning() || m_fieldKeys->lastLeft()); };
+    auto updateEscape = [this, escape] { escape->setEnabled(m_seeker->isRunning() || m_matchFinder->isRunning() || m_fieldKeys->lastLeft()); };
     updateEscape();
+    wireMatchFinder(updateEscape);
     connect(m_seeker, &ChangeSeeker::started, escape, updateEscape);
     connect(m_seeker, &ChangeSeeker::finished, escape, updateEscape);
     connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
@@ -322,10 +325,18 @@ void MainWindow::buildActions()
     add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
         [this] { seekPropertyChange(false); });
     add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
+    add(go, "findNextWhere", tr("Find next frame where (last expression)"), QKeySequence(Qt::Key_F4), [this] { repeatConditionSeek(true); });
+    add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4), [this] { repeatConditionSeek(false); });
+    add(go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
+        const QString c = askExpression(tr("Find all frames where…"), tr("Marks every frame where it holds on the timeline's matches lane:"));
+        if (!c.isEmpty())
+            findAll(c);
+    });
     add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] {
-        if (m_seeker->isRunning())
+        if (m_seeker->isRunning() || m_matchFinder->isRunning()) {
             m_seeker->cancel();
-        else
+            m_matchFinder->cancel();
+        } else
             m_fieldKeys->clearLastLeft();
     });
 
@@ -450,7 +461,7 @@ void MainWindow::buildDocks()
     auto* el = new QVBoxLayout(entities);
     el->setContentsMargins(2, 2, 2, 2);
     m_filter = new QLineEdit(entities);
-    m_filter->setPlaceholderText(tr("filter: id, type or property value"));
+    m_filter->setPlaceholderText(tr("filter: id, type or expression (Health < 20)"));
     m_filter->setClearButtonEnabled(true);
     m_entityView = new QTreeView(entities);
     m_entityView->setModel(m_entityProxy);
@@ -467,7 +478,7 @@ void MainWindow::buildDocks()
         if (m_filter->text() != t)
             m_filter->setText(t);
         m_entityProxy->setFilter(t);
-        m_filter->setToolTip(m_entityProxy->filter().error());
+        showFilterError();
         m_entityView->expandAll();
         restoreSelection();
     });
@@ -618,8 +629,27 @@ void MainWindow::resetLayout()
     applyDefaultDockSizes();
 }
 
+void MainWindow::showFilterError()
+{
+    // A filter that does not compile says why (column, expected, did you mean) instead of
+    // showing an empty list; the list then filters by the plain text.
+    const QString error = m_entityProxy->filter().error();
+    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches ids and types. Otherwise an expression on the shown frame, "
+                                              "e.g. Player.Health < 20 && IsAlive (README \"Query language\").")
+                                         : error);
+    m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
+    if (!error.isEmpty())
+        statusBar()->showMessage(tr("Filter: %1").arg(error), 8000);
+    else if (statusBar()->currentMessage().startsWith(tr("Filter: ")))
+        statusBar()->clearMessage(); // the error of a half-typed expression is gone
+}
+
 void MainWindow::focusFirstEntityMatch()
 {
+    if (!m_entityProxy->filter().error().isEmpty()) {
+        statusBar()->showMessage(tr("Filter: %1").arg(m_entityProxy->filter().error()), 8000);
+        return;
+    }
     for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
         const QModelIndex bucket = m_entityProxy->index(b, 0);
         if (m_entityProxy->rowCount(bucket) > 0) {
@@ -683,31 +713,79 @@ void MainWindow::seekPropertyChange(bool forward)
 
 void MainWindow::seekCondition(const QString& condition, bool forward)
 {
-    if (!m_viewState->selection().isValid()) {
-        statusBar()->showMessage(tr("Select an entity first"), 5000);
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
         return;
     }
-    m_seeker->seekCondition(m_viewState->selection(), condition, forward);
+    m_seeker->seekCondition(condition, forward);
+}
+
+QString MainWindow::askExpression(const QString& title, const QString& what)
+{
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        return {};
+    }
+    QSettings settings;
+    bool ok = false;
+    const QString last = settings.value("search/lastCondition", QStringLiteral("Player.Health < 20")).toString();
+    const QString c = QInputDialog::getText(this, title,
+                                            tr("Expression (e.g. Player.Health < 20, type == Weapon && Clip == 0,\n"
+                                               "any(IsAlive == false), changed(Money); see README \"Query language\").\n%1")
+                                                .arg(what),
+                                            QLineEdit::Normal, last, &ok);
+    if (!ok || c.trimmed().isEmpty())
+        return {};
+    settings.setValue("search/lastCondition", c);
+    return c;
+}
+
+void MainWindow::findAll(const QString& expression)
+{
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        return;
+    }
+    m_matchFinder->findAll(expression);
+}
+
+void MainWindow::wireMatchFinder(const std::function<void()>& updateEscape)
+{
+    QAction* escape = findChild<QAction*>("cancelSearch");
+    connect(m_matchFinder, &MatchFinder::started, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::found, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::failed, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::started, this, [this](const QString& what) {
+        m_seekProgress->setValue(0);
+        m_seekProgress->setVisible(true);
+        statusBar()->showMessage(what + tr(" (Esc cancels)"));
+    });
+    connect(m_matchFinder, &MatchFinder::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_matchFinder, &MatchFinder::found, this, [this](const QString& expression, const std::vector<int>& frames, const QString& message) {
+        m_seekProgress->setVisible(false);
+        m_timeline->setMatches(expression, frames);
+        statusBar()->showMessage(message, 8000);
+    });
+    connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& message) {
+        m_seekProgress->setVisible(false);
+        statusBar()->showMessage(message, 8000);
+    });
 }
 
 void MainWindow::findConditionDialog()
 {
-    if (!m_session->isOpen() || !m_viewState->selection().isValid()) {
-        statusBar()->showMessage(tr("Open a replay and select an entity first"), 5000);
-        return;
-    }
-    QSettings settings;
-    bool ok = false;
-    const QString last = settings.value("search/lastCondition", QStringLiteral("Health < 20")).toString();
-    const QString c = QInputDialog::getText(this, tr("Find frame where…"),
-                                            tr("Condition on %1 (e.g. Health < 20, IsAlive == false, Weapon.Name == \"ak47\").\n"
-                                               "Searches forward from the playhead for the next frame where it becomes true:")
-                                                .arg(m_viewState->selection().uniqueId),
-                                            QLineEdit::Normal, last, &ok);
-    if (!ok || c.trimmed().isEmpty())
-        return;
-    settings.setValue("search/lastCondition", c);
-    seekCondition(c, true);
+    const QString c = askExpression(tr("Find frame where…"), tr("Searches forward from the playhead for the next frame where it becomes true:"));
+    if (!c.isEmpty())
+        seekCondition(c, true);
+}
+
+void MainWindow::repeatConditionSeek(bool forward)
+{
+    const QString last = QSettings().value("search/lastCondition").toString();
+    if (last.isEmpty())
+        findConditionDialog();
+    else
+        seekCondition(last, forward);
 }
 
 void MainWindow::openFile(const OpenRequest& request)

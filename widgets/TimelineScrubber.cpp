@@ -14,7 +14,9 @@
 namespace vtxw {
 
 namespace {
-constexpr int kLaneHeights[] = {8, 18, 18, 12, 14, 22};
+// overview, ruler, events, gaps, matches, chunks, scrub (the matches lane took its 14 px from
+// events, chunks and scrub: the window must still fit 800 × 600)
+constexpr int kLaneHeights[] = {8, 18, 14, 12, 12, 10, 20};
 constexpr int kFoldPixels = 6; ///< events closer than this share one marker with a count
 const QColor kBookmarkColour(0xCC, 0x79, 0xA7);
 constexpr int kLabelWidth = 56;
@@ -57,6 +59,9 @@ void TimelineScrubber::reload()
 {
     m_events.clear();
     m_gaps.clear();
+    m_matches.clear(); // another file: its matches are not this one's
+    m_matchExpression.clear();
+    m_matchesPartial = false;
     m_segments.clear();
     m_chunkRanges.clear();
     m_chunkStates.clear();
@@ -170,7 +175,7 @@ std::vector<std::pair<int, int>> TimelineScrubber::eventMarkers() const
 
 int TimelineScrubber::laneCentreY(const QString& lane) const
 {
-    static const char* names[] = {"overview", "ruler", "events", "gaps", "chunks", "scrub"};
+    static const char* names[] = {"overview", "ruler", "events", "gaps", "matches", "chunks", "scrub"};
     for (int l = 0; l < LaneCount; ++l)
         if (lane == QLatin1String(names[l]))
             return laneRect(Lane(l)).center().y();
@@ -184,6 +189,12 @@ QString TimelineScrubber::legend(Lane lane) const
     case RulerLane: return tr("<b>Ruler</b> in the time unit chosen in Settings; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' jump). Drag to pan.").arg(kBookmarkColour.name());
     case EventsLane: return tr("<b>Events</b> from the footer, coloured by type; a number counts events folded into one marker.");
     case GapsLane: return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed direction or a mark was set.");
+    case MatchesLane:
+        return m_matchExpression.isEmpty() ? tr("<b>Matches</b> of an expression over the whole replay: Go ▸ Find all frames where… (Ctrl+Shift+E).")
+                                           : tr("<b>Matches</b> of <tt>%1</tt>: %2 frames%3. Click a mark to seek.")
+                                                 .arg(m_matchExpression.toHtmlEscaped())
+                                                 .arg(m_matches.size())
+                                                 .arg(m_matchesPartial ? tr(" so far") : QString());
     case ChunksLane: return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
     case ScrubLane: return tr("<b>Scrub</b>: click or drag to seek. <span style='color:#0072B2'>A</span> and <span style='color:#D55E00'>B</span> are the diff's frames; the shaded band is the A–B loop.");
     case LaneCount: break;
@@ -255,6 +266,10 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
             .arg(last)
             .arg(gameTimeText(f->gameTimeTicks(first)), gameTimeText(f->gameTimeTicks(last)));
     }
+    case MatchesLane:
+        if (const int m = nearestMatch(x); m >= 0)
+            return tr("<b>Match</b> of <tt>%1</tt><br>%2").arg(m_matchExpression.toHtmlEscaped(), frameLabel(m));
+        break;
     case ChunksLane: {
         const int frame = m_axis.frameIndexAt(x);
         for (size_t c = 0; c < m_chunkRanges.size(); ++c)
@@ -287,6 +302,70 @@ void TimelineScrubber::setMarkers(int a, int b)
     m_markerA = a;
     m_markerB = b;
     update();
+}
+
+void TimelineScrubber::setMatches(const QString& expression, std::vector<int> frames, bool partial)
+{
+    m_matchExpression = expression;
+    m_matches = std::move(frames);
+    m_matchesPartial = partial;
+    update(laneRect(MatchesLane).adjusted(-kLabelWidth, 0, 0, 0));
+}
+
+int TimelineScrubber::nearestMatch(int x) const
+{
+    // The match nearest to x within 4 px, else -1.
+    const int frame = m_axis.frameIndexAt(x);
+    auto it = std::lower_bound(m_matches.begin(), m_matches.end(), frame);
+    int best = -1, bestDistance = 5;
+    for (auto c : {it, it == m_matches.begin() ? it : std::prev(it)})
+        if (c != m_matches.end()) {
+            const int d = std::abs(int(m_axis.x(*c)) - x);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = *c;
+            }
+        }
+    return best;
+}
+
+void TimelineScrubber::paintMatches(QPainter& p) const
+{
+    // Runs of matching frames, merged per pixel so a million matches paint as fast as ten; a
+    // single frame is at least 2 px wide to stay visible.
+    const QRect mr = laneRect(MatchesLane);
+    const QColor fill(0x56, 0xB4, 0xE9);
+    const double first = m_axis.first, last = m_axis.last;
+    auto it = std::lower_bound(m_matches.begin(), m_matches.end(), int(std::floor(first)));
+    int runStart = -1, runEnd = -1;
+    auto flush = [&] {
+        if (runStart >= 0)
+            p.fillRect(QRect(runStart, mr.top() + 1, std::max(2, runEnd - runStart), mr.height() - 2), fill);
+    };
+    for (; it != m_matches.end() && *it <= last; ++it) {
+        const int xa = std::max(mr.left(), int(m_axis.x(*it))), xb = std::min(mr.right(), int(m_axis.x(*it + 1)));
+        if (runStart >= 0 && xa <= runEnd + 1) {
+            runEnd = std::max(runEnd, xb);
+            continue;
+        }
+        flush();
+        runStart = xa;
+        runEnd = xb;
+    }
+    flush();
+    if (!m_matchExpression.isEmpty()) {
+        // The count replaces the lane's name (a box over the lane would hide the last marks).
+        p.save();
+        const QRect label(4, mr.top() - 1, kLabelWidth - 8, mr.height() + 2);
+        p.fillRect(label, palette().window());
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString count = QString::number(m_matches.size()) + (m_matchesPartial ? QStringLiteral("…") : QString());
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(count, Qt::ElideRight, label.width()));
+        p.restore();
+    }
 }
 
 QRect TimelineScrubber::laneRect(Lane lane) const
@@ -364,7 +443,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     p.fillRect(rect(), palette().window());
     const QColor text = palette().color(QPalette::WindowText);
     const QColor dim = palette().color(QPalette::Mid);
-    static const char* laneNames[] = {QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
+    static const char* laneNames[] = {QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("matches"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
     p.setFont(small);
@@ -470,6 +549,8 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
             p.drawLine(x, gr.top(), x, laneRect(ScrubLane).bottom());
         }
 
+    paintMatches(p);
+
     // Chunks: cached / decoding / queued / not loaded / failed.
     const QRect cr = laneRect(ChunksLane);
     for (size_t c = 0; c < m_chunkRanges.size(); ++c) {
@@ -549,6 +630,12 @@ void TimelineScrubber::mousePressEvent(QMouseEvent* e)
     }
     if (e->button() != Qt::LeftButton)
         return;
+    if (lane == MatchesLane) {
+        if (const int m = nearestMatch(int(e->position().x())); m >= 0) {
+            emit seekRequested(m);
+            return;
+        }
+    }
     if (lane == EventsLane) {
         // Click on an event seeks to it.
         const int x = int(e->position().x());

@@ -6,6 +6,7 @@
 #include "vtx/Validate.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/Diverge.hpp"
+#include "vtx/query/QueryScan.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -36,6 +37,11 @@ commands:
                             types and properties matched by name; first divergent frame, per-frame
                             counts, per property the largest deviation; exit 0 when the runs agree
                             within tolerance, 1 when they diverge, 2 on error
+  query FILE EXPR [--from A] [--to B] [--json]
+                            frames where the expression holds and, per frame, the entities it
+                            matches (README "Query language"); A and B are frame numbers or "last";
+                            a bad expression prints its column and what was expected (JSON with
+                            --json) and exits 2
   validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...); known
                             writer quirks are "info" lines, not problems; exit 1 when a problem is found
   generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L] [--hashes spec|sdk] [--blobs on|off]
@@ -243,6 +249,100 @@ int cmdDiverge(const std::vector<std::string>& args)
     return report->diverged() ? 1 : 0;
 }
 
+int cmdQuery(const std::vector<std::string>& args)
+{
+    if (args.size() < 2)
+        return usage("query takes FILE and an expression");
+    bool json = false;
+    std::string fromArg, toArg;
+    for (size_t i = 2; i < args.size(); ++i) {
+        if (args[i] == "--json") {
+            json = true;
+        } else if ((args[i] == "--from" || args[i] == "--to") && i + 1 < args.size()) {
+            (args[i] == "--from" ? fromArg : toArg) = args[i + 1];
+            ++i;
+        } else {
+            return usage("bad option " + args[i]);
+        }
+    }
+    auto file = openReplay(args[0]);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    vtx::query::QueryScanOptions opt;
+    opt.to = f.frameCount() - 1;
+    for (auto [text, out] : {std::pair{&fromArg, &opt.from}, std::pair{&toArg, &opt.to}}) {
+        if (text->empty())
+            continue;
+        long long n = 0;
+        if (*text == "last")
+            n = f.frameCount() - 1;
+        else if (!parseInt(*text, n))
+            return usage("--from and --to take a frame number or \"last\"");
+        if (n < 0 || n >= f.frameCount())
+            return fail(args[0] + ": frame " + *text + " is out of range (0.." + std::to_string(f.frameCount() - 1) + " or last)");
+        *out = static_cast<int32_t>(n);
+    }
+    if (opt.from > opt.to)
+        return usage("--from " + std::to_string(opt.from) + " is after --to " + std::to_string(opt.to));
+    vtx::query::ExpressionError error;
+    auto expr = vtx::query::Expression::compile(args[1], f.schema(), &error);
+    if (!expr) {
+        // Exit 2 like bad usage: the expression is part of the command line.
+        if (json) {
+            vtx::Json e{{"column", error.column}, {"message", error.message}};
+            if (!error.suggestion.empty())
+                e["did_you_mean"] = error.suggestion;
+            print(vtx::Json{{"expression", args[1]}, {"error", e}});
+        }
+        std::fprintf(stderr, "vtxscope-cli: expression: %s\n  %s\n  %s^\n", error.text().c_str(), args[1].c_str(), std::string(error.column, ' ').c_str());
+        return 2;
+    }
+    auto result = vtx::query::scanQuery(f, *expr, opt);
+    if (!result)
+        return fail(result.message());
+    const auto& schema = f.schema();
+    auto typeName = [&](int32_t t) { const vtx::StructDef* s = schema.structById(t); return s ? s->name : "type " + std::to_string(t); };
+    if (json) {
+        vtx::Json frames = vtx::Json::array();
+        for (const auto& m : result->frames) {
+            vtx::Json entities = vtx::Json::array();
+            for (const auto& e : m.entities)
+                entities.push_back({{"bucket", schema.bucketName(e.bucket)}, {"id", e.uniqueId}, {"type", typeName(e.typeId)}});
+            vtx::Json jf{{"frame", m.frame}};
+            if (expr->perEntity())
+                jf["entities"] = std::move(entities);
+            frames.push_back(std::move(jf));
+        }
+        vtx::Json problems = vtx::Json::array();
+        for (const auto& p : result->problems)
+            problems.push_back(p.message);
+        print(vtx::Json{{"expression", expr->text()},
+                        {"from", opt.from},
+                        {"to", opt.to},
+                        {"per_entity", expr->perEntity()},
+                        {"frames_scanned", result->framesScanned},
+                        {"matching_frames", result->frames.size()},
+                        {"matching_entities", result->entityMatches},
+                        {"frames", std::move(frames)},
+                        {"problems", std::move(problems)}});
+    } else {
+        for (const auto& m : result->frames) {
+            std::cout << "frame " << m.frame;
+            for (size_t i = 0; i < m.entities.size(); ++i)
+                std::cout << (i ? ", " : ": ") << typeName(m.entities[i].typeId) << ' ' << m.entities[i].uniqueId;
+            std::cout << '\n';
+        }
+        std::cout << result->frames.size() << " of " << result->framesScanned << " frames match";
+        if (expr->perEntity())
+            std::cout << " (" << result->entityMatches << " entity matches)";
+        std::cout << '\n';
+        for (const auto& p : result->problems)
+            std::cout << "problem: " << p.message << '\n';
+    }
+    return 0;
+}
+
 int cmdValidate(const std::vector<std::string>& args)
 {
     if (args.size() != 1)
@@ -327,6 +427,8 @@ int main(int argc, char** argv)
             return cmdFrame(args);
         if (cmd == "validate")
             return cmdValidate(args);
+        if (cmd == "query")
+            return cmdQuery(args);
         if (cmd == "diff")
             return cmdDiff(args);
         if (cmd == "diverge")

@@ -37,14 +37,21 @@ private slots:
         QTest::newRow("diff consecutive") << QStringList{"diff", demo(), "1000", "1001", "--json"} << "demo_diff_1000_1001.json";
         QTest::newRow("diff first last") << QStringList{"diff", demo(), "0", "last", "--json", "--epsilon", "0.01"}
                                          << "demo_diff_0_last.json";
+        QTest::newRow("query entities") << QStringList{"query", demo(), "Player.Health < 50 || changed(Money)", "--from", "540", "--to", "580", "--json"}
+                                        << "demo_query_health_money.json";
+        QTest::newRow("query frame-level") << QStringList{"query", demo(), "any(Health < 40) && !all(IsAlive)", "--from", "370", "--to", "400", "--json"}
+                                           << "demo_query_any_all.json";
+        QTest::newRow("query bad expression") << QStringList{"query", demo(), "Player.Helth < 20", "--json"} << "demo_query_error.json";
     }
     void golden()
     {
         QFETCH(QStringList, args);
         QFETCH(QString, golden);
         const Run r = run(args);
-        QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.err.isEmpty());
+        // A bad expression is exit 2 with the error as JSON (and a caret line on stderr).
+        const bool expectError = golden.endsWith("_error.json");
+        QCOMPARE(r.exitCode, expectError ? 2 : 0);
+        QVERIFY(r.err.isEmpty() != expectError);
         const QString path = QString::fromStdString(vtxtest::sourceDir()) + "/tests/golden/" + golden;
         if (qgetenv("VTXSCOPE_UPDATE_GOLDEN") == "1") {
             QFile f(path);
@@ -99,6 +106,46 @@ private slots:
         }
     }
 
+    // `query` on the SDK's CS-like pair: golden JSON on the FlatBuffers file, and the Protobuf
+    // file gives the same output (the two hold the same values).
+    void querySamples_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<QString>("golden"); // empty: compare the pair only
+        QTest::newRow("three terms") << "Player.Health < 90 && Team == 3 || changed(Player.Health)" << "sdk_cs_query.json";
+        QTest::newRow("nested struct array") << "Player.PlayerEquipment.Weapons[0].WeaponId > 0 && Health < 50" << "";
+        QTest::newRow("type and strings") << "type == Player && UserName contains \"o\" && Health < 100" << "";
+        QTest::newRow("frame-level") << "any(Player.Health < 50) && all(type != Player || Health > 0)" << "";
+    }
+    void querySamples()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, expression);
+        QFETCH(QString, golden);
+        const Run fbs = run({"query", QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx")), expression, "--json"});
+        const Run proto = run({"query", QString::fromStdString(vtxtest::samplePath("sdk_cs_proto.vtx")), expression, "--json"});
+        QCOMPARE(fbs.exitCode, 0);
+        QCOMPARE(proto.exitCode, 0);
+        const auto a = nlohmann::json::parse(fbs.out.toStdString());
+        const auto b = nlohmann::json::parse(proto.out.toStdString());
+        QVERIFY(a["frames_scanned"] == 400);
+        QVERIFY(a["matching_frames"].get<int>() > 0);
+        QVERIFY(a["matching_frames"].get<int>() < 400);
+        const auto d = vtxtest::jsonDiff(a, b);
+        QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+        if (golden.isEmpty())
+            return;
+        const QString path = QString::fromStdString(vtxtest::sourceDir()) + "/tests/golden/" + golden;
+        if (qgetenv("VTXSCOPE_UPDATE_GOLDEN") == "1") {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(fbs.out);
+        }
+        const auto expected = vtxtest::loadJson(path.toStdString());
+        const auto g = vtxtest::jsonDiff(a, expected);
+        QVERIFY2(g.empty(), vtxtest::joinDiff(g).c_str());
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -115,6 +162,12 @@ private slots:
         QTest::newRow("diff missing frames") << QStringList{"diff", demo(), "0"} << 2 << "diff takes FILE, frame A and frame B";
         QTest::newRow("diff bad epsilon") << QStringList{"diff", demo(), "0", "1", "--epsilon", "-1"} << 2 << "bad option --epsilon";
         QTest::newRow("diff unknown bucket") << QStringList{"diff", demo(), "0", "1", "--only", "nope:x"} << 1 << "no bucket named 'nope'";
+        QTest::newRow("query bad expression") << QStringList{"query", demo(), "Health <"} << 2 << "column 8: expected a value after '<'";
+        QTest::newRow("query unknown type") << QStringList{"query", demo(), "type == Plyer"} << 2 << "did you mean 'Player'";
+        QTest::newRow("query missing expression") << QStringList{"query", demo()} << 2 << "query takes FILE and an expression";
+        QTest::newRow("query from out of range") << QStringList{"query", demo(), "Health < 5", "--from", "9999"} << 1 << "frame 9999 is out of range";
+        QTest::newRow("query from after to") << QStringList{"query", demo(), "Health < 5", "--from", "50", "--to", "10"} << 2 << "is after --to";
+        QTest::newRow("query bad option") << QStringList{"query", demo(), "Health < 5", "--frm", "1"} << 2 << "bad option --frm";
         QTest::newRow("bad kind") << QStringList{"generate", "nope", "/tmp/x.vtx"} << 2 << "unknown replay kind";
     }
     void errors()

@@ -7,6 +7,7 @@
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtx/diff/FrameScan.hpp"
+#include "vtx/query/Expression.hpp"
 #include "vtxgen/Generator.hpp"
 #include "../../fixtures/generator/ContainerFiller.hpp"
 
@@ -589,15 +590,17 @@ private slots:
         QTest::newRow("no value") << "Health <" << true;
         QTest::newRow("bad operator") << "Health =< 3" << true;
         QTest::newRow("no path") << "< 3" << true;
+        QTest::newRow("unknown property") << "Nope != 1" << true;
+        QTest::newRow("bare string") << "Name != Echo" << true;
     }
     void badPathsAndConditions()
     {
         QFETCH(QString, text);
         QFETCH(bool, isCondition);
         if (isCondition) {
-            auto c = Condition::parse(text.toStdString());
-            QVERIFY(!c.isOk());
-            QVERIFY(c.message().find("condition") != std::string::npos);
+            query::ExpressionError error;
+            QVERIFY(!query::Expression::compile(text.toStdString(), shooterSchema(), &error));
+            QVERIFY(!error.message.empty());
         } else {
             auto p = PropertyPath::parse(text.toStdString());
             QVERIFY(!p.isOk());
@@ -605,6 +608,8 @@ private slots:
         }
     }
 
+    // Conditions of the query language on one entity of the shooter schema (the full language
+    // is tested in tst_expression).
     void conditions_data()
     {
         QTest::addColumn<QString>("text");
@@ -615,21 +620,21 @@ private slots:
         QTest::newRow("bool") << "IsAlive == true" << true;
         QTest::newRow("bool false") << "IsAlive == false" << false;
         QTest::newRow("string quoted") << "Name == \"Delta\"" << true;
-        QTest::newRow("string bare") << "Name != Echo" << true;
+        QTest::newRow("string !=") << "Name != \"Echo\"" << true;
         QTest::newRow("nested") << "ActiveWeapon.Clip <= 30" << true;
         QTest::newRow("map key with operator chars") << "RoundStats[r1].Kills > 0" << true;
-        QTest::newRow("absent never holds") << "Nope != 1" << false;
-        QTest::newRow("type mismatch") << "Name < 3" << false;
+        QTest::newRow("map key absent never holds") << "RoundStats[nope].Kills != 1" << false;
     }
     void conditions()
     {
         QFETCH(QString, text);
         QFETCH(bool, holds);
         auto chunk = encode({frameOf({{"e", player({})}})}, Backend::FlatBuffers);
-        auto c = Condition::parse(text.toStdString());
-        VTX_VERIFY_OK(c);
-        const ContainerView e = chunk->frame(0).bucket(0).entity(0);
-        QCOMPARE(c->holds(c->path().evaluate(e, shooterSchema())), holds);
+        query::ExpressionError error;
+        auto c = query::Expression::compile(text.toStdString(), shooterSchema(), &error);
+        QVERIFY2(c, error.text().c_str());
+        c->setFrame(chunk->frame(0));
+        QCOMPARE(c->matchesEntity(0, 0), holds);
     }
 
     void seekByChange_data()
@@ -644,8 +649,10 @@ private slots:
             QTest::addRow("Position change %s", dir) << "Position" << "" << 900 << fwd;
             QTest::addRow("Clip change %s", dir) << "ActiveWeapon.Clip" << "" << 900 << fwd;
             QTest::addRow("Trail change %s", dir) << "Trail" << "" << 900 << fwd;
-            QTest::addRow("Health < 60 %s", dir) << "" << "Health < 60" << 900 << fwd;
+            QTest::addRow("Health < 60 %s", dir) << "" << "id == \"player_3\" && Health < 60" << 900 << fwd;
             QTest::addRow("IsAlive false %s", dir) << "" << "IsAlive == false" << 900 << fwd;
+            QTest::addRow("any player below 40 %s", dir) << "" << "any(Player.Health < 40)" << 900 << fwd;
+            QTest::addRow("changed Money %s", dir) << "" << "changed(Money) && Team == 2" << 900 << fwd;
             QTest::addRow("from the edge %s", dir) << "Health" << "" << (fwd ? 0 : 1799) << fwd;
         }
     }
@@ -666,8 +673,9 @@ private slots:
             req.mode = FrameScanRequest::Mode::NextChange;
             req.path = path.toStdString();
         } else {
-            auto c = Condition::parse(condition.toStdString());
-            VTX_VERIFY_OK(c);
+            query::ExpressionError error;
+            auto c = query::Expression::compile(condition.toStdString(), f.schema(), &error);
+            QVERIFY2(c, error.text().c_str());
             req.mode = FrameScanRequest::Mode::ConditionBecomesTrue;
             req.condition = *c;
         }
@@ -691,17 +699,27 @@ private slots:
         QCOMPARE(r2->frame, r->frame);
 
         // Brute force: the value of every frame, then the first change point after `from`.
-        auto p = PropertyPath::parse(condition.isEmpty() ? path.toStdString() : req.condition->path().text());
+        auto p = PropertyPath::parse(condition.isEmpty() ? path.toStdString() : "Health");
         VTX_VERIFY_OK(p);
+        std::optional<query::Expression> brute = req.condition;
+        std::vector<std::shared_ptr<const DecodedChunk>> keep; // previousView's chunk stays alive
+        FrameView previousView;
         std::vector<std::string> text;
         std::vector<bool> holds;
         for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
             auto chunk = f.decodeChunk(ci);
             VTX_VERIFY_OK(chunk);
+            keep.push_back(*chunk);
             for (size_t k = 0; k < (*chunk)->frameCount(); ++k) {
                 const Value v = p->evaluate(findEntity((*chunk)->frame(k), 0, "player_3"), f.schema());
                 text.push_back(formatValue(v) + "#" + std::to_string(v.digest) + "#" + std::to_string(v.count));
-                holds.push_back(req.condition && req.condition->holds(v));
+                if (brute) { // the whole frame, with the frame before it for changed()
+                    brute->setFrame((*chunk)->frame(k), previousView);
+                    holds.push_back(brute->matchesFrame());
+                    previousView = (*chunk)->frame(k);
+                } else {
+                    holds.push_back(false);
+                }
             }
         }
         QCOMPARE(int(text.size()), f.frameCount());

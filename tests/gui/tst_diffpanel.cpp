@@ -7,6 +7,9 @@
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"
+#include "vtxwidgets/MatchFinder.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtx/query/QueryScan.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
@@ -231,6 +234,89 @@ private slots:
         QVERIFY(modelRows(w.diffPanel()->model()).size() < coreRows(f, 0, 1799).size());
     }
 
+    // Issue 18: the diff filter takes an expression, evaluated on the entity in frame B (A when
+    // removed); the rows shown are exactly the entities the core says match, with all their
+    // changed properties. A broken one is an error, not an empty list.
+    void filterTakesAnExpression_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("threshold") << "Health < 90";
+        QTest::newRow("type and bool") << "type == Player && IsAlive";
+        QTest::newRow("frame-level") << "any(Health < 70) && Team == 2";
+    }
+    void filterTakesAnExpression()
+    {
+        QFETCH(QString, expression);
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 0));
+        w.diffPanel()->pinA();
+        QVERIFY(seekAndSettle(w, 1799));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        DiffFilterProxy* p = w.diffPanel()->proxy();
+        p->setText(expression);
+        QVERIFY2(p->error().isEmpty(), qPrintable(p->error()));
+        const auto& f = *w.session()->file();
+        const vtx::FrameDiff d = vtx::diffFrames(*f.frame(0), *f.frame(1799), f.schema());
+        vtx::query::ExpressionError error;
+        auto e = vtx::query::Expression::compile(expression.toStdString(), f.schema(), &error);
+        QVERIFY2(e, error.text().c_str());
+        QStringList want;
+        for (const auto& ed : d.entities) {
+            const bool inB = ed.indexB >= 0;
+            e->setFrame(inB ? d.b.view() : d.a.view());
+            if (e->matchesEntity(ed.bucket, size_t(inB ? ed.indexB : ed.indexA)))
+                want << QString::fromUtf8(ed.uniqueId.data(), qsizetype(ed.uniqueId.size()));
+        }
+        QStringList shown;
+        for (int r = 0; r < p->rowCount(); ++r) {
+            const QModelIndex row = p->index(r, 0);
+            shown << row.data(DiffModel::UniqueIdRole).toString();
+            QCOMPARE(p->rowCount(row), w.diffPanel()->model()->rowCount(p->mapToSource(row)));
+        }
+        want.sort();
+        shown.sort();
+        QCOMPARE(shown, want);
+        QVERIFY(!want.isEmpty());
+        QVERIFY(want.size() < int(d.entities.size())); // the rows pick expressions that filter
+        p->setText("Helth < 20");
+        QVERIFY2(p->error().contains("did you mean 'Health'"), qPrintable(p->error()));
+        p->setText("");
+    }
+
+    // Issue 18: Find all puts every matching frame on the timeline's matches lane, the same
+    // frames the core scan finds; a new search replaces the lane, a bad one says why.
+    void findAllFillsTheMatchesLane()
+    {
+        MainWindow& w = *m_w;
+        const QString expression = "Player.Health < 50 && IsAlive";
+        QSignalSpy found(w.matchFinder(), &MatchFinder::found);
+        w.findAll(expression);
+        QVERIFY(found.wait(20000));
+        const auto& f = *w.session()->file();
+        vtx::query::ExpressionError error;
+        auto e = vtx::query::Expression::compile(expression.toStdString(), f.schema(), &error);
+        QVERIFY2(e, error.text().c_str());
+        vtx::query::QueryScanOptions opt;
+        opt.listEntities = false;
+        auto scan = vtx::query::scanQuery(f, *e, opt);
+        VTX_VERIFY_OK(scan);
+        std::vector<int> want;
+        for (const auto& m : scan->frames)
+            want.push_back(m.frame);
+        QVERIFY(!want.empty());
+        QCOMPARE(w.timeline()->matches(), want);
+        QVERIFY(w.timeline()->toolTipAt({10, w.timeline()->laneCentreY("matches")}).contains(QString::number(want.size()) + " frames"));
+        // Clicking a mark seeks to it.
+        const int target = want[want.size() / 2];
+        QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, QPoint(w.timeline()->xOfFrame(target) + 1, w.timeline()->laneCentreY("matches")));
+        QTRY_VERIFY(std::abs(w.session()->currentFrame() - target) <= 2);
+        QSignalSpy failed(w.matchFinder(), &MatchFinder::failed);
+        w.findAll("Player.Helth < 50");
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.last().at(0).toString().contains("did you mean 'Health'"));
+        QCOMPARE(w.timeline()->matches(), want); // a failed search leaves the last result
+    }
+
     void nextChangeRowsWrapAround()
     {
         MainWindow& w = *m_w;
@@ -287,33 +373,59 @@ private slots:
         QCOMPARE(w.session()->currentFrame(), *expected->frame);
     }
 
+    // Issue 18: an expression that does not compile says where and why, never "not found".
+    void badConditionIsReported_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing value") << "Health <" << "column 8: expected a value after '<'";
+        QTest::newRow("unknown property") << "Helth < 20" << "did you mean 'Health'";
+        QTest::newRow("unknown type") << "type == Plyer" << "unknown type 'Plyer'";
+        QTest::newRow("single &") << "Health < 20 & IsAlive" << "'&&'";
+    }
     void badConditionIsReported()
     {
+        QFETCH(QString, expression);
+        QFETCH(QString, message);
         MainWindow& w = *m_w;
-        w.selectEntity({0, "player_3"});
         QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
-        w.seekCondition("Health <", true);
+        w.seekCondition(expression, true);
         QCOMPARE(done.count(), 1);
         QCOMPARE(done.last().at(0).toInt(), -1);
-        QVERIFY(done.last().at(1).toString().contains("missing value"));
+        QVERIFY2(done.last().at(1).toString().contains(message), qPrintable(done.last().at(1).toString()));
     }
 
+    // The whole expression on the whole frame (no entity needs to be selected), forward and
+    // backward (F4 / Shift+F4 repeat the last one); the GUI lands where the core scan says.
+    void conditionSeek_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<int>("from");
+        QTest::addColumn<bool>("forward");
+        QTest::newRow("forward") << "Player.Health < 60" << 0 << true;
+        QTest::newRow("backward") << "Player.Health < 60 && Team == 2" << 1799 << false;
+        QTest::newRow("changed") << "changed(Money)" << 100 << true;
+    }
     void conditionSeek()
     {
+        QFETCH(QString, expression);
+        QFETCH(int, from);
+        QFETCH(bool, forward);
         MainWindow& w = *m_w;
-        QVERIFY(seekAndSettle(w, 0));
-        w.selectEntity({0, "player_3"});
-        auto c = vtx::Condition::parse("Health < 60");
-        VTX_VERIFY_OK(c);
+        QVERIFY(seekAndSettle(w, from));
+        vtx::query::ExpressionError error;
+        auto c = vtx::query::Expression::compile(expression.toStdString(), w.session()->file()->schema(), &error);
+        QVERIFY2(c, error.text().c_str());
         vtx::FrameScanRequest req;
-        req.entity = {0, "player_3"};
         req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
         req.condition = *c;
+        req.from = from;
+        req.forward = forward;
         auto expected = vtx::scanFrames(*w.session()->file(), req);
         VTX_VERIFY_OK(expected);
         QVERIFY(expected->frame);
         QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
-        w.seekCondition("Health < 60", true);
+        w.seekCondition(expression, forward);
         QVERIFY(done.wait(20000));
         QCOMPARE(w.session()->currentFrame(), *expected->frame);
     }

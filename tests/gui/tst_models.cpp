@@ -183,7 +183,8 @@ private slots:
             QVERIFY(entities.indexOf(key).isValid());
             QVERIFY(props.rowCount() > 10);
         }
-        proxy.setFilter("Health=100");
+        proxy.setFilter("Health == 100");
+        QVERIFY2(proxy.filter().isCondition(), qPrintable(proxy.filter().error()));
         QVERIFY(proxy.rowCount() >= 1);
         entities.setFrame({}, nullptr);
         props.clear();
@@ -201,14 +202,14 @@ private slots:
         QTest::addColumn<QString>("op");
         QTest::addColumn<QString>("literal");
         QTest::addColumn<bool>("mustChange"); // the accepted set must differ between some frames
-        QTest::newRow("Health=100") << "Health=100" << "Health" << "=" << "100" << true;
-        QTest::newRow("Health=10 is not 100") << "Health=10" << "Health" << "=" << "10" << false;
+        QTest::newRow("Health == 100") << "Health == 100" << "Health" << "=" << "100" << true;
+        QTest::newRow("Health == 10 is not 100") << "Health == 10" << "Health" << "=" << "10" << false;
         QTest::newRow("Health < 50") << "Health < 50" << "Health" << "<" << "50" << true;
-        QTest::newRow("Kills=1 is the top-level Kills") << "Kills=1" << "Kills" << "=" << "1" << false;
-        QTest::newRow("map path") << "RoundStats[round_1].Kills=1" << "RoundStats[round_1].Kills" << "=" << "1" << false;
-        QTest::newRow("Name=Alpha") << "Name=Alpha" << "Name" << "=" << "Alpha" << false;
+        QTest::newRow("Kills == 1 is the top-level Kills") << "Kills == 1" << "Kills" << "=" << "1" << false;
+        QTest::newRow("map path") << "RoundStats[round_1].Kills == 1" << "RoundStats[round_1].Kills" << "=" << "1" << false;
+        QTest::newRow("Name == Alpha") << "Name == 'Alpha'" << "Name" << "=" << "Alpha" << false;
         QTest::newRow("quoted string") << "Name == \"Bravo\"" << "Name" << "=" << "Bravo" << false;
-        QTest::newRow("nested") << "ActiveWeapon.Name=ak47" << "ActiveWeapon.Name" << "=" << "ak47" << false;
+        QTest::newRow("nested") << "ActiveWeapon.Name == \"ak47\"" << "ActiveWeapon.Name" << "=" << "ak47" << false;
     }
     void filterFollowsTheShownFrame()
     {
@@ -226,7 +227,6 @@ private slots:
         QAbstractItemModelTester t1(&entities, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.setFilter(filter);
-        QVERIFY2(proxy.filter().isCondition(), qPrintable(proxy.filter().error()));
         // The oracle: the core's own path evaluation, compared here by hand.
         auto expected = [&](const vtx::FrameHandle& h) {
             QStringList ids;
@@ -269,6 +269,7 @@ private slots:
             VTX_VERIFY_OK(h);
             QSignalSpy resets(&entities, &QAbstractItemModel::modelReset);
             entities.setFrame(*h, &schema);
+            QVERIFY2(proxy.filter().isCondition(), qPrintable(proxy.filter().error()));
             const QStringList want = expected(*h);
             QCOMPARE(shown(), want);
             seen.insert(want.join(','));
@@ -292,9 +293,67 @@ private slots:
         proxy.setFilter("PLAYER_1");
         QVERIFY(proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_1", 1, Qt::MatchExactly | Qt::MatchRecursive).size() == 1);
         QVERIFY(proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_0", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
-        proxy.setFilter("Health=");
+        proxy.setFilter("matchst"); // one word: a type fragment (MatchState)
         QVERIFY(!proxy.filter().isCondition());
-        QVERIFY(!proxy.filter().error().isEmpty());
+        QVERIFY(proxy.filter().error().isEmpty());
+        QVERIFY(proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_1", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+        QVERIFY(!proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "match", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+        // A broken expression is an error to show, with where and what was expected.
+        proxy.setFilter("");
+        const int everything = proxy.rowCount();
+        proxy.setFilter("Health <");
+        QVERIFY(!proxy.filter().isCondition());
+        QVERIFY2(proxy.filter().error().contains("column 8: expected a value after '<'"), qPrintable(proxy.filter().error()));
+        // ... and filters nothing: every entity stays listed, not an empty "no match" list.
+        QCOMPARE(proxy.rowCount(), everything);
+        QVERIFY(!proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_0", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty());
+        proxy.setFilter("Helth < 20");
+        QVERIFY2(proxy.filter().error().contains("did you mean 'Health'"), qPrintable(proxy.filter().error()));
+        proxy.setFilter("changed(Health)");
+        QVERIFY2(proxy.filter().error().contains("previous frame"), qPrintable(proxy.filter().error()));
+    }
+
+    // Issue 18: a value that changes between two frames moves the entity in or out of the
+    // filtered list (the filter is re-evaluated on the frame shown).
+    void filterMovesAnEntityAcrossFrames_data()
+    {
+        QTest::addColumn<QString>("filter");
+        QTest::addColumn<int>("frameA");
+        QTest::addColumn<int>("frameB");
+        QTest::addColumn<bool>("inA");
+        QTest::addColumn<bool>("inB");
+        // player_5's Health is 100 at frame 0 and 62 at frame 150 (the demo fixture).
+        QTest::newRow("comes in") << "Player.Health < 70" << 0 << 150 << false << true;
+        QTest::newRow("goes out") << "Player.Health < 70" << 150 << 0 << true << false;
+        QTest::newRow("negated goes out") << "!(Health < 70) && type == Player" << 0 << 150 << true << false;
+        QTest::newRow("with any()") << "any(Health < 70) && id == \"player_5\"" << 0 << 150 << false << true;
+    }
+    void filterMovesAnEntityAcrossFrames()
+    {
+        QFETCH(QString, filter);
+        QFETCH(int, frameA);
+        QFETCH(int, frameB);
+        QFETCH(bool, inA);
+        QFETCH(bool, inB);
+        auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        VTX_VERIFY_OK(file);
+        EntityTreeModel entities;
+        EntityFilterProxy proxy;
+        proxy.setSourceModel(&entities);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.setFilter(filter);
+        auto shows = [&] {
+            return !proxy.match(proxy.index(0, 0), EntityTreeModel::UniqueIdRole, "player_5", 1, Qt::MatchExactly | Qt::MatchRecursive).isEmpty();
+        };
+        auto a = (*file)->frame(frameA);
+        auto b = (*file)->frame(frameB);
+        VTX_VERIFY_OK(a);
+        VTX_VERIFY_OK(b);
+        entities.setFrame(*a, &(*file)->schema());
+        QVERIFY2(proxy.filter().isCondition(), qPrintable(proxy.filter().error()));
+        QCOMPARE(shows(), inA);
+        entities.setFrame(*b, &(*file)->schema());
+        QCOMPARE(shows(), inB);
     }
 
     void samplesShowReferenceValues_data()

@@ -1,10 +1,12 @@
 #pragma once
 // Seek by change for the GUI: scans for the next / previous frame where an entity's property
-// changes or where a condition becomes true, on a worker thread, with progress and cancel.
+// changes or where a query expression becomes true for the frame, on a worker thread, with
+// progress and cancel.
 // A new seek cancels the running one (latest wins); results arrive on the UI thread.
 
 #include "vtxwidgets/EntityTreeModel.hpp"
 #include "vtxwidgets/JobTracker.hpp"
+#include "vtx/diff/FrameScan.hpp"
 
 #include <QObject>
 #include <atomic>
@@ -22,9 +24,11 @@ public:
 
     /// Next (forward) or previous frame where `path` of `entity` changes.
     void seekChange(const EntityKey& entity, const QString& path, bool forward);
-    /// Next or previous frame where `condition` ("Health < 20") on `entity` becomes true.
-    /// A malformed condition fails at once through finished().
-    void seekCondition(const EntityKey& entity, const QString& condition, bool forward);
+    /// Next or previous frame where `expression` ("Player.Health < 20", README "Query
+    /// language") becomes true for the frame (some entity matches there and none did in the
+    /// frame before). One that does not compile fails at once through finished(), with its
+    /// column and a "did you mean".
+    void seekCondition(const QString& expression, bool forward);
     void cancel();
     bool isRunning() const { return m_jobs.isRunning(); }
 
@@ -36,6 +40,7 @@ signals:
 
 private:
     void start(const EntityKey& entity, const QString& what, bool forward, bool condition);
+    void run(vtx::FrameScanRequest request, const QString& description);
     ReplaySession* m_session;
     JobTracker m_jobs{this};
 };

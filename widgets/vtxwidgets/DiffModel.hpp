@@ -2,14 +2,17 @@
 // The diff panel's model: changed entities (added / removed / changed) as top-level rows, their
 // changed properties as children, with old → new values and deltas. Values are lifted from the
 // diff's frames only when a row is shown. DiffFilterProxy filters by text, bucket, type and
-// change kind, keeping an entity when any of its properties matches.
+// change kind, keeping an entity when any of its properties matches; text with an operator is a
+// query expression (README "Query language") evaluated on the entity in frame B (A if removed).
 
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/query/Expression.hpp"
 
 #include <QAbstractItemModel>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <memory>
+#include <optional>
 
 namespace vtxw {
 
@@ -63,12 +66,24 @@ public:
     void setBucket(const QString& bucket); ///< empty: every bucket
     void setType(const QString& type);     ///< empty: every type
     void setShowStatus(const QString& status, bool shown); ///< "added", "removed", "changed"
+    /// Why the text is not a usable expression (column, expected, did you mean); empty when it is
+    /// one, or plain text.
+    QString error() const;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
 
 private:
+    bool expressionAccepts(int entityRow) const;
     QString m_text, m_bucket, m_type;
+    // The text compiled for the shown diff's schema (lazily: a new file recompiles); evaluation
+    // keeps per-frame state, hence mutable in a const filter pass.
+    mutable std::optional<vtx::query::Expression> m_expression;
+    mutable QString m_error;
+    mutable const vtx::Schema* m_compiledFor = nullptr;
+    mutable bool m_compiled = false;
+    mutable bool m_plain = true;
+    mutable std::pair<const void*, int32_t> m_bound{nullptr, -1}; ///< the frame the expression is set to
     bool m_added = true, m_removed = true, m_changed = true;
 };
 

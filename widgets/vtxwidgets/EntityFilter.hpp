@@ -1,14 +1,15 @@
 #pragma once
-// What the entity filter box means. Plain text matches a unique id or type name (substring,
-// any case). `PATH OP VALUE` (OP one of = == != < <= > >=) is a condition on one property:
-// the whole path must name it (`Kills=1` never matches `RoundStats[round_1].Kills`), numbers
-// compare as numbers (`Health=10` does not match 100; a float32 compares as the shortest
-// decimal that reads back as it, the text the inspector shows), strings compare exactly
-// (`Name=Alpha` or `Name="Alpha"`).
+// What the entity filter box means. One word (no operator) matches a unique id or type name
+// (substring, any case). Anything else is a query expression (README "Query language"),
+// evaluated per entity on the shown frame and re-evaluated every frame: `Health < 50`,
+// `Player.Health < 20 && IsAlive`, `type == Weapon`, `any(Health < 10) && Team == 2`. An
+// expression that does not compile is an error shown to the user (with its column and a
+// "did you mean"), and filters nothing: every entity stays listed rather than an empty list
+// that would read as "no match".
 
-#include "vtx/FrameView.hpp"
+#include "vtx/DecodedChunk.hpp"
 #include "vtx/Schema.hpp"
-#include "vtx/diff/FrameScan.hpp"
+#include "vtx/query/Expression.hpp"
 
 #include <QString>
 #include <optional>
@@ -18,21 +19,29 @@ namespace vtxw {
 class EntityFilter {
 public:
     EntityFilter() = default;
-    /// Parses the filter box's text; empty text accepts everything.
-    static EntityFilter parse(const QString& text);
+    /// Parses the filter box's text for `schema` (null: no file, plain text only); empty text
+    /// accepts everything.
+    static EntityFilter parse(const QString& text, const vtx::Schema* schema);
 
-    bool isEmpty() const { return m_text.isEmpty() && !m_condition; }
-    bool isCondition() const { return m_condition.has_value(); }
-    /// Why a condition-looking text is not a usable condition (shown to the user), else empty.
+    const QString& text() const { return m_source; }
+    bool isEmpty() const { return m_text.isEmpty() && !m_expression; }
+    bool isCondition() const { return m_expression.has_value(); }
+    /// Why an expression-looking text is not a usable expression (shown to the user), else empty.
     const QString& error() const { return m_error; }
 
-    /// True when the entity (id, type name, container in the shown frame) passes the filter.
-    bool accepts(const QString& uniqueId, const QString& typeName, vtx::ContainerView c, const vtx::Schema* schema) const;
+    /// Before accepts() on a frame: binds an expression to it. `chunk` and `frame` identify it,
+    /// so calling again for the same frame keeps the per-frame any()/all() results.
+    void setFrame(const vtx::FrameHandle& frame);
+    /// True when entity `index` of `bucket` (id, type name) in the frame given to setFrame passes.
+    bool accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index);
 
 private:
+    QString m_source;
     QString m_text;
-    std::optional<vtx::Condition> m_condition;
+    std::optional<vtx::query::Expression> m_expression;
     QString m_error;
+    const void* m_boundChunk = nullptr;
+    int32_t m_boundFrame = -1;
 };
 
 } // namespace vtxw

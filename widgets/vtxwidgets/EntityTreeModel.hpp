@@ -45,6 +45,8 @@ public:
     vtx::ContainerView container(const EntityKey& key) const;
     /// The container of an entity row of this model (null view for bucket rows).
     vtx::ContainerView containerAt(const QModelIndex& index) const;
+    /// Bucket and position in the frame's bucket of an entity row; false for bucket rows.
+    bool entityAt(const QModelIndex& index, uint32_t* bucket, size_t* position) const;
     const vtx::Schema* schema() const { return m_schema; }
     const vtx::FrameHandle& frame() const { return m_frame; }
 
@@ -77,21 +79,27 @@ private:
     const vtx::Schema* m_schema = nullptr;
 };
 
-/// Filters entities with an EntityFilter (id / type text, or a condition on a property in the
+/// Filters entities with an EntityFilter (id / type text, or a query expression evaluated on the
 /// shown frame); buckets stay visible while any entity matches. The source announces every
-/// frame change with dataChanged on the entity rows, so a condition is re-checked each frame.
+/// frame change with dataChanged on the entity rows, so an expression is re-checked each frame.
 class EntityFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     explicit EntityFilterProxy(QObject* parent = nullptr);
     void setFilter(const QString& text);
-    const EntityFilter& filter() const { return m_filter; }
+    /// The filter compiled for the source's current schema.
+    const EntityFilter& filter() const;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
 
 private:
-    EntityFilter m_filter;
+    QString m_text;
+    // Compiled lazily for the schema of the file shown (a new file recompiles); evaluation
+    // keeps per-frame state, hence mutable in a const filter pass.
+    mutable EntityFilter m_filter;
+    mutable const vtx::Schema* m_compiledFor = nullptr;
+    mutable bool m_compiled = false;
 };
 
 } // namespace vtxw

@@ -6,6 +6,7 @@
 #include "vtxwidgets/EntityTreeModel.hpp"
 
 #include <QMainWindow>
+#include <functional>
 #include <QPointer>
 
 class QAction;
@@ -29,6 +30,7 @@ class EventsModel;
 class PropertyPlot;
 class DiffPanel;
 class ChangeSeeker;
+class MatchFinder;
 class TextFieldKeys;
 class FileInfoPanel;
 class CachePanel;
@@ -67,6 +69,9 @@ public:
     QLineEdit* entityFilter() const { return m_filter; }
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
+    MatchFinder* matchFinder() const { return m_matchFinder; }
+    /// Go ▸ Find all frames where…: scans the replay, the timeline's matches lane shows the result.
+    void findAll(const QString& expression);
     MapView* map() const { return m_map; }
     /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
     /// property selected in the diff panel when it has focus, else the inspector's).
@@ -106,6 +111,11 @@ private:
     void updateRecentMenu();
     void goToDialog();
     void findConditionDialog();
+    /// Asks for a query expression (the last one used is offered); empty when cancelled.
+    QString askExpression(const QString& title, const QString& what);
+    /// F4 / Shift+F4: the last expression again, forward or backward.
+    void repeatConditionSeek(bool forward);
+    void showFilterError();
     void restoreSelection();
     void resetLayout();
     void applyDefaultDockSizes();
@@ -128,6 +138,8 @@ private:
     PropertyPlot* m_plot;
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
+    MatchFinder* m_matchFinder;
+    void wireMatchFinder(const std::function<void()>& updateEscape);
     MapView* m_map = nullptr;
     QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;

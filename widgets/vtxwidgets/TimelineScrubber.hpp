@@ -13,6 +13,7 @@
 
 #include "vtx/cache/ChunkCache.hpp"
 
+#include <QPainter>
 #include <QTimer>
 #include <QWidget>
 
@@ -32,8 +33,12 @@ public:
     void setLoopRange(int first, int last);
     /// The tooltip text at a point of the widget (for tests; the ToolTip event shows it).
     QString toolTipAt(const QPoint& pos) const;
-    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "chunks",
-    /// "scrub"), for tests.
+    /// The matches lane: the frames where `expression` holds (sorted), with their count;
+    /// `partial` while Find all is still scanning. An empty expression clears the lane.
+    void setMatches(const QString& expression, std::vector<int> frames, bool partial = false);
+    const std::vector<int>& matches() const { return m_matches; }
+    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "matches",
+    /// "chunks", "scrub"), for tests.
     int laneCentreY(const QString& lane) const;
     /// Events folded into one marker: the markers as painted (frame of the first, count).
     std::vector<std::pair<int, int>> eventMarkers() const;
@@ -75,7 +80,7 @@ protected:
 
 private:
     double m_announcedFirst = -1, m_announcedLast = -1;
-    enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, ChunksLane, ScrubLane, LaneCount };
+    enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, MatchesLane, ChunksLane, ScrubLane, LaneCount };
     /// Brings a playhead that left the zoomed view back into it.
     void followPlayhead();
     double overviewX(double frame) const;
@@ -96,6 +101,11 @@ private:
     TimelineAxis m_axis;
     std::vector<EventMark> m_events; ///< sorted by frame
     std::vector<int> m_gaps, m_segments;
+    QString m_matchExpression;
+    std::vector<int> m_matches;
+    bool m_matchesPartial = false;
+    void paintMatches(QPainter& p) const;
+    int nearestMatch(int x) const;
     std::vector<std::pair<int, int>> m_chunkRanges;
     std::vector<vtx::ChunkState> m_chunkStates;
     int m_markerA = -1, m_markerB = -1;

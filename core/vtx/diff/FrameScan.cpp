@@ -1,101 +1,68 @@
 #include "vtx/diff/FrameScan.hpp"
 
-#include <charconv>
-#include <cmath>
+#include <algorithm>
 
 namespace vtx {
 
 namespace {
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-        s.remove_suffix(1);
-    return s;
-}
+
+/// The one or two decoded chunks a scan needs at once (frame f and f ± 1 may straddle a
+/// boundary): the least recently used is replaced. An undecodable chunk is reported once.
+class ChunkWindow {
+public:
+    ChunkWindow(const ReplayFile& file, const FrameScanControl& control, FrameScanResult& result)
+        : m_file(file), m_control(control), m_result(result) {}
+
+    /// Frame f's view; null when its chunk cannot be decoded (or the frame fails verification).
+    /// `loaded` is set when a chunk had to be fetched (the scan reports progress then).
+    FrameView at(int32_t f, bool* loaded = nullptr)
+    {
+        const auto ci = m_file.chunkForFrame(f);
+        if (!ci)
+            return {};
+        for (int s = 0; s < 2; ++s)
+            if (m_slots[s] && m_slots[s]->index() == *ci) {
+                m_lastUsed = s;
+                return frameIn(*m_slots[s], f);
+            }
+        if (std::find(m_failed.begin(), m_failed.end(), *ci) != m_failed.end())
+            return {};
+        std::shared_ptr<const DecodedChunk> next;
+        for (const auto& held : m_control.decoded)
+            if (held && held->index() == *ci)
+                next = held;
+        if (!next) {
+            auto d = m_file.decodeChunk(*ci);
+            if (!d) {
+                m_result.problems.push_back({Problem::Severity::Warning, d.message()});
+                m_failed.push_back(*ci);
+                return {};
+            }
+            next = std::move(*d);
+        }
+        if (loaded)
+            *loaded = true;
+        const int s = 1 - m_lastUsed;
+        m_slots[s] = std::move(next);
+        m_lastUsed = s;
+        return frameIn(*m_slots[s], f);
+    }
+
+private:
+    static FrameView frameIn(const DecodedChunk& c, int32_t f)
+    {
+        const int64_t local = int64_t(f) - c.startFrame();
+        return local >= 0 && local < int64_t(c.frameCount()) ? c.frame(size_t(local)) : FrameView{};
+    }
+    const ReplayFile& m_file;
+    const FrameScanControl& m_control;
+    FrameScanResult& m_result;
+    std::shared_ptr<const DecodedChunk> m_slots[2];
+    int m_lastUsed = 1;
+    std::vector<size_t> m_failed;
+};
+
 } // namespace
-
-Result<Condition> Condition::parse(std::string_view text)
-{
-    Condition c;
-    c.m_text = std::string(trim(text));
-    // The operator is the first one outside brackets (map keys may contain anything).
-    size_t at = std::string_view::npos, len = 0;
-    int depth = 0;
-    for (size_t i = 0; i < text.size() && at == std::string_view::npos; ++i) {
-        const char ch = text[i];
-        if (ch == '[')
-            ++depth;
-        else if (ch == ']')
-            depth = std::max(0, depth - 1);
-        else if (depth == 0 && (ch == '<' || ch == '>' || ch == '=' || ch == '!')) {
-            at = i;
-            len = i + 1 < text.size() && text[i + 1] == '=' ? 2 : 1;
-        }
-    }
-    if (at == std::string_view::npos)
-        return Error{"condition \"" + c.m_text + "\": expected PATH OP VALUE with OP one of == != < <= > >="};
-    const std::string_view op = text.substr(at, len);
-    if (op == "==") c.m_op = Op::Equal;
-    else if (op == "!=") c.m_op = Op::NotEqual;
-    else if (op == "<") c.m_op = Op::Less;
-    else if (op == "<=") c.m_op = Op::LessEqual;
-    else if (op == ">") c.m_op = Op::Greater;
-    else if (op == ">=") c.m_op = Op::GreaterEqual;
-    else
-        return Error{"condition \"" + c.m_text + "\": unknown operator '" + std::string(op) + "'"};
-    auto path = PropertyPath::parse(trim(text.substr(0, at)));
-    if (!path)
-        return Error{"condition \"" + c.m_text + "\": " + path.message()};
-    c.m_path = std::move(*path);
-    std::string_view lit = trim(text.substr(at + len));
-    if (lit.empty())
-        return Error{"condition \"" + c.m_text + "\": missing value after '" + std::string(op) + "'"};
-    double number = 0;
-    auto [ptr, ec] = std::from_chars(lit.data(), lit.data() + lit.size(), number);
-    if (ec == std::errc() && ptr == lit.data() + lit.size()) {
-        c.m_kind = Literal::Number;
-        c.m_number = number;
-    } else if (lit == "true" || lit == "false") {
-        c.m_kind = Literal::Bool;
-        c.m_number = lit == "true" ? 1 : 0;
-    } else {
-        if (lit.size() >= 2 && lit.front() == '"' && lit.back() == '"')
-            lit = lit.substr(1, lit.size() - 2);
-        c.m_kind = Literal::String;
-        c.m_string = std::string(lit);
-    }
-    return c;
-}
-
-bool Condition::holds(const Value& v) const
-{
-    auto compare = [&](auto x, auto y) {
-        switch (m_op) {
-        case Op::Equal: return x == y;
-        case Op::NotEqual: return x != y;
-        case Op::Less: return x < y;
-        case Op::LessEqual: return x <= y;
-        case Op::Greater: return x > y;
-        case Op::GreaterEqual: return x >= y;
-        }
-        return false;
-    };
-    switch (m_kind) {
-    case Literal::Number:
-    case Literal::Bool:
-        if (!v.isNumber() || std::isnan(v.number))
-            return false;
-        return compare(v.number, m_number);
-    case Literal::String:
-        if (v.kind != Value::Kind::String)
-            return false;
-        return compare(v.text, std::string_view(m_string));
-    }
-    return false;
-}
-
 
 Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanRequest& req, const FrameScanControl& control)
 {
@@ -105,82 +72,76 @@ Result<FrameScanResult> scanFrames(const ReplayFile& file, const FrameScanReques
         return result;
     const bool conditionMode = req.mode == FrameScanRequest::Mode::ConditionBecomesTrue;
     if (conditionMode && !req.condition)
-        return Error{"scan: a condition is required for this mode"};
+        return Error{"scan: an expression is required for this mode"};
     PropertyPath path;
-    if (conditionMode) {
-        path = req.condition->path();
-    } else {
+    if (!conditionMode) {
         auto p = PropertyPath::parse(req.path);
         if (!p)
             return p.error();
         path = std::move(*p);
     }
+    std::optional<query::Expression> expr = req.condition; // evaluation state is per scan
     const Schema& schema = file.schema();
     const FloatTolerance exact;
+    ChunkWindow window(file, control, result);
     int32_t hint = -1;
-    auto valueAt = [&](FrameView f) { return path.evaluate(findEntity(f, req.entity.bucket, req.entity.uniqueId, &hint), schema); };
-    // Frames are visited in scan order; `previous` holds the value of the frame visited before.
+    // What the scan compares between neighbouring frames: the property's value, or whether the
+    // expression matches the frame. Absent (Value{}) when the frame cannot be read.
+    struct Sample {
+        bool readable = false;
+        Value value;
+        bool holds = false;
+    };
+    auto sample = [&](int32_t f, bool* loaded) {
+        Sample s;
+        const FrameView view = window.at(f, loaded);
+        if (view.isNull())
+            return s;
+        s.readable = true;
+        if (!conditionMode) {
+            s.value = path.evaluate(findEntity(view, req.entity.bucket, req.entity.uniqueId, &hint), schema);
+        } else {
+            // changed() needs frame f − 1 whichever way the scan runs.
+            expr->setFrame(view, expr->usesPrevious() && f > 0 ? window.at(f - 1) : FrameView{});
+            if (expr->usesPrevious() && f > 0)
+                window.at(f); // keep f's chunk the most recently used
+            s.holds = expr->matchesFrame();
+        }
+        return s;
+    };
+    // Frames are visited in scan order; `previous` holds the sample of the frame visited before.
     // Forward, frame f is compared with f − 1 (a change "at f"); backward with f + 1, and a
     // hit is reported at the later frame of the pair, so F3 and Shift+F3 land on the same
-    // change points.
+    // change points. Unreadable frames break the comparison chain.
     const int32_t step = req.forward ? 1 : -1;
     const int32_t start = std::clamp(req.from, 0, frames - 1);
     const int64_t total = req.forward ? frames - 1 - start : start;
-    std::optional<Value> previous;
-    std::shared_ptr<const DecodedChunk> chunk;
-    // The chunk holding `previous`'s strings must outlive the comparison with the next frame.
-    std::shared_ptr<const DecodedChunk> previousChunk;
-    int32_t f = start;
+    Sample previous;
     int64_t lastReport = -1;
-    while (f >= 0 && f < frames) {
+    for (int32_t f = start; f >= 0 && f < frames; f += step) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             result.cancelled = true;
             return result;
         }
-        if (!chunk || f < chunk->startFrame() || f >= chunk->startFrame() + int32_t(chunk->frameCount())) {
-            auto ci = file.chunkForFrame(f);
-            std::shared_ptr<const DecodedChunk> next;
-            for (const auto& held : control.decoded)
-                if (ci && held && held->index() == *ci)
-                    next = held;
-            if (ci && !next) {
-                auto d = file.decodeChunk(*ci);
-                if (d)
-                    next = *d;
-                else
-                    result.problems.push_back({Problem::Severity::Warning, d.message()});
-            }
-            if (!next) { // unreadable: its frames are skipped and break the comparison chain
-                previous.reset();
-                const int32_t skipTo = ci ? (req.forward ? file.chunks()[*ci].endFrame + 1 : file.chunks()[*ci].startFrame - 1) : f + step;
-                result.framesScanned += std::abs(skipTo - f);
-                f = skipTo;
-                continue;
-            }
-            previousChunk = chunk;
-            chunk = std::move(next);
-            if (control.progress && result.framesScanned != lastReport) {
-                control.progress(result.framesScanned, total);
-                lastReport = result.framesScanned;
-            }
+        bool loaded = false;
+        const Sample s = sample(f, &loaded);
+        if (loaded && control.progress && result.framesScanned != lastReport) {
+            control.progress(result.framesScanned, total);
+            lastReport = result.framesScanned;
         }
-        const Value v = valueAt(chunk->frame(size_t(f - chunk->startFrame())));
-        if (previous) {
+        if (s.readable && previous.readable) {
             const int32_t later = req.forward ? f : f + 1;
-            const Value& older = req.forward ? *previous : v;
-            const Value& newer = req.forward ? v : *previous;
-            const bool hit = conditionMode ? req.condition->holds(newer) && !req.condition->holds(older)
-                                           : !valuesEqual(older, newer, exact);
+            const Sample& older = req.forward ? previous : s;
+            const Sample& newer = req.forward ? s : previous;
+            const bool hit = conditionMode ? newer.holds && !older.holds : !valuesEqual(older.value, newer.value, exact);
             if (hit && later != start) {
                 result.frame = later;
                 return result;
             }
         }
-        previous = v;
-        previousChunk.reset(); // `previous` now views `chunk`
+        previous = s;
         if (f != start)
             ++result.framesScanned;
-        f += step;
     }
     if (control.progress)
         control.progress(total, total);

@@ -1,0 +1,106 @@
+#include "vtx/query/QueryScan.hpp"
+
+namespace vtx::query {
+
+Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options)
+{
+    QueryScanResult result;
+    const int32_t frames = file.frameCount();
+    const int32_t to = options.to < 0 ? frames - 1 : options.to;
+    if (frames <= 0)
+        return result;
+    if (options.from < 0 || options.from >= frames || to >= frames || to < options.from)
+        return Error{"frames " + std::to_string(options.from) + ".." + std::to_string(to) + " are not a range of this file (0.." + std::to_string(frames - 1) + ")", Errc::OutOfRange};
+    Expression e = expression; // evaluation state (path caches, any/all) is per scan
+    const int64_t total = int64_t(to) - options.from + 1;
+    // The previous frame stays readable across a chunk boundary: its chunk is kept alive.
+    std::shared_ptr<const DecodedChunk> chunk, previousChunk;
+    FrameView previous;
+    // changed() at `from` compares with the frame before it: that frame is read, not reported.
+    int32_t f = e.usesPrevious() && options.from > 0 ? options.from - 1 : options.from;
+    while (f <= to) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+            result.cancelled = true;
+            return result;
+        }
+        const int32_t iterationStart = f;
+        const auto ci = file.chunkForFrame(f);
+        if (!ci) {
+            result.problems.push_back({Problem::Severity::Warning, "frame " + std::to_string(f) + " is in no chunk"});
+            previous = {};
+            result.framesScanned += f >= options.from;
+            ++f;
+            continue;
+        }
+        std::shared_ptr<const DecodedChunk> next;
+        for (const auto& held : options.decoded)
+            if (held && held->index() == *ci)
+                next = held;
+        if (!next) {
+            auto d = file.decodeChunk(*ci);
+            if (!d) {
+                // Its frames are skipped, and changed() knows nothing about the frame after them.
+                result.problems.push_back({Problem::Severity::Warning, d.message()});
+                const int32_t skipTo = std::max(f + 1, std::min(to + 1, file.chunks()[*ci].endFrame + 1));
+                result.framesScanned += skipTo - std::max(f, options.from);
+                f = skipTo;
+                previous = {};
+                continue;
+            }
+            next = std::move(*d);
+        }
+        previousChunk = std::move(chunk);
+        chunk = std::move(next);
+        const int32_t first = chunk->startFrame();
+        const int32_t last = std::min(to, first + int32_t(chunk->frameCount()) - 1);
+        for (; f <= last; ++f) {
+            const FrameView view = chunk->frame(size_t(f - first));
+            if (f < options.from) { // the warm-up frame
+                previous = view;
+                continue;
+            }
+            ++result.framesScanned;
+            if (view.isNull()) {
+                result.problems.push_back({Problem::Severity::Warning, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message()});
+                previous = {};
+                continue;
+            }
+            e.setFrame(view, previous);
+            if (e.perEntity()) {
+                FrameMatch* m = nullptr;
+                e.forEachMatch([&](uint32_t bucket, size_t index) {
+                    if (!m) {
+                        result.frames.push_back({f, {}});
+                        m = &result.frames.back();
+                    }
+                    ++result.entityMatches;
+                    if (options.listEntities)
+                        m->entities.push_back({bucket, std::string(view.bucket(bucket).uniqueId(index)), view.bucket(bucket).entity(index).typeId()});
+                });
+            } else if (e.matchesFrame()) {
+                result.frames.push_back({f, {}});
+            }
+            previous = view;
+        }
+        // The index may claim frames the chunk does not hold: they are skipped, said, and never
+        // revisited (the loop always moves past this chunk).
+        const int32_t indexEnd = std::min(to, std::max(file.chunks()[*ci].endFrame, first - 1));
+        if (f <= indexEnd) {
+            result.problems.push_back({Problem::Severity::Warning, "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd)});
+            result.framesScanned += indexEnd + 1 - std::max(f, options.from);
+            f = indexEnd + 1;
+            previous = {};
+        }
+        if (f == iterationStart) { // nothing moved: the index and the chunk disagree about where it is
+            result.problems.push_back({Problem::Severity::Warning, "chunk " + std::to_string(*ci) + " does not hold frame " + std::to_string(f)});
+            result.framesScanned += f >= options.from;
+            ++f;
+            previous = {};
+        }
+        if (options.progress)
+            options.progress(result.framesScanned, total);
+    }
+    return result;
+}
+
+} // namespace vtx::query

@@ -1,0 +1,48 @@
+#pragma once
+// Runs a compiled expression over a range of frames of a file: chunk by chunk in frame order,
+// decoding each once (or using chunks the caller already holds), cancellable, with progress.
+// What `vtxscope-cli query`, Find all and the bench run.
+
+#include "vtx/ReplayFile.hpp"
+#include "vtx/query/Expression.hpp"
+
+#include <atomic>
+#include <functional>
+
+namespace vtx::query {
+
+struct EntityMatch {
+    uint32_t bucket = 0;
+    std::string uniqueId;
+    int32_t typeId = -1;
+};
+
+struct FrameMatch {
+    int32_t frame = 0;
+    std::vector<EntityMatch> entities; ///< empty for frame-level expressions (any/all only)
+};
+
+struct QueryScanOptions {
+    int32_t from = 0;
+    int32_t to = -1;               ///< inclusive; -1: the last frame
+    bool listEntities = true;      ///< false: frames only (Find all's lane)
+    const std::atomic<bool>* cancel = nullptr;
+    /// Frames scanned so far and the frames in the range; called about once per chunk.
+    std::function<void(int64_t done, int64_t total)> progress;
+    /// Decoded chunks the caller already holds (the one on screen), used instead of decoding again.
+    std::vector<std::shared_ptr<const DecodedChunk>> decoded;
+};
+
+struct QueryScanResult {
+    std::vector<FrameMatch> frames;
+    int64_t framesScanned = 0;
+    int64_t entityMatches = 0;
+    bool cancelled = false;
+    std::vector<Problem> problems; ///< chunks or frames that could not be read (skipped)
+};
+
+/// Scans frames [from, to] of `file` with `expression` (compiled for this file's schema; the
+/// scan evaluates its own copy). A range outside the file is an OutOfRange error.
+Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options = {});
+
+} // namespace vtx::query
