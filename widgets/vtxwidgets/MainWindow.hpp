@@ -38,6 +38,9 @@ class UserSettings;
 class TimeDataPanel;
 class Bookmarks;
 class MapView;
+class CompareSession;
+class CompareBar;
+class DivergenceLane;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -46,6 +49,7 @@ struct OpenRequest {
     QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
     QString selectId;
     bool follow = false;     ///< --follow: re-read the file as it grows
+    QString compare;         ///< --compare B.vtx: compare with this replay once the file is open
 };
 
 class MainWindow : public QMainWindow {
@@ -68,6 +72,13 @@ public:
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
     MapView* map() const { return m_map; }
+    /// File ▸ Compare with…: opens `path` (off the UI thread) and compares the open replay with it.
+    void openComparison(const QString& path);
+    CompareSession* compareSession() const { return m_compare; }
+    CompareBar* compareBar() const { return m_compareBar; }
+    DivergenceLane* divergenceLane() const { return m_divergenceLane; }
+    /// Go ▸ Next / Previous divergence.
+    void seekDivergence(bool forward);
     /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
     /// property selected in the diff panel when it has focus, else the inspector's).
     void seekPropertyChange(bool forward);
@@ -114,6 +125,8 @@ private:
     void applyUserSettings();
     void addBookmarkDialog();
     void updateBookmarkMenu();
+    void buildComparison(); ///< MainWindowCompare.cpp
+    void showComparisonOnMap();
 
     ReplaySession* m_session;
     PlaybackController* m_playback;
@@ -129,6 +142,9 @@ private:
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
     MapView* m_map = nullptr;
+    CompareSession* m_compare = nullptr;
+    CompareBar* m_compareBar = nullptr;
+    DivergenceLane* m_divergenceLane = nullptr;
     QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;
     CachePanel* m_cachePanel;
