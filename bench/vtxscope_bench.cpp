@@ -559,6 +559,7 @@ int divergeBench(const std::string& pathA, const std::string& pathB, double epsi
                            {"compared_by", report->byName ? "name" : "layout"},
                            {"first_divergence", report->firstDivergence ? report->firstDivergence->frameA : -1},
                            {"divergent_frames", report->divergentPairs.size()},
+                           {"identical_chunks", report->identicalChunks},
                            {"diverge_ms", ms},
                            {"read_all_ms", *read},
                            {"ratio", ms / *read},

@@ -16,6 +16,7 @@ namespace vtxw {
 CompareBar::CompareBar(CompareSession* compare, QWidget* parent) : QWidget(parent), m_compare(compare)
 {
     setObjectName("compareBar");
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto* l = new QHBoxLayout(this);
     l->setContentsMargins(4, 0, 4, 0);
     m_file = new QLabel(this);

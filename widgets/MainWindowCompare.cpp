@@ -42,11 +42,20 @@ void MainWindow::buildComparison()
     m_compare = new CompareSession(this);
     m_compareBar = new CompareBar(m_compare, this);
     m_divergenceLane = new DivergenceLane(m_compare, m_session, m_timeline, this);
-    // Above the timeline's lanes, in its dock: the lane shares the timeline's axis.
+    // Above the timeline's lanes, in its dock, in one fixed-height column with the timeline so
+    // that a taller dock never opens a gap between them: the lane shares the timeline's axis.
     if (auto* tl = qobject_cast<QVBoxLayout*>(m_timeline->parentWidget()->layout())) {
         const int at = tl->indexOf(m_timeline);
-        tl->insertWidget(at, m_compareBar);
-        tl->insertWidget(at + 1, m_divergenceLane);
+        auto* column = new QWidget(m_timeline->parentWidget());
+        column->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+        auto* cl = new QVBoxLayout(column);
+        cl->setContentsMargins(0, 0, 0, 0);
+        cl->setSpacing(0);
+        tl->removeWidget(m_timeline);
+        cl->addWidget(m_compareBar);
+        cl->addWidget(m_divergenceLane);
+        cl->addWidget(m_timeline);
+        tl->insertWidget(at, column);
     }
     m_diff->setCompareSession(m_compare);
 
