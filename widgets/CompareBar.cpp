@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QKeySequence>
 #include <QToolButton>
 
 namespace vtxw {
@@ -35,8 +36,7 @@ CompareBar::CompareBar(CompareSession* compare, QWidget* parent) : QWidget(paren
     m_offset->setToolTip(tr("Offset added to A's position in B: frames, or seconds of game time"));
     m_offset->setRange(-1e7, 1e7);
     m_offset->setKeyboardTracking(false);
-    l->addWidget(new QLabel(tr("offset"), this));
-    l->addWidget(m_offset);
+    l->addWidget(m_offset); // no label: the suffix says frames or s, the tooltip the rest (the bar must fit 800 px)
     l->addWidget(new QLabel(tr("ε"), this));
     m_epsilon = new QLineEdit(this);
     m_epsilon->setObjectName("compareEpsilon");
@@ -55,9 +55,14 @@ CompareBar::CompareBar(CompareSession* compare, QWidget* parent) : QWidget(paren
     m_cancelLane->setAutoRaise(true);
     l->addWidget(m_cancelLane);
     auto* close = new QToolButton(this);
-    close->setText(tr("Close comparison"));
+    close->setObjectName("closeComparison");
+    close->setText(QStringLiteral("✕"));
+    close->setToolTip(tr("Close comparison (%1)").arg(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W).toString(QKeySequence::NativeText)));
     close->setAutoRaise(true);
     l->addWidget(close);
+    // The labels give up width before the controls do: the window must still fit 800 px.
+    for (QLabel* label : {m_file, m_frame, m_lane})
+        label->setMinimumWidth(24);
     setVisible(false);
 
     connect(m_alignment, &QComboBox::activated, this, &CompareBar::applyOptions);

@@ -18,6 +18,7 @@
 #include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
 #include "vtxwidgets/ViewState.hpp"
 
 #include <QAbstractItemModelTester>
@@ -323,6 +324,29 @@ private slots:
         QVERIFY(s.note.contains("compared replay, frame 80"));
         m_w->compareSession()->close();
         QTRY_VERIFY(!m_w->map()->scene().comparing);
+    }
+
+    // The lane's tooltip gives the counts of the frame under the cursor, the same as the session's.
+    void laneTooltipGivesTheCounts()
+    {
+        QVERIFY(compareWith(m_b, {}));
+        DivergenceLane* lane = m_w->divergenceLane();
+        const TimelineAxis& axis = m_w->timeline()->axis();
+        const int x = lane->mapFromGlobal(m_w->timeline()->mapToGlobal(QPoint(int(std::lround(axis.x(42))), 0))).x();
+        const QString tip = lane->toolTipAt(QPoint(x, lane->height() / 2));
+        QVERIFY2(tip.contains("<b>1</b> entities, <b>1</b> properties differ"), qPrintable(tip));
+        const int x10 = lane->mapFromGlobal(m_w->timeline()->mapToGlobal(QPoint(int(std::lround(axis.x(10))), 0))).x();
+        QVERIFY(lane->toolTipAt(QPoint(x10, lane->height() / 2)).contains("identical"));
+        QVERIFY(lane->toolTipAt(QPoint(2, lane->height() / 2)).contains("Divergence")); // the legend
+    }
+
+    // While comparing, the window still fits 800 px wide (the compare bar's labels give way);
+    // the lane adds its 18 px to the minimum height.
+    void theWindowFits800WideWhileComparing()
+    {
+        QVERIFY(compareWith(m_b, {}));
+        QVERIFY2(m_w->minimumSizeHint().width() <= 800, qPrintable(QString::number(m_w->minimumSizeHint().width())));
+        qInfo("minimum size while comparing: %dx%d", m_w->minimumSizeHint().width(), m_w->minimumSizeHint().height());
     }
 
     void closingTheReplayClosesTheComparison()
