@@ -117,10 +117,11 @@ void CompareSession::setOptions(const CompareOptions& options)
         return;
     m_options = options;
     m_options.save();
+    if (m_b)
+        repair(); // before anyone hears of the change: partnerOf() answers with the new pairing
     emit optionsChanged();
     if (!m_b)
         return;
-    repair();
     if (m_wantA >= 0)
         requestFrameFor(m_wantA);
     startLane();
