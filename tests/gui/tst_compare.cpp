@@ -367,7 +367,10 @@ private slots:
         m_w->openComparison(m_dir.path() + "/missing.vtx");
         QVERIFY(failed.wait(20000));
         QVERIFY(!m_w->compareSession()->isActive());
-        QVERIFY(m_w->lastError().contains("missing.vtx") || !m_w->lastError().isEmpty());
+        QVERIFY(failed.first().at(0).toString().endsWith("missing.vtx"));
+        const QString message = failed.first().at(1).toString();
+        QVERIFY(!message.isEmpty());
+        QCOMPARE(m_w->lastError(), message);
         QVERIFY(!m_w->diffPanel()->isComparingFiles());
     }
 
