@@ -32,8 +32,10 @@
 //                                                size and game times) with the first vector (else float)
 //                                                of bucket 0's first entity moved by D (0.5) from frame N
 //                                                (6000) on: the second run for diverge
-//   vtxscope-bench diverge A B [--epsilon E]     vtx::diverge(A, B) and, in the same run, one full read
-//                                                of A (read-all's single-threaded walk); their ratio
+//   vtxscope-bench diverge A B [--epsilon E] [--every-chunk]
+//                                                vtx::diverge(A, B) and, in the same run, one full read
+//                                                of A (read-all's single-threaded walk); their ratio.
+//                                                --every-chunk: without the identical-chunk fast path
 //   vtxscope-bench query FILE [--expr E] [--rounds N]
 //                                                a query over every frame (QueryScan, entities listed)
 //                                                against a full read and a decode-only pass in the
@@ -516,7 +518,7 @@ int perturb(const std::string& path, const std::string& out, int32_t from, doubl
 
 /// diverge(A, B) against one full read of A (decode every chunk, read every property of every
 /// frame, one thread: read-all's loop) in the same process: the line is ratio <= 1.5.
-int divergeBench(const std::string& pathA, const std::string& pathB, double epsilon)
+int divergeBench(const std::string& pathA, const std::string& pathB, double epsilon, bool skipIdenticalChunks)
 {
     auto readOnce = [&]() -> vtx::Result<double> {
         const auto t0 = Clock::now();
@@ -551,6 +553,7 @@ int divergeBench(const std::string& pathA, const std::string& pathB, double epsi
         return fail(b.message());
     vtx::DivergeOptions opt;
     opt.tolerance.absolute = epsilon;
+    opt.skipIdenticalChunks = skipIdenticalChunks;
     auto report = vtx::diverge(**a, **b, opt);
     if (!report)
         return fail(report.message());
@@ -564,6 +567,7 @@ int divergeBench(const std::string& pathA, const std::string& pathB, double epsi
                            {"compared_by", report->byName ? "name" : "layout"},
                            {"first_divergence", report->firstDivergence ? report->firstDivergence->frameA : -1},
                            {"divergent_frames", report->divergentPairs.size()},
+                           {"identical_chunks", report->identicalChunks},
                            {"diverge_ms", ms},
                            {"read_all_ms", *read},
                            {"ratio", ms / *read},
@@ -1117,7 +1121,8 @@ int main(int argc, char** argv)
         return perturb(file, args[2], std::stoi(option(args, "--from", "6000")), std::stod(option(args, "--delta", "0.5")));
     if (cmd == "diverge" && args.size() >= 3) {
         warmPageCache(args[2]);
-        return divergeBench(file, args[2], std::stod(option(args, "--epsilon", "0")));
+        return divergeBench(file, args[2], std::stod(option(args, "--epsilon", "0")),
+                            std::find(args.begin(), args.end(), "--every-chunk") == args.end());
     }
     if (cmd == "query")
         return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"), std::stoi(option(args, "--rounds", "3")));

@@ -217,6 +217,9 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
 void DiffPanel::setOptions(const vtx::DiffOptions& options)
 {
     m_options = options;
+    if (m_epsilon->text().toDouble() != options.tolerance.absolute)
+        m_epsilon->setText(options.tolerance.absolute > 0 ? QString::number(options.tolerance.absolute) : QString());
+    syncCompareTolerance(); // comparing two replays, the lane and the diff use one ε
     recompute();
 }
 
@@ -228,6 +231,8 @@ bool DiffPanel::isUpToDate() const
 
 void DiffPanel::pinA(int frame)
 {
+    if (m_comparing)
+        return;
     m_previousMode = false;
     m_wantA = frame >= 0 ? frame : m_session->currentFrame();
     if (m_followPlayhead)
@@ -237,6 +242,8 @@ void DiffPanel::pinA(int frame)
 
 void DiffPanel::setB(int frame)
 {
+    if (m_comparing)
+        return;
     m_followPlayhead = frame < 0;
     m_wantB = m_followPlayhead ? m_session->currentFrame() : frame;
     if (m_previousMode)
@@ -246,6 +253,8 @@ void DiffPanel::setB(int frame)
 
 void DiffPanel::setPreviousFrameMode(bool on)
 {
+    if (m_comparing)
+        return;
     m_previousMode = on;
     if (on) {
         m_followPlayhead = true;
@@ -260,7 +269,7 @@ void DiffPanel::setPreviousFrameMode(bool on)
 
 void DiffPanel::swap()
 {
-    if (!isActive() || m_previousMode)
+    if (!isActive() || m_previousMode || m_comparing)
         return;
     const int a = m_wantA;
     m_wantA = m_wantB;
@@ -272,6 +281,8 @@ void DiffPanel::swap()
 
 void DiffPanel::clear()
 {
+    if (m_comparing)
+        return; // the comparison's close ends compare mode
     m_wantA = m_wantB = -1;
     m_previousMode = false;
     m_followPlayhead = true;
@@ -283,6 +294,10 @@ void DiffPanel::clear()
 
 void DiffPanel::onFrameReady()
 {
+    if (m_comparing) {
+        followCompare();
+        return;
+    }
     if (!isActive() || !m_followPlayhead)
         return;
     // B follows what the playhead shows, exactly like the inspector: no extra request.
@@ -298,7 +313,8 @@ void DiffPanel::onFrameReady()
 
 void DiffPanel::requestFrames()
 {
-    emit markersChanged(m_wantA, isActive() ? m_wantB : -1);
+    // Comparing two replays, B is a frame of the other file: no marker on this timeline.
+    emit markersChanged(m_comparing ? -1 : m_wantA, isActive() && !m_comparing ? m_wantB : -1);
     if (!isActive()) {
         updateSummary();
         return;
@@ -336,6 +352,14 @@ void DiffPanel::requestFrames()
 void DiffPanel::recompute()
 {
     const auto& f = m_session->file();
+    if (m_comparing && !compareSummary().isEmpty()) { // no B frame to compare with: nothing stale stays listed
+        m_model->clear();
+        m_damagedA.clear();
+        m_damagedB.clear();
+        updateSummary();
+        emit diffUpdated();
+        return;
+    }
     if (!f || !isActive() || m_a.isNull() || m_b.isNull() || m_a.index() != m_wantA || m_b.index() != m_wantB) {
         updateSummary(); // keeps the last diff on screen with a "loading" note
         return;
@@ -366,13 +390,21 @@ void DiffPanel::updateSummary()
         m_summary->setText(tr("No replay open."));
         return;
     }
+    if (m_comparing) {
+        if (const QString why = compareSummary(); !why.isEmpty()) {
+            m_summary->setText(why);
+            return;
+        }
+    }
     if (!isActive()) {
         m_summary->setText(tr("Press <b>A</b> to pin frame A at the playhead, then scrub to compare it with B — "
                               "or <b>Ctrl+D</b> to diff each frame with the previous one."));
         return;
     }
-    QString text = m_previousMode ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB) : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
-    if (!m_followPlayhead)
+    QString text = m_previousMode ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)
+                   : m_comparing  ? tr("A = this replay, frame %1  ·  B = compared replay, frame %2").arg(m_wantA).arg(m_wantB)
+                                  : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
+    if (!m_followPlayhead && !m_comparing)
         text += tr(" (B set)");
     if (const auto& d = m_model->diff()) {
         const vtx::BucketDiffCounts t = d->totals();

@@ -169,6 +169,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     buildActions();
     buildDocks();
+    buildComparison();
 
     m_statusFrame = new QLabel(this);
     m_statusTime = new QLabel(this);
@@ -866,6 +867,8 @@ void MainWindow::onOpened()
     m_playback->setSpeed(m_settings->defaultSpeed());
     if (m_pending.frame >= 0)
         m_playback->seek(m_pending.frame);
+    if (!m_pending.compare.isEmpty())
+        openComparison(m_pending.compare);
     m_pending = {};
     statusBar()->showMessage(tr("Opened %1").arg(m_session->path()), 5000);
 }

@@ -739,7 +739,10 @@ void MapView::rebuild()
         if (s.glyphs[i].key == m_view->selection())
             s.selected = int(i);
 
-    addComparison(s, glyphByKey, shown.index());
+    if (m_otherActive)
+        addOtherReplay(s, glyphByKey, shown.index());
+    else
+        addComparison(s, glyphByKey, shown.index());
     addEvents(s, shown.index());
     if (m_trailSeconds > 0 && m_trailFrame != shown.index() && s.note.isEmpty())
         s.note = tr("trails loading…");

@@ -24,6 +24,8 @@ int main(int argc, char** argv)
     QCommandLineOption frame("frame", "Start at frame N.", "N");
     QCommandLineOption select("select", "Select an entity: BUCKET:UNIQUE_ID (bucket name or index).", "BUCKET:UNIQUE_ID");
     QCommandLineOption follow("follow", "Follow FILE while it is being written: new chunks extend the timeline.");
+    QCommandLineOption compare("compare", "Compare FILE with B: where the two runs diverge (lane, diff, map ghosts).", "B.vtx");
+    parser.addOption(compare);
     parser.addOption(frame);
     parser.addOption(follow);
     parser.addOption(select);
@@ -33,6 +35,10 @@ int main(int argc, char** argv)
     window.resize(1400, 900);
     window.show();
     const QStringList files = parser.positionalArguments();
+    if (files.isEmpty() && parser.isSet(compare)) {
+        qCritical("vtxscope: --compare needs a FILE to compare with it");
+        return 2;
+    }
     if (!files.isEmpty()) {
         vtxw::OpenRequest req(files.first());
         if (parser.isSet(frame)) {
@@ -54,6 +60,7 @@ int main(int argc, char** argv)
             req.selectId = s.mid(colon + 1);
         }
         req.follow = parser.isSet(follow);
+        req.compare = parser.value(compare);
         window.openFile(req);
     }
     return app.exec();

@@ -20,6 +20,7 @@ class QTreeView;
 
 namespace vtxw {
 
+class CompareSession;
 class ReplaySession;
 class ViewState;
 
@@ -38,11 +39,17 @@ public:
     void swap();
     void clear();
 
+    /// Two replays (File ▸ Compare with…): while `compare` has a file open, A is this replay at
+    /// the playhead and B the compared replay's paired frame, following the playhead; pinning A,
+    /// setting B, swapping and clearing wait until the comparison is closed. DiffPanelCompare.cpp.
+    void setCompareSession(CompareSession* compare);
+    bool isComparingFiles() const { return m_comparing; }
+
     int frameA() const { return m_wantA; }
     int frameB() const { return m_wantB; }
     bool followsPlayhead() const { return m_followPlayhead; }
     bool previousFrameMode() const { return m_previousMode; }
-    bool isActive() const { return m_previousMode || m_wantA >= 0; }
+    bool isActive() const { return m_comparing || m_previousMode || m_wantA >= 0; }
     bool isUpToDate() const;
 
     DiffModel* model() const { return m_model; }
@@ -79,6 +86,10 @@ private:
     void restoreView();
     void rebuildFilters();
     void exportTo(bool json);
+    void followCompare();
+    void syncCompareTolerance();
+    void compareArrived();
+    QString compareSummary() const;
 
     ReplaySession* m_session;
     ViewState* m_viewState;
@@ -98,6 +109,8 @@ private:
     int m_wantA = -1, m_wantB = -1;
     bool m_followPlayhead = true;
     bool m_previousMode = false;
+    CompareSession* m_compare = nullptr;
+    bool m_comparing = false; ///< comparing two replays (m_compare has a file open)
     vtx::FrameHandle m_a, m_b;
     QSet<QString> m_damagedA, m_damagedB; ///< "bucket/uniqueId" of entities damaged in A / B (FrameIntegrity)
     // What was expanded / selected, by entity and path, so a live update keeps the view.

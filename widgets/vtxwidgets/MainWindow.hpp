@@ -40,6 +40,9 @@ class UserSettings;
 class TimeDataPanel;
 class Bookmarks;
 class MapView;
+class CompareSession;
+class CompareBar;
+class DivergenceLane;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -48,6 +51,7 @@ struct OpenRequest {
     QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
     QString selectId;
     bool follow = false;     ///< --follow: re-read the file as it grows
+    QString compare;         ///< --compare B.vtx: compare with this replay once the file is open
 };
 
 class MainWindow : public QMainWindow {
@@ -73,6 +77,13 @@ public:
     /// Go ▸ Find all frames where…: scans the replay, the timeline's matches lane shows the result.
     void findAll(const QString& expression);
     MapView* map() const { return m_map; }
+    /// File ▸ Compare with…: opens `path` (off the UI thread) and compares the open replay with it.
+    void openComparison(const QString& path);
+    CompareSession* compareSession() const { return m_compare; }
+    CompareBar* compareBar() const { return m_compareBar; }
+    DivergenceLane* divergenceLane() const { return m_divergenceLane; }
+    /// Go ▸ Next / Previous divergence.
+    void seekDivergence(bool forward);
     /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
     /// property selected in the diff panel when it has focus, else the inspector's).
     void seekPropertyChange(bool forward);
@@ -124,6 +135,8 @@ private:
     void applyUserSettings();
     void addBookmarkDialog();
     void updateBookmarkMenu();
+    void buildComparison(); ///< MainWindowCompare.cpp
+    void showComparisonOnMap();
 
     ReplaySession* m_session;
     PlaybackController* m_playback;
@@ -141,6 +154,9 @@ private:
     MatchFinder* m_matchFinder;
     void wireMatchFinder(const std::function<void()>& updateEscape);
     MapView* m_map = nullptr;
+    CompareSession* m_compare = nullptr;
+    CompareBar* m_compareBar = nullptr;
+    DivergenceLane* m_divergenceLane = nullptr;
     QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;
     CachePanel* m_cachePanel;

@@ -87,6 +87,14 @@ public:
     /// The diff's frame A for the shown frame B (null: none on hand). Shown only while the view
     /// state's A and B are this frame and the shown one; otherwise the map says A is loading.
     void setComparisonFrame(const vtx::FrameHandle& a);
+    /// Two replays compared (File ▸ Compare with…): the compared replay's frame `wanted`, paired
+    /// with the shown frame, drawn as hollow ghosts with arrows to this replay's glyphs; `frame`
+    /// is the one on hand (a different index: the map says it is loading). `wanted` < 0: no
+    /// partner frame. `sameLayout` false: its types cannot be placed through this schema.
+    /// MapViewCompare.cpp.
+    void setOtherReplayFrame(const vtx::FrameHandle& frame, int wanted, bool sameLayout);
+    /// Back to the diff's A (comparison closed).
+    void clearOtherReplay();
 
     MapCanvas* canvas() const { return m_canvas; }
     const MapScene& scene() const { return m_canvas->scene(); }
@@ -129,6 +137,7 @@ private:
     /// A's ghosts, arrows and added entities, when A is pinned and on hand (else a note).
     void addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
     void addEvents(MapScene& s, int shownFrame) const;
+    void addOtherReplay(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
     void applyTrails();
     void loadFileSettings();
     void saveFileSetting(const QString& key, const QVariant& value);
@@ -158,6 +167,10 @@ private:
     QHash<QString, int> m_colourOfValue; ///< stable colours for the open file
     double m_trailSeconds = 2.0;
     vtx::FrameHandle m_a;
+    bool m_otherActive = false; ///< comparing with another replay: its frame, not A, makes the ghosts
+    vtx::FrameHandle m_other;
+    int m_otherWanted = -1;
+    bool m_otherSameLayout = true;
     bool m_needsFit = false;
     QString m_backgroundPath;
     QRectF m_backgroundWorld;

@@ -14,12 +14,16 @@
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace vtx {
+
+struct PairDivergence;
 
 struct DivergeOptions {
     Alignment alignment = Alignment::Frame;
@@ -32,6 +36,18 @@ struct DivergeOptions {
     /// has no name to match across schemas, while the same-layout diff compares it too.
     bool forceByName = false;
     size_t maxFirstChanges = 200;     ///< property changes listed for the first divergent pair
+    /// Same layout, chunks over the same frames paired frame for frame, stored bytes equal:
+    /// the frames are identical, so such chunks are neither decoded nor compared (runs agree
+    /// up to the divergence, usually most of a replay). Off: every pair is decoded and compared
+    /// (the tests check both give the same report). A chunk both files store identically is
+    /// then not checked for decode errors either: it is equal, whatever it holds.
+    bool skipIdenticalChunks = true;
+    /// Polled between frame pairs; when it reads true, diverge() stops with Errc::Superseded.
+    const std::atomic<bool>* cancel = nullptr;
+    /// Called on the comparing thread after each chunk of A (and once at the end): the pairs
+    /// compared so far, their total, and the divergent pairs found since the previous call
+    /// (the viewer's divergence lane fills in from these while the run is compared).
+    std::function<void(uint64_t pairsDone, uint64_t pairsTotal, const PairDivergence* newPairs, size_t newCount)> progress;
 };
 
 /// One differing property of an entity in the first divergent pair.
@@ -73,6 +89,7 @@ struct DivergeReport {
     int64_t offset = 0;
     int32_t framesA = 0, framesB = 0;
     uint64_t pairsCompared = 0;
+    uint64_t identicalChunks = 0;                 ///< chunks of A skipped as byte-identical to B's (skipIdenticalChunks)
     bool byName = false;                          ///< compared through property trees (schemas differ in layout)
     std::vector<SchemaDifference> schemaDifferences;
     std::optional<FramePair> firstDivergence;
