@@ -623,9 +623,6 @@ void MainWindow::buildDocks()
 
     // Plot and timeline (with the transport bar) along the bottom.
     QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
-    QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(plotDock, analysisDock);
-    plotDock->raise();
     auto* timelineHost = new QWidget(this);
     auto* tl = new QVBoxLayout(timelineHost);
     tl->setContentsMargins(2, 2, 2, 2);
@@ -660,6 +657,11 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    // The analyses share the plot's place (tabbed after the split: splitting a tabbed dock
+    // would tab the timeline too).
+    QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(plotDock, analysisDock);
+    plotDock->raise();
     applyDefaultDockSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
@@ -678,6 +680,8 @@ void MainWindow::applyDefaultDockSizes()
     auto* watch = findChild<QDockWidget*>("watchDock");
     resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
     resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+    // Room for a plot with readable axes; the inspector keeps the rest.
+    resizeDocks({findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout()

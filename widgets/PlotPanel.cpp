@@ -37,8 +37,8 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::ClickFocus);
-    setToolTip(tr("Wheel: zoom · drag: pan · double-click: whole replay · Shift+wheel: zoom y · click: seek"));
-    m_scene.emptyText = tr("Right-click a numeric property in the inspector, or a watch, and choose Plot");
+    m_scene.emptyText = tr("Right-click a numeric property in the inspector, or a watch, and choose Plot.\n"
+                           "Wheel: zoom · drag: pan · double-click: whole replay · Shift+wheel: zoom y · click: seek");
     auto restale = [this] {
         rebuildSeries();
         update();
@@ -248,6 +248,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
         s->setDecimals(3);
         s->setEnabled(false);
         s->setKeyboardTracking(false);
+        s->setMaximumWidth(110);
     }
     m_yMin->setToolTip(tr("Y minimum"));
     m_yMax->setToolTip(tr("Y maximum"));

@@ -1,5 +1,6 @@
 #include "vtxwidgets/PlotRenderer.hpp"
 
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPolygonF>
@@ -89,7 +90,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         p.fillRect(hole, QBrush(QColor(0xD5, 0x5E, 0x00, 140), Qt::BDiagPattern));
         if (hole.width() > fm.horizontalAdvance(QStringLiteral("unreadable")) + 6) {
             p.setPen(QColor(0xD5, 0x5E, 0x00));
-            p.drawText(hole.adjusted(3, 2, -3, -2), Qt::AlignTop | Qt::AlignHCenter, QObject::tr("unreadable"));
+            p.drawText(hole.adjusted(3, 2, -3, -2), Qt::AlignTop | Qt::AlignHCenter, QCoreApplication::translate("PlotRenderer", "unreadable"));
         }
     }
 
@@ -179,7 +180,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         const int x = int(L.map.x(f));
         p.setPen(QPen(dim, 1, Qt::DashLine));
         p.drawLine(x, r.top(), x, r.bottom());
-        QStringList lines{scene.frameText ? scene.frameText(f) : QObject::tr("frame %1").arg(f)};
+        QStringList lines{scene.frameText ? scene.frameText(f) : QCoreApplication::translate("PlotRenderer", "frame %1").arg(f)};
         for (const PlotSeriesView& s : scene.series) {
             QString value = QStringLiteral("—");
             if (s.data) {

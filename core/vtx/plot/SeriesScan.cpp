@@ -4,7 +4,7 @@
 
 namespace vtx {
 
-std::optional<double> PathValue::read(ContainerView entity, const Schema& schema)
+std::optional<double> PathEntityValue::read(ContainerView entity, const Schema& schema)
 {
     const Value v = m_path.evaluate(entity, schema);
     if (!v.isNumber())
@@ -62,7 +62,7 @@ Result<std::unique_ptr<SeriesSampler>> propertySampler(const Schema& schema, uin
     auto parsed = PropertyPath::parse(path);
     if (!parsed)
         return parsed.status();
-    return std::unique_ptr<SeriesSampler>(std::make_unique<EntitySampler>(schema, bucket, uniqueId, std::make_unique<PathValue>(std::move(*parsed))));
+    return std::unique_ptr<SeriesSampler>(std::make_unique<EntitySampler>(schema, bucket, uniqueId, std::make_unique<PathEntityValue>(std::move(*parsed))));
 }
 
 } // namespace vtx

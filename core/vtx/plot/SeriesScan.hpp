@@ -40,9 +40,9 @@ public:
 
 /// A property path as the inspector writes it ("Health", "Position.x"); numbers and bools read
 /// as numbers, anything else (absent, strings, vectors as a whole) as none.
-class PathValue final : public EntityValue {
+class PathEntityValue final : public EntityValue {
 public:
-    explicit PathValue(PropertyPath path) : m_path(std::move(path)) {}
+    explicit PathEntityValue(PropertyPath path) : m_path(std::move(path)) {}
     std::optional<double> read(ContainerView entity, const Schema& schema) override;
 
 private:
