@@ -59,8 +59,8 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     layout->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { m_status->setText(statusText()); });
-    connect(m_filter, &QLineEdit::textChanged, this, [this] { m_status->setText(statusText()); });
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { m_status->setText(tableStatus()); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this] { m_status->setText(tableStatus()); });
     connect(m_cancelButton, &QPushButton::clicked, this, &AnalysisPanel::cancel);
     connect(m_csv, &QPushButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis as CSV"), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
@@ -89,7 +89,9 @@ AnalysisPanel::~AnalysisPanel() { m_jobs.cancel(); }
 
 QString AnalysisPanel::title() const { return m_title->text(); }
 
-QString AnalysisPanel::statusText() const
+QString AnalysisPanel::statusText() const { return m_status->text(); }
+
+QString AnalysisPanel::tableStatus() const
 {
     const vtx::AnalysisTable& t = m_model->table();
     if (m_shownTitle.isEmpty())
@@ -149,7 +151,7 @@ void AnalysisPanel::run(const QString& title, Work work)
             self->m_model->setTable(std::move(*r));
             self->m_view->resizeColumnsToContents();
             self->m_csv->setEnabled(true);
-            self->m_status->setText(self->statusText());
+            self->m_status->setText(self->tableStatus());
             emit self->finished();
         });
 }

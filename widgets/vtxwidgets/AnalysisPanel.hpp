@@ -40,6 +40,7 @@ public:
     QTableView* view() const { return m_view; }
     QLineEdit* filter() const { return m_filter; }
     QString title() const;
+    /// The line under the table: rows shown, frames that could not be read, or the error.
     QString statusText() const;
     /// The rows the filter shows, in the view's order, as CSV.
     bool exportCsv(const QString& path, QString* error = nullptr) const;
@@ -49,6 +50,7 @@ signals:
     void finished();
 
 private:
+    QString tableStatus() const;
     ReplaySession* m_session;
     AnalysisModel* m_model;
     QSortFilterProxyModel* m_proxy;
