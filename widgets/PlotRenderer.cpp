@@ -131,7 +131,11 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     QPolygonF run;
     run.reserve(4 * std::max(1, r.width()));
     for (size_t i = 0; i < scene.series.size(); ++i) {
-        p.setPen(QPen(scene.series[i].colour, 1.5));
+        // A cosmetic 1 px pen: the raster engine strokes it on its fast path (a wider pen goes
+        // through the general stroker: 133 → 17 ms for 10 × 1600 columns in a dev build).
+        QPen pen(scene.series[i].colour, 1);
+        pen.setCosmetic(true);
+        p.setPen(pen);
         auto flush = [&] {
             if (run.size() == 1)
                 p.drawPoint(run.front());
