@@ -14,11 +14,18 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <time.h>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double cpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -30,8 +37,8 @@ struct Pick {
     std::string id, path;
 };
 
-/// Up to `n` numeric series, one per entity first (round robin over the entities of frame 0),
-/// so the series are spread like a user's picks: scalars as they are, vectors by their x.
+/// Up to `n` numeric series of different entities of frame 0, spread like a user's picks:
+/// scalars as they are, vectors by their x.
 std::vector<Pick> pickSeries(const vtx::ReplayFile& file, size_t n)
 {
     std::vector<std::vector<Pick>> perEntity;
@@ -60,16 +67,14 @@ std::vector<Pick> pickSeries(const vtx::ReplayFile& file, size_t n)
                 perEntity.push_back(std::move(picks));
         }
     }
+    // Series j: entity j, its (2j + 1)-th numeric field (wrapping), so the picks mix ints,
+    // floats and vector components instead of the same first field of every entity.
     std::vector<Pick> out;
-    for (size_t k = 0; out.size() < n; ++k) {
-        bool any = false;
-        for (const auto& picks : perEntity)
-            if (k < picks.size() && out.size() < n) {
-                out.push_back(picks[k]);
-                any = true;
-            }
-        if (!any)
-            break;
+    for (size_t j = 0; out.size() < n && j < n * perEntity.size(); ++j) {
+        const auto& picks = perEntity[j % perEntity.size()];
+        const Pick& p = picks[(2 * j + 1) % picks.size()];
+        if (std::none_of(out.begin(), out.end(), [&](const Pick& o) { return o.id == p.id && o.path == p.path; }))
+            out.push_back(p);
     }
     return out;
 }
@@ -89,11 +94,12 @@ int plotSeries(const std::string& path, int series, int rounds)
         std::fprintf(stderr, "vtxscope-bench: no numeric property to plot in %s\n", path.c_str());
         return 1;
     }
-    std::vector<double> readMs, plotMs;
+    std::vector<double> readMs, plotMs, readCpu, plotCpu;
     uint64_t checksum = 0, points = 0;
     for (int r = 0; r < rounds; ++r) {
         // One full read: every chunk decoded, every property read.
         auto t0 = Clock::now();
+        double c0 = cpuMs();
         vtxbench::PropertyWalk walk(file.schema());
         vtxbench::WalkTotals totals;
         for (size_t ci = 0; ci < file.chunks().size(); ++ci) {
@@ -104,9 +110,11 @@ int plotSeries(const std::string& path, int series, int rounds)
                 walk.frame((*chunk)->frame(lf), totals);
         }
         readMs.push_back(msSince(t0));
+        readCpu.push_back(cpuMs() - c0);
         checksum += totals.checksum;
         // The plot: N series in one pass.
         t0 = Clock::now();
+        c0 = cpuMs();
         std::vector<std::unique_ptr<vtx::SeriesSampler>> samplers;
         for (const Pick& p : picks) {
             auto made = vtx::propertySampler(file.schema(), p.bucket, p.id, p.path);
@@ -114,6 +122,7 @@ int plotSeries(const std::string& path, int series, int rounds)
         }
         const vtx::SeriesScanResult result = vtx::scanSeries(file, samplers);
         plotMs.push_back(msSince(t0));
+        plotCpu.push_back(cpuMs() - c0);
         points = 0;
         for (const auto& s : result.series)
             points += s.frames.size();
@@ -132,6 +141,9 @@ int plotSeries(const std::string& path, int series, int rounds)
                            {"full_read_ms", read},
                            {"series_ms", plot},
                            {"ratio", plot / read},
+                           {"full_read_cpu_ms", median(readCpu)},
+                           {"series_cpu_ms", median(plotCpu)},
+                           {"ratio_cpu", median(plotCpu) / median(readCpu)},
                            {"line", 1.5},
                            {"pass", plot / read <= 1.5},
                            {"checksum", checksum}}

@@ -50,6 +50,7 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
+    m_view->sortByColumn(0, Qt::AscendingOrder); // Qt starts descending
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);

@@ -73,7 +73,7 @@ void PlotCanvas::rebuildSeries()
     m_scene.series.clear();
     for (const PlotSeriesEntry& e : m_model->entries())
         if (e.visible && e.data)
-            m_scene.series.push_back({e.name, e.colour, e.data});
+            m_scene.series.push_back({e.name, e.colour, e.data, e.summary});
     m_stale = true;
 }
 
@@ -389,6 +389,8 @@ quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& pat
 
 quint64 PlotPanel::addSeries(const QString& name, SamplerFactory factory)
 {
+    if (!m_session->isOpen())
+        return 0; // nothing to read: a series would wait forever
     const quint64 id = m_model->add(name, std::move(factory));
     startScan();
     return id;
@@ -447,6 +449,7 @@ void PlotPanel::startScan()
     struct Answer {
         std::vector<quint64> ids;
         std::vector<std::shared_ptr<const vtx::SeriesData>> data;
+        std::vector<std::shared_ptr<const vtx::SeriesSummary>> summaries;
         std::vector<std::pair<quint64, QString>> errors;
         std::vector<vtx::FrameSpan> failed;
         bool cancelled = false;
@@ -478,8 +481,10 @@ void PlotPanel::startScan()
             vtx::SeriesScanResult r = vtx::scanSeries(*file, samplers, control);
             a.cancelled = r.cancelled;
             a.failed = std::move(r.failed);
-            for (vtx::SeriesData& d : r.series)
+            for (vtx::SeriesData& d : r.series) {
+                a.summaries.push_back(std::make_shared<const vtx::SeriesSummary>(vtx::summarize(d.frames, d.values)));
                 a.data.push_back(std::make_shared<const vtx::SeriesData>(std::move(d)));
+            }
             return a;
         },
         [self](JobOutcome outcome, Answer a) {
@@ -493,7 +498,7 @@ void PlotPanel::startScan()
             for (const auto& [id, error] : a.errors)
                 self->m_model->setSeriesData(id, nullptr, error);
             for (size_t i = 0; i < a.ids.size() && i < a.data.size(); ++i)
-                self->m_model->setSeriesData(a.ids[i], a.data[i]);
+                self->m_model->setSeriesData(a.ids[i], a.data[i], {}, a.summaries[i]);
             self->updateStatus();
             emit self->finished();
         });

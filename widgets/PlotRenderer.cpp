@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 #include <QFontMetrics>
 #include <QPainter>
-#include <QPolygonF>
+#include <QPolygon>
 #include <algorithm>
 #include <cmath>
 
@@ -45,7 +45,7 @@ void layoutPlot(const PlotScene& scene, PlotLayout& layout)
             layout.columns[i].clear();
             continue;
         }
-        vtx::decimate(d->frames, d->values, layout.map, layout.columns[i]);
+        vtx::decimate(d->frames, d->values, layout.map, layout.columns[i], scene.series[i].summary.get());
         for (const vtx::PlotColumn& c : layout.columns[i]) {
             if (c.x < layout.plot.left() || c.x > layout.plot.right())
                 continue; // the points beyond the edges only steer the line
@@ -128,7 +128,9 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     // The curves: per column first → min → max → last, one polyline per joined run.
     p.save();
     p.setClipRect(r);
-    QPolygonF run;
+    // Integer points: the columns are whole pixels and the pen is not antialiased, so nothing is
+    // lost, and the raster engine's integer polyline path skips the float → fixed conversion.
+    QPolygon run;
     run.reserve(4 * std::max(1, r.width()));
     for (size_t i = 0; i < scene.series.size(); ++i) {
         // A cosmetic 1 px pen: the raster engine strokes it on its fast path (a wider pen goes
@@ -146,13 +148,22 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         for (const vtx::PlotColumn& c : L.columns[i]) {
             if (!c.joined)
                 flush();
-            const double x = c.x + 0.5;
-            run.append(QPointF(x, L.y(c.first)));
+            const int x = c.x;
+            auto y = [&](double v) { return int(std::lround(std::clamp(L.y(v), -1e6, 1e6))); };
+            // Points that land on the previous one's pixel add nothing to the stroke.
+            auto add = [&](const QPoint& q) {
+                if (run.isEmpty() || run.constLast() != q)
+                    run.append(q);
+            };
+            if (!c.joined || run.isEmpty())
+                run.append(QPoint(x, y(c.first))); // a run's first point, even when alone
+            else
+                add(QPoint(x, y(c.first)));
             if (c.min != c.max) {
                 // Any order draws the same vertical stroke; keep the path monotone in time.
-                run.append(QPointF(x, L.y(c.first <= c.last ? c.min : c.max)));
-                run.append(QPointF(x, L.y(c.first <= c.last ? c.max : c.min)));
-                run.append(QPointF(x, L.y(c.last)));
+                add(QPoint(x, y(c.first <= c.last ? c.min : c.max)));
+                add(QPoint(x, y(c.first <= c.last ? c.max : c.min)));
+                add(QPoint(x, y(c.last)));
             }
         }
         flush();

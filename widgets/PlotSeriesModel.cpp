@@ -52,13 +52,15 @@ void PlotSeriesModel::clear()
     endResetModel();
 }
 
-void PlotSeriesModel::setSeriesData(quint64 id, std::shared_ptr<const vtx::SeriesData> data, const QString& error)
+void PlotSeriesModel::setSeriesData(quint64 id, std::shared_ptr<const vtx::SeriesData> data, const QString& error,
+                                    std::shared_ptr<const vtx::SeriesSummary> summary)
 {
     const int row = rowOf(id);
     if (row < 0)
         return;
     m_entries[size_t(row)].data = std::move(data);
     m_entries[size_t(row)].error = error;
+    m_entries[size_t(row)].summary = std::move(summary);
     emit dataChanged(index(row), index(row));
 }
 

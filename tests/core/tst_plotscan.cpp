@@ -301,6 +301,15 @@ private slots:
         std::vector<PlotColumn> got;
         decimate(frames, values, map, got);
         const std::vector<PlotColumn> want = bruteDecimate(frames, values, map);
+        // The fast path (whole blocks folded through the summary) gives the same columns.
+        const SeriesSummary summary = summarize(frames, values);
+        std::vector<PlotColumn> fast;
+        decimate(frames, values, map, fast, &summary);
+        QVERIFY(fast == got);
+        // A summary of another series is not used.
+        const SeriesSummary other = summarize(std::span(frames).first(frames.size() / 2), std::span(values).first(values.size() / 2));
+        decimate(frames, values, map, fast, &other);
+        QVERIFY(fast == got);
         QCOMPARE(got.size(), want.size());
         for (size_t i = 0; i < got.size(); ++i)
             QVERIFY2(got[i] == want[i], qPrintable(QString("column %1 (x %2)").arg(i).arg(got[i].x)));

@@ -90,7 +90,8 @@ public:
 
     /// Plots entity.path (the inspector's path syntax) over the whole replay.
     quint64 addPropertySeries(const EntityKey& entity, const QString& path);
-    /// Plots any sampler (the plug-in point for series that are not a property path).
+    /// Plots any sampler (the plug-in point for series that are not a property path); 0 and
+    /// nothing added when no replay is open.
     quint64 addSeries(const QString& name, SamplerFactory factory);
     void removeSeries(quint64 id);
     void clear();

@@ -4,6 +4,7 @@
 // frame is a factory of core samplers, made fresh on the worker for each scan — a property of
 // an entity today; any other SeriesSampler (an expression) is added the same way.
 
+#include "vtx/plot/Decimate.hpp"
 #include "vtx/plot/SeriesScan.hpp"
 
 #include <QAbstractListModel>
@@ -23,6 +24,7 @@ struct PlotSeriesEntry {
     bool visible = true;
     SamplerFactory factory;
     std::shared_ptr<const vtx::SeriesData> data; ///< null while being computed
+    std::shared_ptr<const vtx::SeriesSummary> summary; ///< of `data`, made on the worker
     QString error;                               ///< the sampler could not be made (bad path)
 };
 
@@ -37,7 +39,8 @@ public:
     void remove(quint64 id);
     void clear();
     /// The worker's answer for `id` (ignored when the series was removed meanwhile).
-    void setSeriesData(quint64 id, std::shared_ptr<const vtx::SeriesData> data, const QString& error = {});
+    void setSeriesData(quint64 id, std::shared_ptr<const vtx::SeriesData> data, const QString& error = {},
+                       std::shared_ptr<const vtx::SeriesSummary> summary = {});
     void setVisible(int row, bool visible);
 
     const std::vector<PlotSeriesEntry>& entries() const { return m_entries; }
