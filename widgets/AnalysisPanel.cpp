@@ -21,8 +21,8 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_model(new AnalysisModel(this)), m_proxy(new QSortFilterProxyModel(this))
 {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(2);
+    layout->setContentsMargins(2, 1, 2, 1); // one row above the table: the window must fit 800 × 600
+    layout->setSpacing(1);
     auto* top = new QHBoxLayout;
     m_title = new QLabel(tr("Analysis ▸ Entity lifetimes, Unique values… or Property spans…"), this);
     m_filter = new QLineEdit(this);
@@ -37,7 +37,12 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     m_cancelButton->setVisible(false);
     m_csv = new QPushButton(tr("CSV…"), this);
     m_csv->setEnabled(false);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setMinimumWidth(60);
+    m_status = new QLabel(this);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     top->addWidget(m_title, 1);
+    top->addWidget(m_status, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancelButton);
     top->addWidget(m_filter);
@@ -54,10 +59,8 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->setMinimumHeight(40);
+    m_view->setMinimumHeight(24);
     layout->addWidget(m_view, 1);
-    m_status = new QLabel(this);
-    layout->addWidget(m_status);
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { m_status->setText(tableStatus()); });

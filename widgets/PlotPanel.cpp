@@ -19,6 +19,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cmath>
@@ -232,8 +233,10 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     : QWidget(parent), m_session(session), m_view(view), m_model(new PlotSeriesModel(this))
 {
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(2);
+    // Small margins and one toolbar row (the status line sits in it): the window must fit
+    // 800 × 600 with every dock open.
+    layout->setContentsMargins(2, 1, 2, 1);
+    layout->setSpacing(1);
     auto* top = new QHBoxLayout;
     m_link = new QCheckBox(tr("Link to timeline"), this);
     m_link->setToolTip(tr("The plot shows the timeline's visible range; zooming or panning either moves both"));
@@ -249,14 +252,18 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
         s->setEnabled(false);
         s->setKeyboardTracking(false);
         s->setMaximumWidth(110);
+        s->setMinimumWidth(50); // the ±1e12 range would ask for 150 px each
     }
     m_yMin->setToolTip(tr("Y minimum"));
     m_yMax->setToolTip(tr("Y maximum"));
-    auto* csv = new QPushButton(tr("CSV…"), this);
+    auto* csv = new QToolButton(this);
+    csv->setText(tr("CSV…"));
     csv->setObjectName("plotExportCsv");
-    auto* png = new QPushButton(tr("PNG…"), this);
+    auto* png = new QToolButton(this);
+    png->setText(tr("PNG…"));
     png->setObjectName("plotExportPng");
-    auto* clearAll = new QPushButton(tr("Clear"), this);
+    auto* clearAll = new QToolButton(this);
+    clearAll->setText(tr("Clear"));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setMaximumWidth(160);
@@ -267,7 +274,10 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     top->addWidget(m_fitY);
     top->addWidget(m_yMin);
     top->addWidget(m_yMax);
-    top->addStretch(1);
+    m_status = new QLabel(this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided by the row, full text in the tooltip
+    top->addWidget(m_status, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancelButton);
     top->addWidget(csv);
@@ -279,7 +289,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     m_legend = new QListView(split);
     m_legend->setModel(m_model);
     m_legend->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_legend->setMinimumWidth(60);
+    m_legend->setMinimumSize(60, 30);
     auto* remove = new QAction(tr("Remove series"), m_legend);
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetShortcut);
@@ -298,13 +308,10 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setSizes({150, 600});
     layout->addWidget(split, 1);
-    m_status = new QLabel(this);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_status);
     updateStatus();
 
     connect(m_cancelButton, &QPushButton::clicked, this, &PlotPanel::cancel);
-    connect(clearAll, &QPushButton::clicked, this, &PlotPanel::clear);
+    connect(clearAll, &QToolButton::clicked, this, &PlotPanel::clear);
     connect(m_canvas, &PlotCanvas::seekRequested, this, &PlotPanel::seekRequested);
     connect(m_canvas, &PlotCanvas::xRangeChanged, this, [this](double first, double last) {
         if (isLinked())
@@ -338,13 +345,13 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     auto manualY = [this] { m_canvas->setYRange(m_yMin->value(), m_yMax->value()); };
     connect(m_yMin, &QDoubleSpinBox::valueChanged, this, manualY);
     connect(m_yMax, &QDoubleSpinBox::valueChanged, this, manualY);
-    connect(csv, &QPushButton::clicked, this, [this] {
+    connect(csv, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as CSV"), QStringLiteral("plot.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error))
             m_status->setText(error);
     });
-    connect(png, &QPushButton::clicked, this, [this] {
+    connect(png, &QToolButton::clicked, this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as PNG"), QStringLiteral("plot.png"), tr("PNG (*.png)"));
         if (!path.isEmpty() && !exportPng(path))
             m_status->setText(tr("Could not write %1").arg(path));
