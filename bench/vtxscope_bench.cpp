@@ -1,5 +1,10 @@
 // vtxscope-bench: whole-file measurements on real-sized replays, JSON on stdout.
 //
+//   vtxscope-bench plot-series FILE [--series N] [--rounds R]
+//                                                N plot series over the whole replay in one pass
+//                                                vs one full read in the same run (ratio)
+//   vtxscope-bench plot-paint [--series N] [--points P] [--width W] [--height H] [--rounds R]
+//                                                one Plot dock repaint into an offscreen image
 //   vtxscope-bench read-all FILE [--threads N]   decode every chunk, read every property of
 //                                                every frame; wall time and peak RSS
 //   vtxscope-bench open FILE                     open -> first frame decoded
@@ -57,6 +62,7 @@
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
 #include "MapPaint.hpp"
+#include "PlotBench.hpp"
 #endif
 #include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
@@ -1086,12 +1092,23 @@ int main(int argc, char** argv)
         return fail("map-paint needs a build with the GUI (VTXSCOPE_BUILD_GUI=ON)");
 #endif
     }
+    if (!args.empty() && args[0] == "plot-paint") {
+#ifdef VTXSCOPE_BENCH_MAP
+        return plotPaint(argc, argv, std::stoi(option(args, "--series", "10")), std::stoi(option(args, "--points", "100000")),
+                         std::stoi(option(args, "--width", "1600")), std::stoi(option(args, "--height", "600")),
+                         std::stoi(option(args, "--rounds", "200")));
+#else
+        return fail("plot-paint needs a build with the GUI (VTXSCOPE_BUILD_GUI=ON)");
+#endif
+    }
     if (args.size() < 2)
         return fail("usage: vtxscope-bench read-all|open|cold-jumps|zstd|replay-trace FILE ... | make-traces DIR");
     const std::string& cmd = args[0];
     const std::string& file = args[1];
     if (cmd != "make-traces")
         warmPageCache(file);
+    if (cmd == "plot-series")
+        return plotSeries(file, std::stoi(option(args, "--series", "10")), std::stoi(option(args, "--rounds", "5")));
     if (cmd == "read-all")
         return readAll(file, unsigned(std::stoul(option(args, "--threads", "1"))));
     if (cmd == "open")

@@ -14,7 +14,8 @@
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/PropertyPlot.hpp"
+#include "vtxwidgets/AnalysisPanel.hpp"
+#include "vtxwidgets/PlotPanel.hpp"
 #include "vtxwidgets/RecentFiles.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/SettingsDialog.hpp"
@@ -162,7 +163,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setCentralWidget(centreHost);
 
     m_timeline = new TimelineScrubber(m_session, this);
-    m_plot = new PropertyPlot(m_session, this);
+    m_plot = new PlotPanel(m_session, m_viewState, this);
+    m_analysis = new AnalysisPanel(m_session, this);
     m_diff = new DiffPanel(m_session, m_viewState, this);
     m_seeker = new ChangeSeeker(m_session, this);
     m_matchFinder = new MatchFinder(m_session, this);
@@ -248,11 +250,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_session, &ReplaySession::currentFrameChanged, this, &MainWindow::updateStatus);
     connect(m_timeline, &TimelineScrubber::seekRequested, m_playback, &PlaybackController::seek);
-    connect(m_plot, &PropertyPlot::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_plot, &PlotPanel::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_plot, &PlotPanel::linkedRangeRequested, m_timeline, &TimelineScrubber::setVisibleRange);
+    connect(m_analysis, &AnalysisPanel::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
     connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
-        // Over what the timeline shows (the view state's zoom range).
-        m_plot->plot(e, p, int(m_viewState->zoomFirst()), int(std::ceil(m_viewState->zoomLast())));
+        m_plot->addPropertySeries(e, p); // over the whole replay; the x range follows the timeline when linked
+        if (auto* d = findChild<QDockWidget*>("plotDock"))
+            d->raise();
     });
     connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
 
@@ -412,6 +417,61 @@ void MainWindow::buildActions()
     connect(m_bookmarks, &Bookmarks::changed, this, &MainWindow::updateBookmarkMenu);
     connect(m_bookmarks, &Bookmarks::changed, this, [this] { m_timeline->setBookmarks(m_bookmarks->list()); });
 
+    // Analyses over the whole replay, shown in the Analysis dock (issue 18).
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    auto showAnalysis = [this] {
+        if (auto* d = findChild<QDockWidget*>("analysisDock")) {
+            d->show();
+            d->raise();
+        }
+    };
+    add(analysis, "analysisLifetimes", tr("Entity &lifetimes"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_L), [this, showAnalysis] {
+        showAnalysis();
+        m_analysis->runLifetimes();
+    });
+    add(analysis, "analysisUniqueValues", tr("&Unique values…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_U), [this, showAnalysis] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Unique values"),
+                                                   tr("Properties to group entities by, comma-separated; optionally a type first:\n"
+                                                      "  Team, IsAlive      Player: Team, Weapon.Name"),
+                                                   QLineEdit::Normal, QSettings().value("analysis/uniqueValues").toString(), &ok);
+        if (!ok || text.trimmed().isEmpty())
+            return;
+        QSettings().setValue("analysis/uniqueValues", text);
+        vtx::UniqueValuesRequest request;
+        QString paths = text;
+        if (const int colon = text.indexOf(':'); colon > 0 && !text.left(colon).contains(',')) {
+            request.type = text.left(colon).trimmed().toStdString();
+            paths = text.mid(colon + 1);
+        }
+        for (const QString& p : paths.split(',', Qt::SkipEmptyParts))
+            if (!p.trimmed().isEmpty())
+                request.paths.push_back(p.trimmed().toStdString());
+        showAnalysis();
+        m_analysis->runUniqueValues(request);
+    });
+    add(analysis, "analysisSpans", tr("Property &spans…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S), [this, showAnalysis] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Property spans"),
+                                                   tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
+                                                      "  Health      Player: Weapon.Name"),
+                                                   QLineEdit::Normal, QSettings().value("analysis/spans").toString(), &ok);
+        if (!ok || text.trimmed().isEmpty())
+            return;
+        QSettings().setValue("analysis/spans", text);
+        vtx::PropertySpansRequest request;
+        QString path = text;
+        if (const int colon = text.indexOf(':'); colon > 0) {
+            request.type = text.left(colon).trimmed().toStdString();
+            path = text.mid(colon + 1);
+        }
+        request.path = path.trimmed().toStdString();
+        showAnalysis();
+        m_analysis->runPropertySpans(request);
+    });
+    analysis->addSeparator();
+    add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
+
     // Developer tools, out of the user's menus: the access trace feeds vtxscope-bench, the
     // cache policy is for comparing policies (docs/CACHE.md).
     QMenu* debug = menuBar()->addMenu(tr("De&bug"));
@@ -514,6 +574,15 @@ void MainWindow::buildDocks()
             rows << i.row();
         m_watchModel->removeRows(rows);
     });
+    auto* plotWatch = new QAction(tr("Plot"), watch);
+    watch->addAction(plotWatch);
+    connect(plotWatch, &QAction::triggered, this, [this, watch] {
+        for (const QModelIndex& i : watch->selectionModel()->selectedRows())
+            if (i.row() < m_watchModel->watches().size()) {
+                const WatchModel::Watch& w = m_watchModel->watches()[i.row()];
+                m_plot->addPropertySeries(w.entity, w.path);
+            }
+    });
     watch->setMinimumHeight(40); // the right column shares 600 px with the diff at the minimum window size
     QDockWidget* watchDock = dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
     QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
@@ -600,6 +669,11 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    // The analyses share the plot's place (tabbed after the split: splitting a tabbed dock
+    // would tab the timeline too).
+    QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(plotDock, analysisDock);
+    plotDock->raise();
     applyDefaultDockSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
@@ -618,6 +692,8 @@ void MainWindow::applyDefaultDockSizes()
     auto* watch = findChild<QDockWidget*>("watchDock");
     resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
     resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+    // Room for a plot with readable axes; the inspector keeps the rest.
+    resizeDocks({findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout()

@@ -408,6 +408,16 @@ void TimelineScrubber::showAll()
     update();
 }
 
+void TimelineScrubber::setVisibleRange(double first, double last)
+{
+    const double span = std::clamp(last - first, 20.0, std::max(20.0, m_axis.frameCount - 1));
+    m_axis.first = first;
+    m_axis.last = first + span;
+    m_axis.clampToFile();
+    announceRange();
+    update();
+}
+
 void TimelineScrubber::announceRange()
 {
     if (m_axis.first == m_announcedFirst && m_axis.last == m_announcedLast)

@@ -9,7 +9,6 @@
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/PropertyPlot.hpp"
 #include "vtxwidgets/RecentFiles.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
@@ -555,26 +554,6 @@ private slots:
         QVERIFY(w.entityModel()->rowCount() > 0);
     }
 
-    void plotComputesOnAWorkerAndSeeks()
-    {
-        MainWindow w;
-        QVERIFY(openAndWait(w, demoPath()));
-        QSignalSpy done(w.plot(), &PropertyPlot::finished);
-        w.plot()->plot({0, "player_0"}, "Position.x", 0, w.session()->frameCount() - 1);
-        QVERIFY(w.plot()->isComputing());
-        QVERIFY(done.wait(30000));
-        QCOMPARE(int(w.plot()->canvas()->series().frames.size()), w.session()->frameCount());
-        auto* canvas = w.plot()->canvas();
-        canvas->resize(600, 150);
-        const int x = canvas->width() / 2;
-        QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(x, 50));
-        QCOMPARE(w.session()->currentFrame(), canvas->frameAtX(x));
-        // Cancel: a new request cancels a running one; cancel() stops it.
-        w.plot()->plot({0, "player_1"}, "Health", 0, w.session()->frameCount() - 1);
-        w.plot()->cancel();
-        QVERIFY(!w.plot()->isComputing());
-    }
-
     // File > Follow: the window opens a recording that is still being written (recovery mode,
     // banner), then the timeline grows as a writer thread appends chunks, the tailing playhead
     // stays on the last frame, and the finished file loses its "recovered" banner.
@@ -818,36 +797,6 @@ private slots:
         QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
         filter->clear();
         QCOMPARE(w.entityView()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
-    }
-
-    // Issue 16 (6): a cancelled plot leaves the previous curve and its title; a newer plot
-    // supersedes an older one, which never finishes.
-    void plotTitleAfterCancel()
-    {
-        MainWindow w;
-        w.show();
-        QVERIFY(openAndWait(w, demoPath()));
-        PropertyPlot* plot = w.plot();
-        QSignalSpy finished(plot, &PropertyPlot::finished);
-        plot->plot({0, "player_1"}, "Health", 0, 1799);
-        QVERIFY(finished.wait(20000));
-        const QString first = plot->title();
-        QVERIFY(first.startsWith("player_1.Health"));
-        const size_t points = plot->canvas()->series().frames.size();
-        plot->plot({0, "player_2"}, "Armor", 0, 1799);
-        QVERIFY(plot->title().contains("player_2.Armor"));
-        plot->cancel();
-        QCOMPARE(plot->title(), first);
-        QVERIFY(!plot->isComputing());
-        QCoreApplication::processEvents();
-        QCOMPARE(plot->canvas()->series().frames.size(), points);
-        QCOMPARE(finished.count(), 1);
-        plot->plot({0, "player_2"}, "Armor", 0, 1799);
-        plot->plot({0, "player_3"}, "Health", 0, 900);
-        QVERIFY(finished.wait(20000));
-        QTRY_VERIFY(!plot->isComputing());
-        QCOMPARE(finished.count(), 2);
-        QVERIFY(plot->title().startsWith("player_3.Health"));
     }
 
     // Issue 16 (7): the window fits 800×600, the entity names stay visible there, Reset layout

@@ -11,7 +11,7 @@
 #include "vtxwidgets/MainWindow.hpp"
 #include "vtxwidgets/MapView.hpp"
 #include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/PropertyPlot.hpp"
+#include "vtxwidgets/PlotPanel.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
 #include "vtxwidgets/TimelineScrubber.hpp"
 
@@ -199,13 +199,13 @@ private slots:
             QApplication::sendEvent(tl, &wheel);
         }
         QVERIFY(tl->axis().span() < 4000);
-        QSignalSpy plotted(w.plot(), &PropertyPlot::finished);
+        QSignalSpy plotted(w.plot(), &PlotPanel::finished);
         QElapsedTimer plotClock;
         plotClock.start();
-        w.plot()->plot({0, "player_3"}, "Health", 0, w.session()->frameCount() - 1);
+        w.plot()->addPropertySeries({0, "player_3"}, "Health");
         QVERIFY(plotted.wait(60000));
         qInfo("plot: player_3.Health over %d frames in %lld ms", w.session()->frameCount(), plotClock.elapsed());
-        QVERIFY(!w.plot()->canvas()->series().frames.empty());
+        QVERIFY(w.plot()->model()->entries().front().data && !w.plot()->model()->entries().front().data->frames.empty());
         w.grab().save(artifacts + "/smoke-zoomed-and-plot.png");
     }
 

@@ -27,7 +27,8 @@ class TimelineScrubber;
 class InspectorPanel;
 class WatchModel;
 class EventsModel;
-class PropertyPlot;
+class PlotPanel;
+class AnalysisPanel;
 class DiffPanel;
 class ChangeSeeker;
 class MatchFinder;
@@ -69,7 +70,8 @@ public:
     QTreeView* entityView() const { return m_entityView; }
     WatchModel* watchModel() const { return m_watchModel; }
     EventsModel* eventsModel() const { return m_eventsModel; }
-    PropertyPlot* plot() const { return m_plot; }
+    PlotPanel* plot() const { return m_plot; }
+    AnalysisPanel* analysis() const { return m_analysis; }
     QLineEdit* entityFilter() const { return m_filter; }
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
@@ -148,7 +150,8 @@ private:
     QLineEdit* m_filter;
     WatchModel* m_watchModel;
     EventsModel* m_eventsModel;
-    PropertyPlot* m_plot;
+    PlotPanel* m_plot;
+    AnalysisPanel* m_analysis;
     DiffPanel* m_diff;
     ChangeSeeker* m_seeker;
     MatchFinder* m_matchFinder;

@@ -51,6 +51,9 @@ public:
     int scrubLaneY() const;
     void zoomIn(double factor, int anchorFrame);
     void showAll();
+    /// Shows frames [first, last] (clamped to the file, at least the smallest zoom span): a
+    /// linked panel (the plot) zoomed or panned.
+    void setVisibleRange(double first, double last);
     int frameCount() const { return int(m_axis.frameCount); }
     /// The followed file grew: new chunks join the lanes; a view showing everything keeps
     /// showing everything, a zoomed view stays where it is.

@@ -1,0 +1,80 @@
+#pragma once
+// Every frame of a replay in order, for scans that look at the whole recording (plot series,
+// analyses). Chunks are decoded here, one at a time, never through the playhead's cache, so a
+// scan neither moves the playhead's window nor keeps more than one chunk alive. A chunk that
+// fails to decode, or a frame that fails verification, becomes a failed span with its reason:
+// the scan goes on, and the caller shows the hole instead of drawing across it.
+
+#include "vtx/ReplayFile.hpp"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+/// Frames [first, last] that could not be read, and why.
+struct FrameSpan {
+    int32_t first = 0;
+    int32_t last = -1;
+    std::string reason;
+    friend bool operator==(const FrameSpan&, const FrameSpan&) = default;
+};
+
+struct WalkControl {
+    const std::atomic<bool>* cancel = nullptr;
+    /// Frames done so far and the replay's frame count; called once per chunk.
+    std::function<void(int64_t done, int64_t total)> progress;
+};
+
+struct WalkResult {
+    std::vector<FrameSpan> failed; ///< ascending, adjacent failures merged (the first one's reason kept)
+    bool cancelled = false;
+    int64_t framesRead = 0;
+};
+
+namespace detail {
+void addFailed(std::vector<FrameSpan>& spans, int32_t first, int32_t last, std::string reason);
+}
+
+/// Calls `visit(frameIndex, frame, chunk)` for every readable frame, in frame order.
+template <class Visit>
+WalkResult walkReplay(const ReplayFile& file, const WalkControl& control, Visit&& visit)
+{
+    WalkResult r;
+    const int64_t total = file.frameCount();
+    int64_t done = 0;
+    for (const ChunkEntry& entry : file.chunks()) {
+        if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
+            r.cancelled = true;
+            return r;
+        }
+        auto decoded = file.decodeChunk(size_t(&entry - file.chunks().data()));
+        if (!decoded) {
+            detail::addFailed(r.failed, entry.startFrame, entry.endFrame, decoded.message());
+        } else {
+            const DecodedChunk& chunk = **decoded;
+            const size_t n = chunk.frameCount();
+            for (size_t local = 0; local < n; ++local) {
+                const int32_t f = chunk.startFrame() + int32_t(local);
+                const FrameView fv = chunk.frame(local);
+                if (fv.isNull()) {
+                    detail::addFailed(r.failed, f, f, chunk.frameStatus(local).message());
+                    continue;
+                }
+                visit(f, fv, chunk);
+                ++r.framesRead;
+            }
+            // A chunk holding fewer frames than its entry promises: the rest is unreadable too.
+            if (int64_t(n) < entry.frameCount())
+                detail::addFailed(r.failed, chunk.startFrame() + int32_t(n), entry.endFrame, "chunk holds fewer frames than its index entry");
+        }
+        done += entry.frameCount();
+        if (control.progress)
+            control.progress(std::min(done, total), total);
+    }
+    return r;
+}
+
+} // namespace vtx

@@ -1,0 +1,402 @@
+// The Plot and Analysis docks (issue 18) in the main window on real replays: several series over
+// the whole replay equal reading the frames directly; a chunk that fails to decode is a gap that
+// is drawn and said; cancel leaves no stale curve; the x range follows the timeline and the
+// timeline follows the plot; click seeks; CSV export; the models pass QAbstractItemModelTester.
+
+#include "CorruptCopy.hpp"
+#include "TestSupport.hpp"
+#include "WindowWait.hpp"
+#include "vtxwidgets/AnalysisPanel.hpp"
+#include "vtxwidgets/InspectorPanel.hpp"
+#include "vtxwidgets/MainWindow.hpp"
+#include "vtxwidgets/PlotPanel.hpp"
+#include "vtxwidgets/ReplaySession.hpp"
+#include "vtxwidgets/TimelineScrubber.hpp"
+#include "vtxwidgets/ViewState.hpp"
+#include "vtxwidgets/WatchModel.hpp"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QListView>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QtTest>
+
+using namespace vtxw;
+
+namespace {
+
+QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+
+/// The slow path: each frame read on its own, the entity found, the path evaluated.
+vtx::SeriesData directRead(const vtx::ReplayFile& file, uint32_t bucket, const std::string& id, const std::string& path)
+{
+    vtx::SeriesData d;
+    const vtx::PropertyPath p = *vtx::PropertyPath::parse(path);
+    std::shared_ptr<const vtx::DecodedChunk> chunk; // ReplayFile::frame() decodes its chunk each time: keep it
+    for (int32_t f = 0; f < file.frameCount(); ++f) {
+        vtx::FrameView fv;
+        if (chunk && f >= chunk->startFrame() && f < chunk->startFrame() + int32_t(chunk->frameCount())) {
+            fv = chunk->frame(size_t(f - chunk->startFrame()));
+        } else {
+            auto h = file.frame(f);
+            if (!h)
+                continue;
+            chunk = h->chunk();
+            fv = h->view();
+        }
+        const vtx::Value v = p.evaluate(vtx::findEntity(fv, bucket, id), file.schema());
+        if (v.isNumber()) {
+            d.frames.push_back(f);
+            d.values.push_back(v.number);
+        }
+    }
+    return d;
+}
+
+const PlotSeriesEntry* entryNamed(PlotPanel* plot, const QString& name)
+{
+    for (const PlotSeriesEntry& e : plot->model()->entries())
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+class TestPlot : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName("vtxscope-tests");
+    }
+
+    void seriesModelPassesTheTester()
+    {
+        PlotSeriesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const quint64 a = model.add("a.Health", {});
+        const quint64 b = model.add("b.Health", {});
+        model.add("c.Health", {});
+        QVERIFY(model.hasPending());
+        QVERIFY(model.index(0).data(PlotSeriesModel::ComputingRole).toBool());
+        auto d = std::make_shared<vtx::SeriesData>();
+        d->frames = {1, 2, 3};
+        d->values = {1, 2, 3};
+        model.setSeriesData(a, d);
+        QCOMPARE(model.index(0).data(PlotSeriesModel::PointCountRole).toLongLong(), 3LL);
+        QVERIFY(model.setData(model.index(0), Qt::Unchecked, Qt::CheckStateRole));
+        QVERIFY(!model.entries()[0].visible);
+        QVERIFY(model.index(0).data(Qt::DecorationRole).value<QColor>() != model.index(1).data(Qt::DecorationRole).value<QColor>());
+        model.remove(b);
+        QCOMPARE(model.rowCount(), 2);
+        model.setSeriesData(b, d); // removed meanwhile: ignored
+        QCOMPARE(model.rowCount(), 2);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void analysisModelPassesTheTester()
+    {
+        AnalysisModel model;
+        QSortFilterProxyModel proxy;
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(AnalysisModel::SortRole);
+        QAbstractItemModelTester t1(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        vtx::AnalysisTable t;
+        t.columns = {"id", "n"};
+        t.rows = {{std::string("b"), int64_t(10)}, {std::string("a"), int64_t(9)}, {std::string("c"), int64_t(100)}};
+        model.setTable(t);
+        proxy.sort(1);
+        // Numbers sort as numbers (9 < 10 < 100), not as text.
+        QCOMPARE(proxy.index(0, 0).data().toString(), QString("a"));
+        QCOMPARE(proxy.index(2, 0).data().toString(), QString("c"));
+        proxy.setFilterKeyColumn(-1);
+        proxy.setFilterFixedString("b");
+        QCOMPARE(proxy.rowCount(), 1);
+        model.setTable({});
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    // Four series from the three ways in (the panel, the inspector's Plot, the watch list's
+    // Plot), each over the whole replay, equal to reading the frames directly.
+    void seriesEqualReadingTheFrames()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, demoPath()));
+        PlotPanel* plot = w.plot();
+        QAbstractItemModelTester tester(plot->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(plot, &PlotPanel::finished);
+        plot->addPropertySeries({0, "player_0"}, "Position.x");
+        emit w.inspector()->plotRequested({0, "player_1"}, "Health");
+        w.watchModel()->addWatch({{0, "player_2"}, "Armor"});
+        w.watchModel()->addWatch({{2, "item_0"}, "ValueCents"});
+        auto* watchView = w.findChild<QDockWidget*>("watchDock")->findChild<QTableView*>();
+        QVERIFY(watchView);
+        watchView->selectionModel()->select(w.watchModel()->index(0, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        watchView->selectionModel()->select(w.watchModel()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QAction* plotWatch = nullptr;
+        for (QAction* a : watchView->actions())
+            if (a->text() == "Plot")
+                plotWatch = a;
+        QVERIFY(plotWatch);
+        plotWatch->trigger();
+        QCOMPARE(plot->model()->rowCount(), 4);
+        QVERIFY(plot->isComputing());
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QVERIFY(finished.count() >= 1);
+        const auto file = w.session()->file();
+        const struct {
+            QString name;
+            uint32_t bucket;
+            std::string id, path;
+        } want[] = {{"player_0.Position.x", 0, "player_0", "Position.x"},
+                    {"player_1.Health", 0, "player_1", "Health"},
+                    {"player_2.Armor", 0, "player_2", "Armor"},
+                    {"item_0.ValueCents", 2, "item_0", "ValueCents"}};
+        for (const auto& s : want) {
+            const PlotSeriesEntry* e = entryNamed(plot, s.name);
+            QVERIFY2(e && e->data, qPrintable(s.name));
+            const vtx::SeriesData direct = directRead(*file, s.bucket, s.id, s.path);
+            QCOMPARE(e->data->frames, direct.frames);
+            QCOMPARE(e->data->values, direct.values);
+            QCOMPARE(int(e->data->frames.size()), file->frameCount()); // the whole replay
+        }
+        QVERIFY(plot->failed().empty());
+        QVERIFY2(plot->statusText().startsWith("4 series"), qPrintable(plot->statusText()));
+        // Drawn: every shown series has columns; hiding one in the legend removes its curve.
+        auto* canvas = plot->canvas();
+        canvas->resize(800, 300);
+        QCOMPARE(canvas->layout().columns.size(), size_t(4));
+        for (const auto& c : canvas->layout().columns)
+            QVERIFY(!c.empty() && c.size() <= size_t(canvas->layout().plot.width()) + 2);
+        plot->model()->setData(plot->model()->index(0), Qt::Unchecked, Qt::CheckStateRole);
+        QCOMPARE(canvas->layout().columns.size(), size_t(3));
+        // Click (no drag) seeks to the frame under the cursor.
+        const int x = canvas->layout().plot.left() + canvas->layout().plot.width() / 3;
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(x, canvas->layout().plot.center().y()));
+        QCOMPARE(w.session()->currentFrame(), canvas->frameAtX(x));
+        // CSV: a header naming every series, one row per frame, the values as computed.
+        QTemporaryDir dir;
+        const QString csv = dir.path() + "/plot.csv";
+        QVERIFY(plot->exportCsv(csv));
+        QFile in(csv);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(in.readAll()).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), file->frameCount() + 1);
+        QCOMPARE(lines[0], QString("frame,game time (s),player_0.Position.x,player_1.Health,player_2.Armor,item_0.ValueCents"));
+        const QStringList row = lines[101].split(',');
+        QCOMPARE(row[0], QString("100"));
+        QCOMPARE(row[3].toDouble(), entryNamed(plot, "player_1.Health")->data->values[100]);
+        QVERIFY(plot->exportPng(dir.path() + "/plot.png"));
+        QVERIFY(QImage(dir.path() + "/plot.png").width() == canvas->width());
+    }
+
+    // A chunk that fails to decode: the series have no points there, the hole is hatched on the
+    // plot (no column of any curve inside it) and the status line says which frames and why.
+    void corruptChunkGapIsDrawnAndSaid()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/corrupt.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(demoPath(), path, 2));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, path));
+        const vtx::ChunkEntry bad = w.session()->file()->chunks()[2];
+        PlotPanel* plot = w.plot();
+        plot->setLinked(false);
+        plot->addPropertySeries({0, "player_0"}, "Position.x");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QCOMPARE(plot->failed().size(), size_t(1));
+        QCOMPARE(plot->failed()[0].first, bad.startFrame);
+        QCOMPARE(plot->failed()[0].last, bad.endFrame);
+        QVERIFY2(plot->statusText().contains(QString("frames %1–%2").arg(bad.startFrame).arg(bad.endFrame)) &&
+                     plot->statusText().contains("unreadable") && plot->statusText().contains("chunk 2"),
+                 qPrintable(plot->statusText()));
+        const vtx::SeriesData direct = directRead(*w.session()->file(), 0, "player_0", "Position.x");
+        const auto& data = plot->model()->entries()[0].data;
+        QVERIFY(data);
+        QCOMPARE(data->frames, direct.frames);
+        QCOMPARE(data->values, direct.values);
+        auto* canvas = plot->canvas();
+        canvas->resize(900, 300);
+        QCOMPARE(canvas->scene().failed.size(), size_t(1));
+        const PlotLayout& L = canvas->layout();
+        const int x0 = int(std::ceil(L.map.x(bad.startFrame))) + 1, x1 = int(std::floor(L.map.x(bad.endFrame))) - 1;
+        QVERIFY(x1 > x0);
+        for (const vtx::PlotColumn& c : L.columns[0])
+            QVERIFY2(c.x < x0 || c.x > x1, qPrintable(QString("a curve column at x %1 inside the gap").arg(c.x)));
+        // The first column after the hole is not joined across it.
+        auto after = std::find_if(L.columns[0].begin(), L.columns[0].end(), [&](const vtx::PlotColumn& c) { return c.x > x1; });
+        QVERIFY(after != L.columns[0].end());
+        QVERIFY(!after->joined);
+        // The hatch is painted inside the hole.
+        const QImage img = canvas->grab().toImage();
+        const QColor mid = img.pixelColor((x0 + x1) / 2, L.plot.top() + 30);
+        QVERIFY2(mid.red() > mid.blue(), qPrintable(mid.name()));
+    }
+
+    // Cancel removes the series being computed: no partial or stale curve, even when the
+    // cancelled job's answer arrives later; the curves computed before stay.
+    void cancelLeavesNoStaleCurve()
+    {
+        MainWindow w;
+        QVERIFY(vtxtest::openAndWait(w, demoPath()));
+        PlotPanel* plot = w.plot();
+        QSignalSpy finished(plot, &PlotPanel::finished);
+        plot->addPropertySeries({0, "player_1"}, "Health");
+        QVERIFY(finished.wait(30000));
+        const auto first = plot->model()->entries()[0].data;
+        QVERIFY(first);
+        plot->addPropertySeries({0, "player_2"}, "Armor");
+        QVERIFY(plot->isComputing());
+        plot->cancel();
+        QVERIFY(!plot->isComputing());
+        QCOMPARE(plot->model()->rowCount(), 1);
+        // Let the cancelled worker finish and its answer be delivered: it must change nothing.
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QCoreApplication::processEvents();
+        QCOMPARE(plot->model()->rowCount(), 1);
+        QCOMPARE(plot->model()->entries()[0].data, first);
+        QCOMPARE(finished.count(), 1);
+        QCOMPARE(plot->canvas()->scene().series.size(), size_t(1));
+        // Two added back to back: one pass computes both (the first job is superseded).
+        plot->addPropertySeries({0, "player_2"}, "Armor");
+        plot->addPropertySeries({0, "player_3"}, "Health");
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY(!plot->isComputing());
+        QCOMPARE(plot->model()->rowCount(), 3);
+        for (const PlotSeriesEntry& e : plot->model()->entries())
+            QVERIFY2(e.data, qPrintable(e.name));
+        // A bad path is an error on its row, not a crash or an endless "computing".
+        plot->addPropertySeries({0, "player_3"}, "Health[");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QVERIFY(!plot->model()->entries().back().error.isEmpty());
+        QVERIFY(plot->model()->index(3).data().toString().contains("error"));
+        // Closing the replay clears the series (they name its entities).
+        w.session()->close();
+        QCOMPARE(plot->model()->rowCount(), 0);
+    }
+
+    // Linked: the plot shows the timeline's range; zooming or panning the plot moves the
+    // timeline. Unlinked: neither follows the other.
+    void xRangeLinkedToTheTimeline()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, demoPath()));
+        PlotPanel* plot = w.plot();
+        plot->setLinked(true);
+        plot->addPropertySeries({0, "player_1"}, "Position.x");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        auto* canvas = plot->canvas();
+        w.timeline()->zoomIn(4, 900);
+        QCOMPARE(canvas->xFirst(), w.viewState()->zoomFirst());
+        QCOMPARE(canvas->xLast(), w.viewState()->zoomLast());
+        const double spanBefore = canvas->xLast() - canvas->xFirst();
+        canvas->resize(800, 300);
+        const QPoint at(canvas->layout().plot.center());
+        QWheelEvent wheel(at, canvas->mapToGlobal(at), {}, {0, 120}, Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(canvas, &wheel);
+        QVERIFY(canvas->xLast() - canvas->xFirst() < spanBefore);
+        QCOMPARE(w.viewState()->zoomFirst(), canvas->xFirst());
+        QCOMPARE(w.viewState()->zoomLast(), canvas->xLast());
+        // Drag pans (and does not seek).
+        const int before = w.session()->currentFrame();
+        const double firstBefore = canvas->xFirst();
+        QTest::mousePress(canvas, Qt::LeftButton, {}, at);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at + QPoint(120, 0)), canvas->mapToGlobal(QPointF(at + QPoint(120, 0))), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &move);
+        QTest::mouseRelease(canvas, Qt::LeftButton, {}, at + QPoint(120, 0));
+        QVERIFY(canvas->xFirst() < firstBefore);
+        QCOMPARE(w.session()->currentFrame(), before);
+        QCOMPARE(w.viewState()->zoomFirst(), canvas->xFirst());
+        // Unlinked.
+        plot->setLinked(false);
+        const double mine = canvas->xFirst();
+        w.timeline()->showAll();
+        QCOMPARE(canvas->xFirst(), mine);
+        // Manual y: the range set is the range drawn.
+        for (QCheckBox* c : plot->findChildren<QCheckBox*>())
+            if (c->text().contains("Fit"))
+                c->setChecked(false);
+        auto spins = plot->findChildren<QDoubleSpinBox*>();
+        QCOMPARE(spins.size(), 2);
+        spins[0]->setValue(-1000);
+        spins[1]->setValue(1000);
+        QCOMPARE(canvas->yMin(), -1000.0);
+        QCOMPARE(canvas->yMax(), 1000.0);
+    }
+
+    // Analysis ▸ Entity lifetimes from the menu: on a worker, one row per unique id, sorted
+    // and filtered by the proxy, exported as shown.
+    void analysisFromTheMenu()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, demoPath()));
+        AnalysisPanel* panel = w.analysis();
+        QAbstractItemModelTester t1(panel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester t2(panel->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(panel, &AnalysisPanel::finished);
+        QAction* lifetimes = w.findChild<QAction*>("analysisLifetimes");
+        QVERIFY(lifetimes);
+        QVERIFY(!lifetimes->shortcut().isEmpty());
+        lifetimes->trigger();
+        QVERIFY(panel->isComputing());
+        QVERIFY(finished.wait(30000));
+        const vtx::LifetimesResult want = vtx::entityLifetimes(*w.session()->file());
+        QCOMPARE(panel->model()->rowCount(), int(want.entities.size()));
+        QCOMPARE(panel->title(), QString("Entity lifetimes"));
+        panel->filter()->setText("skel_");
+        QCOMPARE(panel->proxy()->rowCount(), 6);
+        QVERIFY(panel->statusText().contains("6 of"));
+        QTemporaryDir dir;
+        QVERIFY(panel->exportCsv(dir.path() + "/a.csv"));
+        QFile in(dir.path() + "/a.csv");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(in.readAll()).count("\r\n"), 7); // the header and the shown rows
+        panel->filter()->clear();
+        // Activating a row seeks to its first frame.
+        panel->view()->sortByColumn(3, Qt::DescendingOrder);
+        const int firstFrame = panel->proxy()->index(0, 3).data(AnalysisModel::SortRole).toInt();
+        emit panel->view()->activated(panel->proxy()->index(0, 0));
+        QCOMPARE(w.session()->currentFrame(), firstFrame);
+        // Unique values and spans with a bad type: the error is said, the last table stays.
+        panel->runUniqueValues({{"Team"}, "Plyer"});
+        QVERIFY(finished.wait(30000));
+        QVERIFY2(panel->statusText().contains("unknown type 'Plyer'"), qPrintable(panel->statusText()));
+        QCOMPARE(panel->model()->rowCount(), int(want.entities.size()));
+        panel->runPropertySpans({"Health", "Player"});
+        QVERIFY(finished.wait(30000));
+        QVERIFY(panel->title().startsWith("Spans of Health"));
+        QVERIFY(panel->model()->rowCount() > 0);
+        // Cancel: the previous table and title stay.
+        panel->runLifetimes();
+        panel->cancel();
+        QVERIFY(!panel->isComputing());
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QVERIFY(panel->title().startsWith("Spans of Health"));
+    }
+};
+
+QTEST_MAIN(TestPlot)
+#include "tst_plot.moc"

@@ -1,0 +1,30 @@
+#pragma once
+// An analysis result (vtx::AnalysisTable) as a table model: display text for reading, the typed
+// value under SortRole so a proxy sorts numbers as numbers.
+
+#include "vtx/analysis/Analyses.hpp"
+
+#include <QAbstractTableModel>
+
+namespace vtxw {
+
+class AnalysisModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Roles { SortRole = Qt::UserRole + 1 };
+    using QAbstractTableModel::QAbstractTableModel;
+    void setTable(vtx::AnalysisTable table);
+    const vtx::AnalysisTable& table() const { return m_table; }
+    /// The column named `name`, or -1.
+    int columnNamed(const QString& name) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    vtx::AnalysisTable m_table;
+};
+
+} // namespace vtxw
