@@ -133,7 +133,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->header()->resizeSection(DiffModel::AColumn, 130);
     m_view->header()->resizeSection(DiffModel::BColumn, 130);
     m_view->setTextElideMode(Qt::ElideMiddle);
-    m_view->setMinimumHeight(48); // a few rows; the default minimum would push the window past 600 px
+    m_view->setMinimumHeight(36); // a header and a row; the default minimum would push the window past 600 px
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_view, 1);
 

@@ -837,6 +837,7 @@ private slots:
         QVERIFY(!QSettings().value("files/recent").toStringList().contains(gone));
 
         const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        qInfo("%s", qPrintable(minimumSizeReport(w))); // the figure README quotes
         QVERIFY2(minimum.width() <= 800 && minimum.height() <= 600, qPrintable(minimumSizeReport(w)));
         QVERIFY(openAndWait(w, demoPath()));
         for (const char* name : {"close", "follow", "saveTrace"})
