@@ -252,6 +252,10 @@ private slots:
         QTest::addColumn<int>("seed");
         for (int seed = 1; seed <= 6; ++seed)
             QTest::addRow("random %d", seed) << "random" << 20000 * seed << 100 + 317 * seed << 0.0 << double(20000 * seed - 1) << seed;
+        // Hundreds of points per column: the summary's wide blocks fold them.
+        QTest::newRow("random, 330 points per column") << "random" << 100000 << 300 << 0.0 << 99999.0 << 21;
+        QTest::newRow("gaps, 150 points per column") << "gaps" << 100000 << 640 << 0.0 << 100000.0 << 22;
+        QTest::newRow("NaN and inf, 250 points per column") << "nonfinite" << 100000 << 400 << 0.0 << 99999.0 << 23;
         QTest::newRow("random zoomed in") << "random" << 100000 << 1600 << 31234.5 << 31300.25 << 7;
         QTest::newRow("random more pixels than points") << "random" << 300 << 1600 << 0.0 << 299.0 << 8;
         QTest::newRow("random with gaps") << "gaps" << 50000 << 777 << 1000.0 << 45000.0 << 9;

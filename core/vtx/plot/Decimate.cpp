@@ -1,6 +1,8 @@
 #include "vtx/plot/Decimate.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace vtx {
 
@@ -19,6 +21,20 @@ SeriesSummary summarize(std::span<const int32_t> frames, std::span<const double>
             block.clean = block.clean && std::isfinite(values[i]) && (i == begin || frames[i] == frames[i - 1] + 1);
             block.min = std::min(block.min, values[i]);
             block.max = std::max(block.max, values[i]);
+        }
+    }
+    constexpr size_t perWide = SeriesSummary::kWideBlock / SeriesSummary::kBlock;
+    s.wideBlocks.resize((n + SeriesSummary::kWideBlock - 1) / SeriesSummary::kWideBlock);
+    for (size_t w = 0; w < s.wideBlocks.size(); ++w) {
+        SeriesSummary::Block& wide = s.wideBlocks[w];
+        const size_t first = w * perWide, last = std::min(s.blocks.size(), first + perWide);
+        wide = s.blocks[first];
+        for (size_t b = first; b < last; ++b) {
+            // Clean only if every block is and the frames run on across the blocks' seams.
+            const size_t seam = b * SeriesSummary::kBlock;
+            wide.clean = wide.clean && s.blocks[b].clean && (b == first || frames[seam] == frames[seam - 1] + 1);
+            wide.min = std::min(wide.min, s.blocks[b].min);
+            wide.max = std::max(wide.max, s.blocks[b].max);
         }
     }
     return s;
@@ -45,21 +61,55 @@ void decimate(std::span<const int32_t> frames, std::span<const double> values, c
     int32_t previousFrame = 0;
     PlotColumn* col = nullptr;
     const bool useSummary = summary && summary->points == n;
-    constexpr size_t B = SeriesSummary::kBlock;
+    constexpr size_t B = SeriesSummary::kBlock, W = SeriesSummary::kWideBlock;
+    auto columnOf = [&](int64_t frame) { return ColumnMap::columnOfX(x0 + (double(frame) - first) * scale); };
+    // Zoomed out (several frames per pixel), the first frame past the current column is worked
+    // out once per column: then whether a point or a block stays in the column is an integer
+    // comparison, not a column computed per point. Found from the estimate and corrected by
+    // columnOf itself, so it is exactly where the per-point computation would change column.
+    const bool columnEnds = useSummary && scale > 0 && scale < 0.5;
+    int64_t colEnd = std::numeric_limits<int64_t>::min(); // unknown: compute the column per point
+    auto endOfColumn = [&](int32_t x, int32_t frame) -> int64_t {
+        const double estimate = std::ceil(first + (double(x) + 1 - x0) / scale);
+        if (!(std::abs(estimate) < 4e9))
+            return std::numeric_limits<int64_t>::min();
+        int64_t end = std::max(int64_t(estimate), int64_t(frame) + 1);
+        for (int k = 0; k < 4 && end - 1 > frame && columnOf(end - 1) > x; ++k)
+            --end;
+        for (int k = 0; k < 4 && columnOf(end) <= x; ++k)
+            ++end;
+        // Still not a boundary after a few steps (rounding far out): per point, as before.
+        if (columnOf(end) <= x || (end - 1 > frame && columnOf(end - 1) > x))
+            return std::numeric_limits<int64_t>::min();
+        return end;
+    };
+    auto inColumn = [&](int32_t frame) { return colEnd != std::numeric_limits<int64_t>::min() ? frame < colEnd : columnOf(frame) == col->x; };
     for (size_t i = begin; i < end; ++i) {
         // Fast path: at a block boundary, with the point before it in the current column, a
-        // clean block that ends in that column too changes only min, max and last.
-        if (useSummary && col && i % B == 0 && i + B <= end && previousFinite) {
-            const SeriesSummary::Block& block = summary->blocks[i / B];
-            if (block.clean && frames[i] == previousFrame + 1 &&
-                ColumnMap::columnOfX(x0 + (double(frames[i + B - 1]) - first) * scale) == col->x &&
-                ColumnMap::columnOfX(x0 + (double(frames[i]) - first) * scale) == col->x) {
-                col->min = std::min(col->min, block.min);
-                col->max = std::max(col->max, block.max);
-                col->last = values[i + B - 1];
-                previousFrame = frames[i + B - 1];
-                i += B - 1;
-                continue;
+        // clean block that ends in that column too changes only min, max and last. Wide
+        // blocks first, so a column of hundreds of points is folded a few blocks at a time.
+        if (useSummary && col && previousFinite && i % B == 0) {
+            if (i % W == 0 && i + W <= end) {
+                const SeriesSummary::Block& block = summary->wideBlocks[i / W];
+                if (block.clean && frames[i] == previousFrame + 1 && inColumn(frames[i + W - 1]) && inColumn(frames[i])) {
+                    col->min = std::min(col->min, block.min);
+                    col->max = std::max(col->max, block.max);
+                    col->last = values[i + W - 1];
+                    previousFrame = frames[i + W - 1];
+                    i += W - 1;
+                    continue;
+                }
+            }
+            if (i + B <= end) {
+                const SeriesSummary::Block& block = summary->blocks[i / B];
+                if (block.clean && frames[i] == previousFrame + 1 && inColumn(frames[i + B - 1]) && inColumn(frames[i])) {
+                    col->min = std::min(col->min, block.min);
+                    col->max = std::max(col->max, block.max);
+                    col->last = values[i + B - 1];
+                    previousFrame = frames[i + B - 1];
+                    i += B - 1;
+                    continue;
+                }
             }
         }
         const double v = values[i];
@@ -71,7 +121,13 @@ void decimate(std::span<const int32_t> frames, std::span<const double> values, c
         const bool joined = previousFinite && f == previousFrame + 1;
         previousFinite = true;
         previousFrame = f;
-        const int32_t x = ColumnMap::columnOfX(x0 + (double(f) - first) * scale);
+        if (col && colEnd != std::numeric_limits<int64_t>::min() && f < colEnd) {
+            col->last = v;
+            col->min = std::min(col->min, v);
+            col->max = std::max(col->max, v);
+            continue;
+        }
+        const int32_t x = columnOf(f);
         if (col && col->x == x) {
             col->last = v;
             col->min = std::min(col->min, v);
@@ -80,6 +136,7 @@ void decimate(std::span<const int32_t> frames, std::span<const double> values, c
         }
         out.push_back({x, v, v, v, v, joined});
         col = &out.back();
+        colEnd = columnEnds ? endOfColumn(x, f) : std::numeric_limits<int64_t>::min();
     }
 }
 

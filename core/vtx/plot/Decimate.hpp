@@ -48,11 +48,15 @@ struct PlotColumn {
 /// instead of every point.
 struct SeriesSummary {
     static constexpr size_t kBlock = 8;
+    /// A second level: kWideBlock points (kWideBlock / kBlock blocks), for views where a pixel
+    /// column holds hundreds of points (10 series × 100k frames on 1,600 px).
+    static constexpr size_t kWideBlock = 64;
     struct Block {
         double min = 0, max = 0;
         bool clean = false;
     };
     std::vector<Block> blocks;
+    std::vector<Block> wideBlocks;
     size_t points = 0; ///< the series length it was built for
 };
 SeriesSummary summarize(std::span<const int32_t> frames, std::span<const double> values);
