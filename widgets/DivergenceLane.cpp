@@ -20,7 +20,7 @@ const QColor kDiverged(0xD5, 0x5E, 0x00); // Okabe–Ito vermilion, as the diff'
 DivergenceLane::DivergenceLane(CompareSession* compare, ReplaySession* session, TimelineScrubber* timeline, QWidget* parent)
     : QWidget(parent), m_compare(compare), m_session(session), m_timeline(timeline)
 {
-    setFixedHeight(18);
+    setFixedHeight(14); // like the timeline's own lanes; with it the window still fits 800×600
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setMouseTracking(true);
     setVisible(false);

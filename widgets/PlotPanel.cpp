@@ -289,7 +289,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     m_legend = new QListView(split);
     m_legend->setModel(m_model);
     m_legend->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_legend->setMinimumSize(60, 30);
+    m_legend->setMinimumSize(60, 18); // a row: with the compare lane the window must still fit 800×600
     auto* remove = new QAction(tr("Remove series"), m_legend);
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetShortcut);

@@ -20,8 +20,8 @@ public:
 
     /// The tooltip at a point (tests; the ToolTip event shows it).
     QString toolTipAt(const QPoint& pos) const;
-    QSize sizeHint() const override { return {800, 18}; }
-    QSize minimumSizeHint() const override { return {200, 18}; }
+    QSize sizeHint() const override { return {800, 14}; }
+    QSize minimumSizeHint() const override { return {200, 14}; }
 
 signals:
     void seekRequested(int frame);

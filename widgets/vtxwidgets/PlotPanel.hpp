@@ -48,7 +48,7 @@ public:
     const PlotLayout& layout();
     const PlotScene& scene() const { return m_scene; }
     QSize sizeHint() const override { return {600, 180}; }
-    QSize minimumSizeHint() const override { return {120, 28}; }
+    QSize minimumSizeHint() const override { return {120, 18}; }
 
 signals:
     void seekRequested(int frame);
