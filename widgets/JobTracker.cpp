@@ -122,6 +122,8 @@ QThreadPool* jobPool()
 }
 } // namespace
 
+void waitForPoolJobs() { jobPool()->waitForDone(); }
+
 void startOnPool(std::function<void()> f)
 {
     auto* task = new PoolTask(std::move(f)); // complete before the hand-off

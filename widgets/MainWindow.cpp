@@ -470,6 +470,14 @@ void MainWindow::buildActions()
         m_analysis->runPropertySpans(request);
     });
     analysis->addSeparator();
+    add(analysis, "plotExpression", tr("&Plot an expression…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P), [this] {
+        if (auto* d = findChild<QDockWidget*>("plotDock")) {
+            d->show();
+            d->raise();
+        }
+        m_plot->askForExpression();
+    });
+    analysis->addSeparator();
     add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
 
     // Developer tools, out of the user's menus: the access trace feeds vtxscope-bench, the

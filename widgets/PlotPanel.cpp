@@ -1,4 +1,5 @@
 #include "vtxwidgets/PlotPanel.hpp"
+#include "vtx/plot/ExpressionSeries.hpp"
 
 #include "vtx/analysis/Analyses.hpp"
 #include "vtxwidgets/ReplaySession.hpp"
@@ -20,6 +21,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QToolButton>
+#include <QInputDialog>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cmath>
@@ -262,6 +264,11 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     auto* png = new QToolButton(this);
     png->setText(tr("PNG…"));
     png->setObjectName("plotExportPng");
+    auto* expression = new QToolButton(this);
+    expression->setText(tr("Expression…"));
+    expression->setObjectName("plotExpression");
+    expression->setToolTip(tr("Plot how many entities match a query expression, frame by frame"));
+    connect(expression, &QToolButton::clicked, this, &PlotPanel::askForExpression);
     auto* clearAll = new QToolButton(this);
     clearAll->setText(tr("Clear"));
     m_progress = new QProgressBar(this);
@@ -280,6 +287,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     top->addWidget(m_status, 1);
     top->addWidget(m_progress);
     top->addWidget(m_cancelButton);
+    top->addWidget(expression);
     top->addWidget(csv);
     top->addWidget(png);
     top->addWidget(clearAll);
@@ -392,6 +400,44 @@ quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& pat
     const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
     return addSeries(QStringLiteral("%1.%2").arg(entity.uniqueId, path),
                      [bucket, id, p](const vtx::ReplayFile& file) { return vtx::propertySampler(file.schema(), bucket, id, p); });
+}
+
+quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)
+{
+    const auto file = m_session->file();
+    if (!file)
+        return 0;
+    const std::string t = text.trimmed().toStdString();
+    // Compiled here once to say what is wrong at once (cheap: no frame is read); the scan
+    // compiles its own copy, as evaluation keeps per-frame state.
+    vtx::query::ExpressionError compileError;
+    const auto compiled = vtx::query::Expression::compile(t, file->schema(), &compileError);
+    auto probe = vtx::expressionSampler(file->schema(), t);
+    if (!compiled || !probe) {
+        const QString why = QString::fromStdString(compiled ? probe.message() : "expression " + compileError.text());
+        m_status->setText(why);
+        if (error)
+            *error = why;
+        return 0;
+    }
+    const QString name = compiled->perEntity() ? QStringLiteral("count(%1)").arg(text.trimmed()) : text.trimmed();
+    return addSeries(name, [t](const vtx::ReplayFile& f) { return vtx::expressionSampler(f.schema(), t); });
+}
+
+void PlotPanel::askForExpression()
+{
+    if (!m_session->isOpen())
+        return;
+    QSettings settings;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Plot an expression"),
+                                               tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
+                                                  "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"),
+                                               QLineEdit::Normal, settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString(), &ok);
+    if (!ok || text.trimmed().isEmpty())
+        return;
+    settings.setValue("plot/lastExpression", text);
+    addExpressionSeries(text);
 }
 
 quint64 PlotPanel::addSeries(const QString& name, SamplerFactory factory)

@@ -32,6 +32,20 @@ void* operator new(size_t n)
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
+// Every form that pairs with the deletes above goes through malloc too: under AddressSanitizer
+// a form left out (the nothrow new std::stable_sort's buffer uses) comes from ASan's own
+// operator new, and freeing it here is an alloc-dealloc mismatch.
+void* operator new(size_t n, const std::nothrow_t&) noexcept
+{
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(n ? n : 1);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void* operator new[](size_t n) { return operator new(n); }
+void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 // No raw string literals in this file: Qt 6.4 moc misparses R"(...'...)" and then finds no class.
 using namespace vtx;

@@ -6,6 +6,8 @@
 #include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
+#include "vtx/PropertyTree.hpp"
+#include "vtxwidgets/JobTracker.hpp"
 #include "vtxwidgets/AnalysisPanel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"
@@ -58,6 +60,31 @@ vtx::SeriesData directRead(const vtx::ReplayFile& file, uint32_t bucket, const s
         }
     }
     return d;
+}
+
+/// The slow path of an expression series "Player.<path> < limit": per frame, the Player
+/// entities whose value is below the limit, found by reading every entity on its own.
+std::vector<double> directCountBelow(const vtx::ReplayFile& file, const std::string& path, double limit)
+{
+    std::vector<double> counts;
+    for (int32_t f = 0; f < file.frameCount(); ++f) {
+        auto h = file.frame(f);
+        if (!h)
+            return {};
+        double n = 0;
+        for (size_t b = 0; b < h->view().bucketCount(); ++b) {
+            const vtx::BucketView bucket = h->view().bucket(b);
+            for (size_t e = 0; e < bucket.entityCount(); ++e) {
+                const vtx::StructDef* def = file.schema().structById(bucket.entity(e).typeId());
+                if (!def || def->name != "Player")
+                    continue;
+                const auto v = vtx::evaluatePath(bucket.entity(e), file.schema(), path);
+                n += v && v->number && *v->number < limit;
+            }
+        }
+        counts.push_back(n);
+    }
+    return counts;
 }
 
 const PlotSeriesEntry* entryNamed(PlotPanel* plot, const QString& name)
@@ -204,6 +231,41 @@ private slots:
         QVERIFY(QImage(dir.path() + "/plot.png").width() == canvas->width());
     }
 
+    // An expression series: per frame, how many entities match, equal to counting them frame by
+    // frame; a frame-level expression plots 1/0; a bad expression or changed() adds nothing and
+    // says why.
+    void expressionSeriesCountsMatches()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, demoPath()));
+        PlotPanel* plot = w.plot();
+        QString error;
+        QVERIFY(plot->addExpressionSeries("Player.Health < 50", &error));
+        QVERIFY(plot->addExpressionSeries("any(Player.Health < 20)", &error));
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        const auto file = w.session()->file();
+        const std::vector<double> below50 = directCountBelow(*file, "Health", 50), below20 = directCountBelow(*file, "Health", 20);
+        QCOMPARE(int(below50.size()), file->frameCount());
+        const PlotSeriesEntry* count = entryNamed(plot, "count(Player.Health < 50)");
+        QVERIFY(count && count->data);
+        QCOMPARE(int(count->data->frames.size()), file->frameCount());
+        QCOMPARE(count->data->values, below50);
+        QVERIFY(*std::max_element(below50.begin(), below50.end()) >= 2); // more than a yes/no
+        const PlotSeriesEntry* any = entryNamed(plot, "any(Player.Health < 20)");
+        QVERIFY(any && any->data);
+        for (size_t f = 0; f < below20.size(); ++f)
+            QCOMPARE(any->data->values[f], below20[f] > 0 ? 1.0 : 0.0);
+        QCOMPARE(plot->model()->rowCount(), 2);
+        QCOMPARE(plot->addExpressionSeries("Player.Helth < 50", &error), quint64(0));
+        QVERIFY2(error.contains("column 7") && error.contains("Health"), qPrintable(error));
+        QCOMPARE(plot->addExpressionSeries("changed(Health)", &error), quint64(0));
+        QVERIFY2(error.contains("changed()"), qPrintable(error));
+        QCOMPARE(plot->model()->rowCount(), 2);
+        QCOMPARE(plot->statusText(), error);
+    }
+
     // A chunk that fails to decode: the series have no points there, the hole is hatched on the
     // plot (no column of any curve inside it) and the status line says which frames and why.
     void corruptChunkGapIsDrawnAndSaid()
@@ -267,7 +329,7 @@ private slots:
         QVERIFY(!plot->isComputing());
         QCOMPARE(plot->model()->rowCount(), 1);
         // Let the cancelled worker finish and its answer be delivered: it must change nothing.
-        QThreadPool::globalInstance()->waitForDone();
+        vtxw::detail::waitForPoolJobs();
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
         QCOMPARE(plot->model()->rowCount(), 1);
@@ -392,7 +454,7 @@ private slots:
         panel->runLifetimes();
         panel->cancel();
         QVERIFY(!panel->isComputing());
-        QThreadPool::globalInstance()->waitForDone();
+        vtxw::detail::waitForPoolJobs();
         QCoreApplication::processEvents();
         QVERIFY(panel->title().startsWith("Spans of Health"));
     }

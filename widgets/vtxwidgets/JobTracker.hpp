@@ -33,6 +33,9 @@ void startOnPool(std::function<void()> f);
 void postToUiThread(std::function<void()> f);
 /// Creates the UI thread's receiver of posted deliveries; call once on the UI thread early.
 void ensureDeliveryReceiver();
+/// Blocks until every job started so far has finished its work (its delivery may still be
+/// queued on the UI thread). For tests that must see a cancelled job's answer arrive.
+void waitForPoolJobs();
 } // namespace detail
 
 enum class JobOutcome {

@@ -90,6 +90,13 @@ public:
 
     /// Plots entity.path (the inspector's path syntax) over the whole replay.
     quint64 addPropertySeries(const EntityKey& entity, const QString& path);
+    /// Plots a query expression over the whole replay: per frame, how many entities match it
+    /// ("count(Player.Health < 20)"), or 1/0 for an expression about the frame (any/all). An
+    /// expression that does not compile adds nothing; its error (column, what was expected, a
+    /// "did you mean") goes to `*error` and the status line.
+    quint64 addExpressionSeries(const QString& text, QString* error = nullptr);
+    /// Asks for an expression (the last one offered again) and plots it.
+    void askForExpression();
     /// Plots any sampler (the plug-in point for series that are not a property path); 0 and
     /// nothing added when no replay is open.
     quint64 addSeries(const QString& name, SamplerFactory factory);
