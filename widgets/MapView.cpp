@@ -761,22 +761,16 @@ QPointF MapView::toWorld(const vtx::Vec3& p) const
     return QPointF(uv[0], uv[1]);
 }
 
-void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const
+void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix) const
 {
-    // Only when the view state's A and B are exactly the frames on hand.
-    const int wantA = m_view->frameA();
-    if (wantA < 0)
-        return;
-    if (m_a.isNull() || m_a.index() != wantA || m_view->frameB() != shownFrame) {
-        s.note = tr("A (frame %1) loading…").arg(wantA);
-        return;
-    }
+    // `other`'s entities as hollow ghosts; one also on screen gets an arrow to its glyph (how far
+    // the shown frame is from `other`), the shown frame's entities absent from `other` are
+    // "added". `other` must share this schema's layout: these positions address its data.
     s.comparing = true;
-    std::vector<bool> inA(s.glyphs.size(), false);
+    std::vector<bool> inOther(s.glyphs.size(), false);
     std::string key;
-    const vtx::FrameView fa = m_a.view();
-    for (size_t b = 0; b < fa.bucketCount(); ++b) {
-        const vtx::BucketView bucket = fa.bucket(b);
+    for (size_t b = 0; b < other.bucketCount(); ++b) {
+        const vtx::BucketView bucket = other.bucket(b);
         const size_t n = std::min(bucket.entityCount(), bucket.uniqueIds().size());
         for (size_t i = 0; i < n; ++i) {
             const vtx::ContainerView e = bucket.entity(i);
@@ -788,15 +782,15 @@ void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, i
             MapGhost g;
             g.world = toWorld(place->position);
             g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
-            g.name = g.key.uniqueId;
+            g.name = g.key.uniqueId + unmatchedSuffix;
             g.colour = int(size_t(e.typeId()) % 7);
             if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
-                const MapGlyph& inB = s.glyphs[size_t(it->second)];
+                const MapGlyph& here = s.glyphs[size_t(it->second)];
                 g.glyph = it->second;
-                inA[size_t(it->second)] = true;
-                g.colour = inB.colour;
-                g.name = inB.name;
-                const vtx::Vec3 d{inB.position.x - place->position.x, inB.position.y - place->position.y, inB.position.z - place->position.z};
+                inOther[size_t(it->second)] = true;
+                g.colour = here.colour;
+                g.name = here.name;
+                const vtx::Vec3 d{here.position.x - place->position.x, here.position.y - place->position.y, here.position.z - place->position.z};
                 g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
                 g.delta = QStringLiteral("(%1, %2, %3)")
                               .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
@@ -806,9 +800,22 @@ void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, i
             s.ghosts.push_back(std::move(g));
         }
     }
-    for (size_t i = 0; i < inA.size(); ++i)
-        if (!inA[i])
+    for (size_t i = 0; i < inOther.size(); ++i)
+        if (!inOther[i])
             s.added.push_back(int(i));
+}
+
+void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const
+{
+    // Only when the view state's A and B are exactly the frames on hand.
+    const int wantA = m_view->frameA();
+    if (wantA < 0)
+        return;
+    if (m_a.isNull() || m_a.index() != wantA || m_view->frameB() != shownFrame) {
+        s.note = tr("A (frame %1) loading…").arg(wantA);
+        return;
+    }
+    addGhosts(s, glyphByKey, m_a.view(), QString());
     s.note = m_view->frameB() - wantA == 1 ? tr("A = frame %1 (previous): hollow; B = %2: solid").arg(wantA).arg(shownFrame)
                                            : tr("A = frame %1: hollow; B = %2: solid").arg(wantA).arg(shownFrame);
 }

@@ -1,10 +1,8 @@
 // The map while two replays are compared: the compared replay's entities, at its frame paired
 // with the shown one, as hollow ghosts with arrows to where this replay has them.
 
-#include "vtx/Value.hpp"
 #include "vtxwidgets/MapView.hpp"
 
-#include <cmath>
 
 namespace vtxw {
 
@@ -41,45 +39,7 @@ void MapView::addOtherReplay(MapScene& s, const std::unordered_map<std::string, 
         s.note = tr("compared replay (frame %1) loading…").arg(m_otherWanted);
         return;
     }
-    s.comparing = true;
-    std::vector<bool> inOther(s.glyphs.size(), false);
-    std::string key;
-    const vtx::FrameView fb = m_other.view();
-    for (size_t b = 0; b < fb.bucketCount(); ++b) {
-        const vtx::BucketView bucket = fb.bucket(b);
-        const size_t n = std::min(bucket.entityCount(), bucket.uniqueIds().size());
-        for (size_t i = 0; i < n; ++i) {
-            const vtx::ContainerView e = bucket.entity(i);
-            const auto place = m_positions.placementOf(e); // same layout: this schema's fields address B's data
-            if (!place)
-                continue;
-            const std::string_view id = bucket.uniqueId(i);
-            key.assign(std::to_string(b)).append(1, '\x1f').append(id);
-            MapGhost g;
-            g.world = toWorld(place->position);
-            g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
-            g.name = g.key.uniqueId + tr(" (compared replay)");
-            g.colour = int(size_t(e.typeId()) % 7);
-            if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
-                const MapGlyph& here = s.glyphs[size_t(it->second)];
-                g.glyph = it->second;
-                inOther[size_t(it->second)] = true;
-                g.colour = here.colour;
-                g.name = here.name;
-                // From the compared replay to this one: how far this run is from the other.
-                const vtx::Vec3 d{here.position.x - place->position.x, here.position.y - place->position.y, here.position.z - place->position.z};
-                g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-                g.delta = QStringLiteral("(%1, %2, %3)")
-                              .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
-                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.y)),
-                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.z)));
-            }
-            s.ghosts.push_back(std::move(g));
-        }
-    }
-    for (size_t i = 0; i < inOther.size(); ++i)
-        if (!inOther[i])
-            s.added.push_back(int(i));
+    addGhosts(s, glyphByKey, m_other.view(), tr(" (compared replay)")); // same layout: this schema's fields address B's data
     s.note = tr("compared replay, frame %1: hollow → this replay, frame %2: solid").arg(m_otherWanted).arg(shownFrame);
 }
 

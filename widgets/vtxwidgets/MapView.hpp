@@ -136,6 +136,8 @@ private:
     QPointF toWorld(const vtx::Vec3& p) const;
     /// A's ghosts, arrows and added entities, when A is pinned and on hand (else a note).
     void addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
+    /// Ghosts of `other`'s entities, arrows to the shown glyphs, and the shown entities `other` lacks.
+    void addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix) const;
     void addEvents(MapScene& s, int shownFrame) const;
     void addOtherReplay(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
     void applyTrails();
