@@ -76,6 +76,9 @@ class DeliveryReceiver final : public QObject {
 public:
     bool event(QEvent* e) override
     {
+        // Taken over before anything of it is read, its type included: a delivery is built on a
+        // worker (ThreadSanitizer flagged the type() read as a race when this came after it).
+        takeOver(e);
         if (e->type() != kDeliveryEvent)
             return QObject::event(e);
         static_cast<Delivery*>(e)->run();
