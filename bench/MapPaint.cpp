@@ -6,7 +6,7 @@
 #include "MapPaint.hpp"
 
 #include "vtx/JsonExport.hpp"
-#include "vtxwidgets/MapRenderer.hpp"
+#include "map/MapRenderer.hpp"
 
 #include <QGuiApplication>
 #include <QPainter>

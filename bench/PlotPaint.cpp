@@ -7,7 +7,7 @@
 #include "PlotBench.hpp"
 
 #include "vtx/JsonExport.hpp"
-#include "vtxwidgets/PlotRenderer.hpp"
+#include "plot/PlotRenderer.hpp"
 
 #include <QGuiApplication>
 #include <QImage>

@@ -1,7 +1,7 @@
 // vtxscope: the GUI. Parses the command line and shows the main window; nothing else.
 
-#include "vtxwidgets/AppIcon.hpp"
-#include "vtxwidgets/MainWindow.hpp"
+#include "shell/AppIcon.hpp"
+#include "shell/MainWindow.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>

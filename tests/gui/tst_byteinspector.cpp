@@ -4,9 +4,9 @@
 
 #include "TestSupport.hpp"
 #include "vtx/ReplayFile.hpp"
-#include "vtxwidgets/ByteInspector.hpp"
-#include "vtxwidgets/HexDumpModel.hpp"
-#include "vtxwidgets/PropertyTreeModel.hpp"
+#include "entities/ByteInspector.hpp"
+#include "entities/HexDumpModel.hpp"
+#include "entities/PropertyTreeModel.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -10,16 +10,16 @@
 
 #include "vtx/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
-#include "vtxwidgets/CompareBar.hpp"
-#include "vtxwidgets/CompareSession.hpp"
-#include "vtxwidgets/DiffPanel.hpp"
-#include "vtxwidgets/DivergenceLane.hpp"
-#include "vtxwidgets/MainWindow.hpp"
-#include "vtxwidgets/MapView.hpp"
-#include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
-#include "vtxwidgets/TimelineScrubber.hpp"
-#include "vtxwidgets/ViewState.hpp"
+#include "compare/CompareBar.hpp"
+#include "compare/CompareSession.hpp"
+#include "diff/DiffPanel.hpp"
+#include "compare/DivergenceLane.hpp"
+#include "shell/MainWindow.hpp"
+#include "map/MapView.hpp"
+#include "session/PlaybackController.hpp"
+#include "session/ReplaySession.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "session/ViewState.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -6,15 +6,15 @@
 #include "vtx/PropertyTree.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
-#include "vtxwidgets/ChangeSeeker.hpp"
-#include "vtxwidgets/MatchFinder.hpp"
-#include "vtxwidgets/TimelineScrubber.hpp"
+#include "find/ChangeSeeker.hpp"
+#include "find/MatchFinder.hpp"
+#include "timeline/TimelineScrubber.hpp"
 #include "vtx/query/QueryScan.hpp"
-#include "vtxwidgets/DiffPanel.hpp"
-#include "vtxwidgets/InspectorPanel.hpp"
-#include "vtxwidgets/MainWindow.hpp"
-#include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
+#include "diff/DiffPanel.hpp"
+#include "entities/InspectorPanel.hpp"
+#include "shell/MainWindow.hpp"
+#include "session/PlaybackController.hpp"
+#include "session/ReplaySession.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>

@@ -5,10 +5,10 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
-#include "vtxwidgets/EntityTreeModel.hpp"
-#include "vtxwidgets/InspectorPanel.hpp"
-#include "vtxwidgets/ListEdits.hpp"
-#include "vtxwidgets/PlaybackController.hpp"
+#include "entities/EntityTreeModel.hpp"
+#include "entities/InspectorPanel.hpp"
+#include "entities/ListEdits.hpp"
+#include "session/PlaybackController.hpp"
 
 #include <QLabel>
 #include <QScrollBar>

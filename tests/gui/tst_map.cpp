@@ -5,12 +5,12 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
-#include "vtxwidgets/DiffModel.hpp"
-#include "vtxwidgets/DiffPanel.hpp"
-#include "vtxwidgets/MainWindow.hpp"
-#include "vtxwidgets/MapView.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
-#include "vtxwidgets/ViewState.hpp"
+#include "diff/DiffModel.hpp"
+#include "diff/DiffPanel.hpp"
+#include "shell/MainWindow.hpp"
+#include "map/MapView.hpp"
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
 
 #include <QDockWidget>
 #include <QPainter>

@@ -4,8 +4,8 @@
 // the next step, and QCoreApplication::sendPostedEvents() plays the busy UI thread catching up.
 
 #include "TestSupport.hpp"
-#include "vtxwidgets/JobTracker.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
+#include "session/JobTracker.hpp"
+#include "session/ReplaySession.hpp"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -6,14 +6,14 @@
 #include "TestSupport.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtxgen/Generator.hpp"
-#include "vtxwidgets/DiffModel.hpp"
-#include "vtxwidgets/DiffPanel.hpp"
-#include "vtxwidgets/MainWindow.hpp"
-#include "vtxwidgets/MapView.hpp"
-#include "vtxwidgets/PlaybackController.hpp"
-#include "vtxwidgets/PlotPanel.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
-#include "vtxwidgets/TimelineScrubber.hpp"
+#include "diff/DiffModel.hpp"
+#include "diff/DiffPanel.hpp"
+#include "shell/MainWindow.hpp"
+#include "map/MapView.hpp"
+#include "session/PlaybackController.hpp"
+#include "plot/PlotPanel.hpp"
+#include "session/ReplaySession.hpp"
+#include "timeline/TimelineScrubber.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 // The timeline's frame <-> pixel mapping, zoom around an anchor, pan limits and label steps.
 
-#include "vtxwidgets/TimelineAxis.hpp"
+#include "timeline/TimelineAxis.hpp"
 
 #include <QtTest>
 

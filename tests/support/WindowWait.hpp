@@ -1,8 +1,8 @@
 #pragma once
 // Waits the GUI tests share: a MainWindow opening a replay until its first frame is on screen.
 
-#include "vtxwidgets/MainWindow.hpp"
-#include "vtxwidgets/ReplaySession.hpp"
+#include "shell/MainWindow.hpp"
+#include "session/ReplaySession.hpp"
 
 #include <QSignalSpy>
 #include <QTest>

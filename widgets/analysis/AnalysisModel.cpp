@@ -1,0 +1,58 @@
+#include "analysis/AnalysisModel.hpp"
+
+namespace vtxw {
+
+void AnalysisModel::setTable(vtx::AnalysisTable table)
+{
+    beginResetModel();
+    m_table = std::move(table);
+    endResetModel();
+}
+
+int AnalysisModel::columnNamed(const QString& name) const
+{
+    for (size_t i = 0; i < m_table.columns.size(); ++i)
+        if (QString::fromStdString(m_table.columns[i]) == name)
+            return int(i);
+    return -1;
+}
+
+int AnalysisModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_table.rows.size()); }
+int AnalysisModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_table.columns.size()); }
+
+QVariant AnalysisModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const auto& row = m_table.rows[size_t(index.row())];
+    if (size_t(index.column()) >= row.size())
+        return {};
+    const vtx::AnalysisTable::Cell& cell = row[size_t(index.column())];
+    switch (role) {
+    case Qt::DisplayRole:
+        if (const auto* d = std::get_if<double>(&cell))
+            return QString::number(*d, 'f', 3);
+        return QString::fromStdString(vtx::cellText(cell));
+    case Qt::ToolTipRole:
+        return QString::fromStdString(vtx::cellText(cell));
+    case Qt::TextAlignmentRole:
+        return std::holds_alternative<int64_t>(cell) || std::holds_alternative<double>(cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case SortRole:
+        if (const auto* i = std::get_if<int64_t>(&cell))
+            return qlonglong(*i);
+        if (const auto* d = std::get_if<double>(&cell))
+            return *d;
+        return QString::fromStdString(vtx::cellText(cell));
+    default:
+        return {};
+    }
+}
+
+QVariant AnalysisModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || size_t(section) >= m_table.columns.size())
+        return {};
+    return QString::fromStdString(m_table.columns[size_t(section)]);
+}
+
+} // namespace vtxw

@@ -1,0 +1,226 @@
+#include "analysis/AnalysisPanel.hpp"
+
+#include "session/ReplaySession.hpp"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <sstream>
+
+namespace vtxw {
+
+AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_model(new AnalysisModel(this)), m_proxy(new QSortFilterProxyModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 1, 2, 1); // one row above the table: the window must fit 800 × 600
+    layout->setSpacing(1);
+    auto* top = new QHBoxLayout;
+    m_title = new QLabel(tr("Analysis ▸ Entity lifetimes, Unique values… or Property spans…"), this);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter rows"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setMaximumWidth(240);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setVisible(false);
+    m_csv = new QPushButton(tr("CSV…"), this);
+    m_csv->setEnabled(false);
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_title->setMinimumWidth(60);
+    m_status = new QLabel(this);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    top->addWidget(m_title, 1);
+    top->addWidget(m_status, 1);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancelButton);
+    top->addWidget(m_filter);
+    top->addWidget(m_csv);
+    layout->addLayout(top);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(AnalysisModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_view = new QTableView(this);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(0, Qt::AscendingOrder); // Qt starts descending
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->setMinimumHeight(24);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] { m_status->setText(tableStatus()); });
+    connect(m_filter, &QLineEdit::textChanged, this, [this] { m_status->setText(tableStatus()); });
+    connect(m_cancelButton, &QPushButton::clicked, this, &AnalysisPanel::cancel);
+    connect(m_csv, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis as CSV"), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            m_status->setText(error);
+    });
+    connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
+        const int column = m_model->columnNamed(QStringLiteral("first frame"));
+        if (column >= 0)
+            emit seekRequested(m_proxy->index(index.row(), column).data(AnalysisModel::SortRole).toInt());
+    });
+    connect(session, &ReplaySession::closed, this, [this] {
+        m_jobs.cancel();
+        m_progress->setVisible(false);
+        m_cancelButton->setVisible(false);
+        m_model->setTable({});
+        m_shownTitle.clear();
+        m_title->setText(tr("Analysis ▸ Entity lifetimes, Unique values… or Property spans…"));
+        m_csv->setEnabled(false);
+        m_status->clear();
+    });
+}
+
+AnalysisPanel::~AnalysisPanel() { m_jobs.cancel(); }
+
+QString AnalysisPanel::title() const { return m_title->text(); }
+
+QString AnalysisPanel::statusText() const { return m_status->text(); }
+
+QString AnalysisPanel::tableStatus() const
+{
+    const vtx::AnalysisTable& t = m_model->table();
+    if (m_shownTitle.isEmpty())
+        return {};
+    QString s = m_proxy->rowCount() == m_model->rowCount() ? tr("%n row(s)", nullptr, m_model->rowCount())
+                                                           : tr("%1 of %2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    if (!t.failed.empty()) {
+        int64_t frames = 0;
+        for (const vtx::FrameSpan& f : t.failed)
+            frames += int64_t(f.last) - f.first + 1;
+        s += tr("  ·  ⚠ %n frame(s) could not be read and are not counted (first: %1–%2: %3)", nullptr, int(frames))
+                 .arg(t.failed.front().first)
+                 .arg(t.failed.front().last)
+                 .arg(QString::fromStdString(t.failed.front().reason));
+    }
+    return s;
+}
+
+void AnalysisPanel::run(const QString& title, Work work)
+{
+    auto file = m_session->file();
+    if (!file)
+        return;
+    m_title->setText(tr("%1 (computing…)").arg(title));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancelButton->setVisible(true);
+    QPointer<AnalysisPanel> self(this);
+    m_jobs.run(
+        [file, work = std::move(work)](const JobToken& job) {
+            vtx::WalkControl control;
+            control.cancel = job.flag();
+            control.progress = [&job](int64_t done, int64_t total) {
+                const int permille = int(1000 * done / std::max<int64_t>(1, total));
+                job.post([job, permille](JobOutcome o) {
+                    if (o == JobOutcome::Current)
+                        if (auto* panel = qobject_cast<AnalysisPanel*>(job.owner()))
+                            panel->m_progress->setValue(permille);
+                });
+            };
+            return work(*file, control);
+        },
+        [self, title](JobOutcome outcome, vtx::Result<vtx::AnalysisTable> r) {
+            if (outcome != JobOutcome::Current)
+                return; // superseded by a newer analysis, or cancelled (cancel() restored the title)
+            self->m_jobs.finish(self->m_jobs.currentId());
+            self->m_progress->setVisible(false);
+            self->m_cancelButton->setVisible(false);
+            if (!r) {
+                self->m_title->setText(self->m_shownTitle.isEmpty() ? title : self->m_shownTitle);
+                self->m_status->setText(tr("%1: %2").arg(title, QString::fromStdString(r.message())));
+                emit self->finished();
+                return;
+            }
+            self->m_shownTitle = title;
+            self->m_title->setText(title);
+            self->m_model->setTable(std::move(*r));
+            self->m_view->resizeColumnsToContents();
+            self->m_csv->setEnabled(true);
+            self->m_status->setText(self->tableStatus());
+            emit self->finished();
+        });
+}
+
+void AnalysisPanel::cancel()
+{
+    m_jobs.cancel();
+    m_progress->setVisible(false);
+    m_cancelButton->setVisible(false);
+    // The table on screen is still the previous analysis: so is the title.
+    m_title->setText(m_shownTitle.isEmpty() ? tr("Analysis cancelled") : m_shownTitle);
+}
+
+void AnalysisPanel::runLifetimes()
+{
+    run(tr("Entity lifetimes"), [](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
+        return vtx::lifetimesTable(vtx::entityLifetimes(file, c));
+    });
+}
+
+void AnalysisPanel::runUniqueValues(const vtx::UniqueValuesRequest& request)
+{
+    QStringList paths;
+    for (const std::string& p : request.paths)
+        paths << QString::fromStdString(p);
+    QString title = tr("Unique values of (%1)").arg(paths.join(QStringLiteral(", ")));
+    if (!request.type.empty())
+        title += tr(" for %1").arg(QString::fromStdString(request.type));
+    run(title, [request](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
+        auto r = vtx::uniqueValues(file, request, c);
+        if (!r)
+            return r.status();
+        return vtx::uniqueValuesTable(request, *r);
+    });
+}
+
+void AnalysisPanel::runPropertySpans(const vtx::PropertySpansRequest& request)
+{
+    QString title = tr("Spans of %1").arg(QString::fromStdString(request.path));
+    if (!request.type.empty())
+        title += tr(" for %1").arg(QString::fromStdString(request.type));
+    run(title, [request](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
+        auto r = vtx::propertySpans(file, request, c);
+        if (!r)
+            return r.status();
+        return vtx::propertySpansTable(*r);
+    });
+}
+
+bool AnalysisPanel::exportCsv(const QString& path, QString* error) const
+{
+    // What the view shows: the rows the filter keeps, in the view's sort order.
+    vtx::AnalysisTable shown;
+    shown.columns = m_model->table().columns;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        shown.rows.push_back(m_model->table().rows[size_t(m_proxy->mapToSource(m_proxy->index(r, 0)).row())]);
+    std::ostringstream out;
+    vtx::writeCsv(shown, out);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QByteArray::fromStdString(out.str())) < 0) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace vtxw

@@ -1,0 +1,138 @@
+#pragma once
+// Comparing the open replay (A) with a second file (B): File ▸ Compare with… and
+// `vtxscope A.vtx --compare B.vtx`. Opens B on a worker, pairs A's frames with B's (by frame or
+// game time, shifted by an offset: vtx::pairFrames), loads the B frame paired with the playhead
+// from B's own chunk cache (latest wins), and computes the divergence lane — per frame of A the
+// number of differing entities and properties, exactly what `vtxscope-cli diverge` counts — with
+// vtx::diverge on a JobTracker job that posts its counts chunk by chunk, with progress and cancel.
+// The UI thread never opens, decodes or compares.
+
+#include "vtx/ReplayFile.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+#include "vtx/diff/Diverge.hpp"
+#include "session/JobTracker.hpp"
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace vtxw {
+
+/// What the user chose for a comparison; remembered in QSettings (`compare/…`).
+struct CompareOptions {
+    vtx::Alignment alignment = vtx::Alignment::Frame;
+    int64_t offset = 0;   ///< frames of B, or game-time ticks (Alignment::Time)
+    double epsilon = 0;   ///< absolute float tolerance (0: exact)
+    friend bool operator==(const CompareOptions&, const CompareOptions&) = default;
+
+    static CompareOptions load();
+    void save() const;
+};
+
+class CompareSession : public QObject {
+    Q_OBJECT
+public:
+    explicit CompareSession(QObject* parent = nullptr);
+    ~CompareSession() override;
+
+    /// The replay compared against (A): the window's open file; null when none is open
+    /// (closes the comparison).
+    void setFileA(std::shared_ptr<const vtx::ReplayFile> a);
+    /// Opens B on a worker; emits opened() or openFailed(). Needs A.
+    void openAsync(const QString& path);
+    void close();
+
+    bool isActive() const { return bool(m_b); }
+    bool isOpening() const { return m_openJobs.isRunning(); }
+    QString path() const { return m_path; }
+    QString openingPath() const { return m_openingPath; }
+    const std::shared_ptr<const vtx::ReplayFile>& fileB() const { return m_b; }
+    /// B's frames can be read through A's schema: the diff panel and the map compare them
+    /// directly (otherwise only the lane, which compares by name, can).
+    bool sameLayout() const { return m_sameLayout; }
+
+    const CompareOptions& options() const { return m_options; }
+    /// New alignment, offset or tolerance: re-pairs, reloads the B frame and recomputes the lane.
+    void setOptions(const CompareOptions& options);
+
+    /// B's frame paired with A's `frameA`, or -1 when B has none there.
+    int partnerOf(int frameA) const;
+
+    /// Asks for B's frame paired with `frameA` (latest wins); frameBReady() when it is on hand.
+    void requestFrameFor(int frameA);
+    /// The frame of A whose partner was last asked for, and that partner (-1: none).
+    int wantedFrameA() const { return m_wantA; }
+    int wantedFrameB() const { return m_wantB; }
+    /// The B frame on hand (may lag the wanted one while it loads; null before the first).
+    const vtx::FrameHandle& frameB() const { return m_frameB; }
+    /// The wanted B frame is not on hand yet.
+    bool isLoadingB() const { return m_wantB >= 0 && (m_frameB.isNull() || m_frameB.index() != m_wantB); }
+    /// Why the wanted B frame could not be read (empty when fine).
+    const QString& frameBError() const { return m_frameBError; }
+
+    // The divergence lane.
+    /// Per frame of A: differing entities / properties (0 where equal or not yet compared).
+    const std::vector<uint32_t>& entityCounts() const { return m_entityCounts; }
+    const std::vector<uint32_t>& propertyCounts() const { return m_propertyCounts; }
+    /// Frames of A compared so far: every frame of A before this one has its count (frames
+    /// without a partner in B count as compared, with nothing to compare).
+    int comparedUpTo() const { return m_comparedUpTo; }
+    bool isLaneComplete() const { return m_laneComplete; }
+    bool isLaneComputing() const { return m_laneJobs.isRunning(); }
+    /// Why the lane stopped (a chunk that failed to decode), empty when fine.
+    const QString& laneError() const { return m_laneError; }
+    int laneProgressPercent() const;
+    /// The first divergent frame of A (-1: none known yet).
+    int firstDivergence() const { return m_firstDivergence; }
+    /// Stops the lane's computation (what is filled in stays).
+    void cancelLane();
+    /// Restarts the lane's computation.
+    void recomputeLane();
+
+    /// The next divergent frame of A after `frame` (before it when !forward) among the frames
+    /// compared so far, or -1.
+    int nextDivergence(int frame, bool forward) const;
+
+signals:
+    void opening(const QString& path);
+    void opened();
+    void openFailed(const QString& path, const QString& message);
+    void closed();
+    void optionsChanged();
+    /// The wanted B frame arrived (or failed: frameBError()).
+    void frameBReady();
+    /// The wanted B frame changed (now loading unless already on hand).
+    void frameBRequested();
+    /// More of the lane is known (or it was reset).
+    void laneChanged();
+    void laneFinished();
+
+private:
+    void repair();
+    void startLane();
+
+    std::shared_ptr<const vtx::ReplayFile> m_a, m_b;
+    QString m_path, m_openingPath;
+    bool m_sameLayout = false;
+    CompareOptions m_options;
+    std::vector<int32_t> m_partner; ///< per frame of A
+    std::unique_ptr<vtx::ChunkCache> m_cacheB;
+
+    int m_wantA = -1, m_wantB = -1;
+    vtx::FrameHandle m_frameB;
+    QString m_frameBError;
+
+    std::vector<uint32_t> m_entityCounts, m_propertyCounts;
+    int m_comparedUpTo = 0;
+    uint64_t m_pairsDone = 0, m_pairsTotal = 0;
+    int m_firstDivergence = -1;
+    bool m_laneComplete = false;
+    QString m_laneError;
+
+    JobTracker m_openJobs{this};
+    JobTracker m_frameJobs{this};
+    JobTracker m_laneJobs{this};
+};
+
+} // namespace vtxw

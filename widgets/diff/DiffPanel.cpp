@@ -1,0 +1,584 @@
+#include "diff/DiffPanel.hpp"
+
+#include "vtx/FrameIntegrity.hpp"
+#include "shell/Theme.hpp"
+
+#include "vtx/diff/DiffExport.hpp"
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleValidator>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace vtxw {
+
+namespace {
+QString rowKey(const QModelIndex& i)
+{
+    return i.data(DiffModel::BucketIndexRole).toString() + QLatin1Char('/') + i.data(DiffModel::UniqueIdRole).toString() +
+           QLatin1Char('/') + i.data(DiffModel::PathRole).toString();
+}
+} // namespace
+
+DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) : QWidget(parent), m_session(session), m_viewState(view)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_summary);
+
+    auto* row1 = new QHBoxLayout;
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("filter: id, type, property or expression"));
+    m_filter->setClearButtonEnabled(true);
+    m_bucketFilter = new QComboBox(this);
+    m_bucketFilter->setToolTip(tr("Only this bucket"));
+    m_typeFilter = new QComboBox(this);
+    m_typeFilter->setToolTip(tr("Only this entity type"));
+    // Combo boxes as wide as their longest item would set the dock's minimum width; the
+    // window must fit 800 × 600 (UX.md).
+    for (QComboBox* c : {m_bucketFilter, m_typeFilter}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(6);
+    }
+    row1->addWidget(m_filter, 1);
+    row1->addWidget(m_bucketFilter);
+    row1->addWidget(m_typeFilter);
+    layout->addLayout(row1);
+
+    auto* row2 = new QHBoxLayout;
+    m_showAdded = new QCheckBox(tr("+ added"), this);
+    m_showRemoved = new QCheckBox(tr("− removed"), this);
+    m_showChanged = new QCheckBox(tr("~ changed"), this);
+    for (QCheckBox* c : {m_showAdded, m_showRemoved, m_showChanged}) {
+        c->setChecked(true);
+        row2->addWidget(c);
+    }
+    row2->addStretch(1);
+    layout->addLayout(row2);
+    // Tolerance and actions on their own row, so the panel stays narrow.
+    row2 = new QHBoxLayout;
+    row2->addWidget(new QLabel(tr("ε"), this));
+    m_epsilon = new QLineEdit(this);
+    m_epsilon->setObjectName("epsilon");
+    m_epsilon->setPlaceholderText(QStringLiteral("0"));
+    m_epsilon->setToolTip(tr("Absolute tolerance for float comparisons"));
+    m_epsilon->setMaximumWidth(70);
+    auto* validator = new QDoubleValidator(0, 1e300, 12, m_epsilon);
+    validator->setNotation(QDoubleValidator::ScientificNotation);
+    m_epsilon->setValidator(validator);
+    row2->addWidget(m_epsilon);
+    auto button = [this, row2](const QString& text, const QString& tip, const QKeySequence& key, auto slot) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setAutoRaise(true);
+        b->setToolTip(key.isEmpty() ? tip : tip + " (" + key.toString(QKeySequence::NativeText) + ")");
+        connect(b, &QToolButton::clicked, this, slot);
+        if (!key.isEmpty()) {
+            auto* a = new QAction(tip, this);
+            a->setShortcut(key);
+            a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+            connect(a, &QAction::triggered, this, slot);
+            addAction(a);
+        }
+        row2->addWidget(b);
+        return b;
+    };
+    button(QStringLiteral("▲"), tr("Previous change"), QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { selectNextChange(false); });
+    button(QStringLiteral("▼"), tr("Next change"), QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { selectNextChange(true); });
+    button(QStringLiteral("⇄"), tr("Swap A and B"), {}, [this] { swap(); });
+    QToolButton* exportButton = button(tr("Export"), tr("Copy or save the diff"), {}, [] {});
+    auto* exportMenu = new QMenu(exportButton);
+    exportMenu->addAction(tr("Copy as JSON"), this, [this] { QApplication::clipboard()->setText(toJson()); });
+    exportMenu->addAction(tr("Copy as CSV"), this, [this] { QApplication::clipboard()->setText(toCsv()); });
+    exportMenu->addSeparator();
+    exportMenu->addAction(tr("Save as JSON…"), this, [this] { exportTo(true); });
+    exportMenu->addAction(tr("Save as CSV…"), this, [this] { exportTo(false); });
+    exportButton->setMenu(exportMenu);
+    connect(exportMenu, &QMenu::aboutToShow, this, [this, exportMenu] {
+        for (QAction* a : exportMenu->actions())
+            a->setEnabled(isUpToDate());
+    });
+    exportButton->setPopupMode(QToolButton::InstantPopup);
+    layout->addLayout(row2);
+
+    m_model = new DiffModel(this);
+    m_proxy = new DiffFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_view = new QTreeView(this);
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->header()->setStretchLastSection(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->header()->resizeSection(DiffModel::NameColumn, 190);
+    m_view->header()->resizeSection(DiffModel::AColumn, 130);
+    m_view->header()->resizeSection(DiffModel::BColumn, 130);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setMinimumHeight(36); // a header and a row; the default minimum would push the window past 600 px
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setText(text);
+        // An expression that does not compile says why (column, expected, did you mean).
+        const QString error = m_proxy->error();
+        m_filter->setToolTip(error.isEmpty() ? tr("One word: ids, types and property paths containing it. Otherwise an expression "
+                                                  "on the entity in frame B (A if removed), e.g. Health < 20 && type == Player.")
+                                             : error);
+        m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
+    });
+    connect(m_bucketFilter, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setBucket(m_bucketFilter->currentData().toString()); });
+    connect(m_typeFilter, &QComboBox::currentIndexChanged, this, [this] { m_proxy->setType(m_typeFilter->currentData().toString()); });
+    connect(m_showAdded, &QCheckBox::toggled, this, [this](bool on) { m_proxy->setShowStatus("added", on); });
+    connect(m_showRemoved, &QCheckBox::toggled, this, [this](bool on) { m_proxy->setShowStatus("removed", on); });
+    connect(m_showChanged, &QCheckBox::toggled, this, [this](bool on) { m_proxy->setShowStatus("changed", on); });
+    connect(m_epsilon, &QLineEdit::editingFinished, this, [this] {
+        vtx::DiffOptions o = m_options;
+        o.tolerance.absolute = m_epsilon->text().isEmpty() ? 0.0 : std::max(0.0, m_epsilon->text().toDouble());
+        setOptions(o);
+    });
+    // An empty field is not "acceptable" to the validator, so editingFinished never comes for
+    // it: clearing ε resets the tolerance here, at once.
+    connect(m_epsilon, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (text.isEmpty() && m_options.tolerance.absolute != 0) {
+            vtx::DiffOptions o = m_options;
+            o.tolerance.absolute = 0;
+            setOptions(o);
+        }
+    });
+    // The selection made elsewhere (the entity list, the map's arrows) selects the entity's row
+    // here too, unless the current row already belongs to it (a property row the user chose).
+    connect(m_viewState, &ViewState::selectionChanged, this, [this](const EntityKey& e) {
+        const QModelIndex current = m_view->currentIndex();
+        auto isEntity = [&](const QModelIndex& i) {
+            return i.isValid() && i.data(DiffModel::BucketIndexRole).toInt() == e.bucket && i.data(DiffModel::UniqueIdRole).toString() == e.uniqueId;
+        };
+        if (!e.isValid() || isEntity(current))
+            return;
+        for (int r = 0; r < m_proxy->rowCount(); ++r) {
+            const QModelIndex row = m_proxy->index(r, 0);
+            if (isEntity(row) && row.data(DiffModel::PathRole).toString().isEmpty()) {
+                m_view->setCurrentIndex(row);
+                m_view->expand(row);
+                m_view->scrollTo(row);
+                return;
+            }
+        }
+    });
+    connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) {
+        emit entityActivated({i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()},
+                             i.data(DiffModel::PathRole).toString());
+    });
+    connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex i = m_view->indexAt(pos);
+        if (!i.isValid())
+            return;
+        const QString path = i.data(DiffModel::PathRole).toString();
+        const QString id = i.data(DiffModel::UniqueIdRole).toString();
+        const QString a = i.siblingAtColumn(DiffModel::AColumn).data(Qt::ToolTipRole).toString();
+        const QString b = i.siblingAtColumn(DiffModel::BColumn).data(Qt::ToolTipRole).toString();
+        QMenu menu(this);
+        menu.addAction(tr("Show in inspector"), this, [this, i] { emit m_view->activated(i); });
+        menu.addAction(tr("Copy path"), this, [id, path] { QApplication::clipboard()->setText(path.isEmpty() ? id : id + "." + path); });
+        if (!path.isEmpty()) {
+            menu.addAction(tr("Copy A value"), this, [a] { QApplication::clipboard()->setText(a); });
+            menu.addAction(tr("Copy B value"), this, [b] { QApplication::clipboard()->setText(b); });
+        }
+        menu.exec(m_view->viewport()->mapToGlobal(pos));
+    });
+    connect(view, &ViewState::shownFrameChanged, this, &DiffPanel::onFrameReady);
+    connect(session, &ReplaySession::opened, this, [this] {
+        clear();
+        rebuildFilters();
+    });
+    connect(session, &ReplaySession::closed, this, &DiffPanel::clear);
+    updateSummary();
+}
+
+void DiffPanel::setOptions(const vtx::DiffOptions& options)
+{
+    m_options = options;
+    if (m_epsilon->text().toDouble() != options.tolerance.absolute)
+        m_epsilon->setText(options.tolerance.absolute > 0 ? QString::number(options.tolerance.absolute) : QString());
+    syncCompareTolerance(); // comparing two replays, the lane and the diff use one ε
+    recompute();
+}
+
+bool DiffPanel::isUpToDate() const
+{
+    const auto& d = m_model->diff();
+    return isActive() && d && !d->a.isNull() && !d->b.isNull() && d->a.index() == m_wantA && d->b.index() == m_wantB;
+}
+
+void DiffPanel::pinA(int frame)
+{
+    if (m_comparing)
+        return;
+    m_previousMode = false;
+    m_wantA = frame >= 0 ? frame : m_session->currentFrame();
+    if (m_followPlayhead)
+        m_wantB = m_session->currentFrame();
+    requestFrames();
+}
+
+void DiffPanel::setB(int frame)
+{
+    if (m_comparing)
+        return;
+    m_followPlayhead = frame < 0;
+    m_wantB = m_followPlayhead ? m_session->currentFrame() : frame;
+    if (m_previousMode)
+        m_wantA = std::max(0, m_wantB - 1);
+    requestFrames();
+}
+
+void DiffPanel::setPreviousFrameMode(bool on)
+{
+    if (m_comparing)
+        return;
+    m_previousMode = on;
+    if (on) {
+        m_followPlayhead = true;
+        m_wantB = m_session->currentFrame();
+        m_wantA = std::max(0, m_wantB - 1);
+    } else {
+        m_wantA = -1;
+        m_a = {};
+    }
+    requestFrames();
+}
+
+void DiffPanel::swap()
+{
+    if (!isActive() || m_previousMode || m_comparing)
+        return;
+    const int a = m_wantA;
+    m_wantA = m_wantB;
+    m_followPlayhead = false;
+    m_wantB = a;
+    std::swap(m_a, m_b);
+    requestFrames();
+}
+
+void DiffPanel::clear()
+{
+    if (m_comparing)
+        return; // the comparison's close ends compare mode
+    m_wantA = m_wantB = -1;
+    m_previousMode = false;
+    m_followPlayhead = true;
+    m_a = m_b = {};
+    m_model->clear();
+    emit markersChanged(-1, -1);
+    updateSummary();
+}
+
+void DiffPanel::onFrameReady()
+{
+    if (m_comparing) {
+        followCompare();
+        return;
+    }
+    if (!isActive() || !m_followPlayhead)
+        return;
+    // B follows what the playhead shows, exactly like the inspector: no extra request.
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
+    if (shown.isNull())
+        return;
+    m_wantB = m_viewState->requestedFrame();
+    m_b = shown;
+    if (m_previousMode)
+        m_wantA = std::max(0, m_wantB - 1);
+    requestFrames();
+}
+
+void DiffPanel::requestFrames()
+{
+    // Comparing two replays, B is a frame of the other file: no marker on this timeline.
+    emit markersChanged(m_comparing ? -1 : m_wantA, isActive() && !m_comparing ? m_wantB : -1);
+    if (!isActive()) {
+        updateSummary();
+        return;
+    }
+    auto fromLoaded = [this](int frame) -> vtx::FrameHandle {
+        // Frames in a chunk we already hold need no request (the previous frame usually is).
+        for (const vtx::FrameHandle* h : {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
+            const auto& c = h->chunk();
+            if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
+                return vtx::FrameHandle(c, frame);
+        }
+        return {};
+    };
+    auto ensure = [&](vtx::FrameHandle& slot, int want, ReplaySession::Channel channel) {
+        if (want < 0 || (!slot.isNull() && slot.index() == want))
+            return;
+        if (vtx::FrameHandle h = fromLoaded(want); !h.isNull()) {
+            slot = h;
+            return;
+        }
+        vtx::FrameHandle* target = &slot;
+        m_session->requestFrame(want, channel, [this, target, want](const vtx::FrameHandle& h) {
+            const int current = target == &m_a ? m_wantA : m_wantB;
+            if (h.index() != current)
+                return; // superseded by a newer want
+            *target = h;
+            recompute();
+        });
+    };
+    ensure(m_b, m_wantB, ReplaySession::Channel::DiffB);
+    ensure(m_a, m_wantA, ReplaySession::Channel::DiffA);
+    recompute();
+}
+
+void DiffPanel::recompute()
+{
+    const auto& f = m_session->file();
+    if (m_comparing && !compareSummary().isEmpty()) { // no B frame to compare with: nothing stale stays listed
+        m_model->clear();
+        m_damagedA.clear();
+        m_damagedB.clear();
+        updateSummary();
+        emit diffUpdated();
+        return;
+    }
+    if (!f || !isActive() || m_a.isNull() || m_b.isNull() || m_a.index() != m_wantA || m_b.index() != m_wantB) {
+        updateSummary(); // keeps the last diff on screen with a "loading" note
+        return;
+    }
+    auto d = std::make_shared<vtx::FrameDiff>();
+    vtx::diffFrames(m_a, m_b, f->schema(), m_options, *d);
+    rememberView();
+    m_model->setDiff(std::move(d), &f->schema());
+    // Entities whose stored hash disagrees with their values in A or B: the rows say so, and so
+    // does the summary (a damaged entity may show no change at all).
+    auto damaged = [&](const vtx::FrameHandle& h) {
+        QSet<QString> keys;
+        for (const vtx::DamagedContainer& x : vtx::checkFrameIntegrity(h.view(), f->schema(), h.chunk()->hashTrust()).damaged)
+            keys.insert(QString::number(x.bucket) + QLatin1Char('/') + QString::fromStdString(x.uniqueId));
+        return keys;
+    };
+    m_damagedA = damaged(m_a);
+    m_damagedB = damaged(m_b);
+    m_model->setDamage(m_damagedA, m_damagedB);
+    restoreView();
+    updateSummary();
+    emit diffUpdated();
+}
+
+void DiffPanel::updateSummary()
+{
+    if (!m_session->isOpen()) {
+        m_summary->setText(tr("No replay open."));
+        return;
+    }
+    if (m_comparing) {
+        if (const QString why = compareSummary(); !why.isEmpty()) {
+            m_summary->setText(why);
+            return;
+        }
+    }
+    if (!isActive()) {
+        m_summary->setText(tr("Press <b>A</b> to pin frame A at the playhead, then scrub to compare it with B — "
+                              "or <b>Ctrl+D</b> to diff each frame with the previous one."));
+        return;
+    }
+    QString text = m_previousMode ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)
+                   : m_comparing  ? tr("A = this replay, frame %1  ·  B = compared replay, frame %2").arg(m_wantA).arg(m_wantB)
+                                  : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
+    if (!m_followPlayhead && !m_comparing)
+        text += tr(" (B set)");
+    if (const auto& d = m_model->diff()) {
+        const vtx::BucketDiffCounts t = d->totals();
+        const SemanticColours colours = semanticColours();
+        text += tr("  ·  <span style='color:%5'>+%1</span> <span style='color:%6'>−%2</span> ~%3 entities  ·  %4 properties")
+                    .arg(t.added)
+                    .arg(t.removed)
+                    .arg(t.changed)
+                    .arg(d->changes.size())
+                    .arg(colours.added.name(), colours.removed.name());
+        text += tr("  ·  %1 unchanged").arg(t.unchanged);
+        if (d->omittedChanges)
+            text += tr("  ·  %1 element changes not listed").arg(d->omittedChanges);
+        if (d->entities.empty())
+            text += tr("  ·  <b>identical</b>");
+    }
+    if (!m_damagedA.isEmpty() || !m_damagedB.isEmpty())
+        text += tr("  ·  <span style='color:#D55E00'>⚠ damaged entities: %1 in A, %2 in B</span>").arg(m_damagedA.size()).arg(m_damagedB.size());
+    if (!isUpToDate())
+        text += tr("  ·  <i>loading…</i>");
+    m_summary->setText(text);
+}
+
+void DiffPanel::rememberView()
+{
+    if (!m_model->diff())
+        return;
+    m_expanded.clear();
+    const int n = m_proxy->rowCount();
+    for (int r = 0; r < n; ++r) {
+        const QModelIndex i = m_proxy->index(r, 0);
+        if (m_view->isExpanded(i))
+            m_expanded.insert(rowKey(i));
+    }
+    const QModelIndex cur = m_view->currentIndex();
+    m_selectedKey = cur.isValid() ? rowKey(cur) : QString();
+}
+
+void DiffPanel::restoreView()
+{
+    const int n = m_proxy->rowCount();
+    // A fresh diff opens small ones fully; after that the user's expansions are kept.
+    const bool expandAll = m_expanded.isEmpty() && n <= 12;
+    for (int r = 0; r < n; ++r) {
+        const QModelIndex i = m_proxy->index(r, 0);
+        if (expandAll || m_expanded.contains(rowKey(i)))
+            m_view->expand(i);
+        if (!m_selectedKey.isEmpty() && rowKey(i) == m_selectedKey)
+            m_view->setCurrentIndex(i);
+        if (!m_selectedKey.isEmpty() && m_selectedKey.startsWith(rowKey(i))) {
+            const int m = m_proxy->rowCount(i);
+            for (int c = 0; c < m; ++c) {
+                const QModelIndex j = m_proxy->index(c, 0, i);
+                if (rowKey(j) == m_selectedKey)
+                    m_view->setCurrentIndex(j);
+            }
+        }
+    }
+}
+
+void DiffPanel::rebuildFilters()
+{
+    const auto& f = m_session->file();
+    m_bucketFilter->clear();
+    m_typeFilter->clear();
+    m_bucketFilter->addItem(tr("all buckets"), QString());
+    m_typeFilter->addItem(tr("all types"), QString());
+    if (!f)
+        return;
+    for (size_t i = 0; i < f->schema().bucketNames().size(); ++i)
+        m_bucketFilter->addItem(QString::fromStdString(f->schema().bucketName(i)), QString::fromStdString(f->schema().bucketName(i)));
+    for (const auto& s : f->schema().structs())
+        m_typeFilter->addItem(QString::fromStdString(s.name), QString::fromStdString(s.name));
+}
+
+void DiffPanel::selectNextChange(bool forward)
+{
+    // Property rows in display order, across entities.
+    std::vector<QModelIndex> rows;
+    const int n = m_proxy->rowCount();
+    for (int r = 0; r < n; ++r) {
+        const QModelIndex e = m_proxy->index(r, 0);
+        const int m = m_proxy->rowCount(e);
+        if (m == 0)
+            rows.push_back(e); // added / removed entities are changes too
+        for (int c = 0; c < m; ++c)
+            rows.push_back(m_proxy->index(c, 0, e));
+    }
+    if (rows.empty())
+        return;
+    const QModelIndex cur = m_view->currentIndex().siblingAtColumn(0);
+    auto it = std::find(rows.begin(), rows.end(), cur);
+    size_t next = 0;
+    if (it == rows.end())
+        next = forward ? 0 : rows.size() - 1;
+    else {
+        const size_t at = size_t(it - rows.begin());
+        next = forward ? (at + 1) % rows.size() : (at + rows.size() - 1) % rows.size();
+    }
+    m_view->setCurrentIndex(rows[next]);
+    m_view->scrollTo(rows[next]);
+}
+
+std::pair<EntityKey, QString> DiffPanel::selectedProperty() const
+{
+    const QModelIndex i = m_view->currentIndex();
+    if (!i.isValid())
+        return {};
+    return {{i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()}, i.data(DiffModel::PathRole).toString()};
+}
+
+std::shared_ptr<const vtx::FrameDiff> DiffPanel::visibleDiff() const
+{
+    const auto& d = m_model->diff();
+    if (!d || !m_model->schema() || !isUpToDate())
+        return {};
+    // Same frames and path steps (changes refer to steps by index); only the entities and
+    // changes behind the proxy's visible rows, in the order shown.
+    auto out = std::make_shared<vtx::FrameDiff>();
+    out->a = d->a;
+    out->b = d->b;
+    out->steps = d->steps;
+    out->omittedChanges = d->omittedChanges;
+    out->buckets = d->buckets;
+    for (auto& counts : out->buckets)
+        counts.added = counts.removed = counts.changed = 0;
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const QModelIndex row = m_proxy->index(r, 0);
+        const QModelIndex src = m_proxy->mapToSource(row);
+        vtx::EntityDiff e = d->entities[size_t(src.row())];
+        const auto changes = d->changesOf(e);
+        e.firstChange = uint32_t(out->changes.size());
+        e.changeCount = 0;
+        for (int c = 0; c < m_proxy->rowCount(row); ++c) {
+            const QModelIndex child = m_proxy->mapToSource(m_proxy->index(c, 0, row));
+            out->changes.push_back(changes[size_t(child.row())]);
+            ++e.changeCount;
+        }
+        if (e.bucket < out->buckets.size()) {
+            auto& counts = out->buckets[e.bucket];
+            (e.status == vtx::EntityStatus::Added ? counts.added : e.status == vtx::EntityStatus::Removed ? counts.removed : counts.changed)++;
+        }
+        out->entities.push_back(e);
+    }
+    return out;
+}
+
+QString DiffPanel::toJson() const
+{
+    const auto d = visibleDiff();
+    if (!d)
+        return {};
+    return QString::fromStdString(vtx::jsonText(vtx::diffJson(*d, *m_model->schema(), m_options), 1));
+}
+
+QString DiffPanel::toCsv() const
+{
+    const auto d = visibleDiff();
+    if (!d)
+        return {};
+    return QString::fromStdString(vtx::diffCsv(*d, *m_model->schema()));
+}
+
+void DiffPanel::exportTo(bool json)
+{
+    if (!isUpToDate())
+        return;
+    const QString suggested = QStringLiteral("diff_%1_%2.%3").arg(m_wantA).arg(m_wantB).arg(json ? "json" : "csv");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save diff"), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write((json ? toJson() : toCsv()).toUtf8()) < 0)
+        QMessageBox::warning(this, tr("Save diff"), tr("Could not write %1: %2").arg(path, f.errorString()));
+}
+
+} // namespace vtxw

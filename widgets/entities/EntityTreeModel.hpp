@@ -1,0 +1,105 @@
+#pragma once
+// Buckets → entities of the displayed frame. Rows are keyed by (bucket, unique id): when the
+// same entities are present the model only emits dataChanged, so views keep selection and
+// expansion while scrubbing; when the set changes it resets and views restore by key.
+
+#include "vtx/DecodedChunk.hpp"
+#include "vtx/FrameIntegrity.hpp"
+#include "vtx/Schema.hpp"
+#include "entities/EntityFilter.hpp"
+
+#include <QAbstractItemModel>
+#include <QSortFilterProxyModel>
+
+namespace vtxw {
+
+struct EntityKey {
+    int bucket = -1;
+    QString uniqueId;
+    bool isValid() const { return bucket >= 0; }
+    bool operator==(const EntityKey&) const = default;
+};
+
+class EntityTreeModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, TypeColumn, ColumnCount };
+    enum Roles {
+        KeyBucketRole = Qt::UserRole + 1,
+        UniqueIdRole,
+        TypeIdRole,
+        IsBucketRole,
+        SearchTextRole,
+        DamageRole ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
+    };
+
+    explicit EntityTreeModel(QObject* parent = nullptr);
+
+    /// Shows `frame` (null handle: empty). `schema` must outlive the model's use of it.
+    /// `integrity` (of this frame) marks damaged entities: warning icon, reason in the tooltip.
+    void setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity = nullptr);
+
+    QModelIndex indexOf(const EntityKey& key) const;
+    EntityKey keyOf(const QModelIndex& index) const;
+    /// The entity's container in the current frame (null view when absent).
+    vtx::ContainerView container(const EntityKey& key) const;
+    /// The container of an entity row of this model (null view for bucket rows).
+    vtx::ContainerView containerAt(const QModelIndex& index) const;
+    /// Bucket and position in the frame's bucket of an entity row; false for bucket rows.
+    bool entityAt(const QModelIndex& index, uint32_t* bucket, size_t* position) const;
+    const vtx::Schema* schema() const { return m_schema; }
+    const vtx::FrameHandle& frame() const { return m_frame; }
+
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    QModelIndex parent(const QModelIndex& child) const override;
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+signals:
+    /// setFrame() is done: every row insertion and removal it made has been announced (views
+    /// put their current row back here, not in between).
+    void frameApplied();
+
+private:
+    struct Bucket {
+        QString name;
+        QStringList ids;
+        QStringList types;
+        QVector<int> typeIds;
+        QVector<int> entityIndex; ///< position in the frame's bucket
+        QStringList damage;       ///< per entity: DamageRole
+        void removeRows(int first, int count);
+        void appendRows(const Bucket& from, int first, int count);
+        void insertRows(int at, const Bucket& from, int first, int count);
+    };
+    QVector<Bucket> m_buckets;
+    vtx::FrameHandle m_frame;
+    const vtx::Schema* m_schema = nullptr;
+};
+
+/// Filters entities with an EntityFilter (id / type text, or a query expression evaluated on the
+/// shown frame); buckets stay visible while any entity matches. The source announces every
+/// frame change with dataChanged on the entity rows, so an expression is re-checked each frame.
+class EntityFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit EntityFilterProxy(QObject* parent = nullptr);
+    void setFilter(const QString& text);
+    /// The filter compiled for the source's current schema.
+    const EntityFilter& filter() const;
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+
+private:
+    QString m_text;
+    // Compiled lazily for the schema of the file shown (a new file recompiles); evaluation
+    // keeps per-frame state, hence mutable in a const filter pass.
+    mutable EntityFilter m_filter;
+    mutable const vtx::Schema* m_compiledFor = nullptr;
+    mutable bool m_compiled = false;
+};
+
+} // namespace vtxw

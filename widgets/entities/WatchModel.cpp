@@ -1,0 +1,99 @@
+#include "entities/WatchModel.hpp"
+
+#include "vtx/PropertyTree.hpp"
+#include "session/ViewState.hpp"
+
+#include <QFontDatabase>
+
+namespace vtxw {
+
+WatchModel::WatchModel(ViewState* view, QObject* parent) : QAbstractTableModel(parent), m_view(view)
+{
+    connect(view, &ViewState::shownFrameChanged, this, &WatchModel::refresh); // closing shows no frame
+}
+
+QString WatchModel::valueOf(const Watch& w) const
+{
+    const vtx::FrameHandle& h = m_view->shownFrame();
+    if (h.isNull() || !m_view->schema() || w.entity.bucket < 0 || size_t(w.entity.bucket) >= h->bucketCount())
+        return tr("—");
+    const vtx::ContainerView e = vtx::findEntity(h.view(), uint32_t(w.entity.bucket), w.entity.uniqueId.toStdString());
+    if (e.isNull())
+        return tr("(not in this frame)");
+    auto v = vtx::evaluatePath(e, *m_view->schema(), w.path.toStdString());
+    return v ? QString::fromStdString(v->text) : tr("—");
+}
+
+void WatchModel::clear()
+{
+    if (m_watches.isEmpty())
+        return;
+    beginResetModel();
+    m_watches.clear();
+    m_values.clear();
+    endResetModel();
+}
+
+void WatchModel::refresh()
+{
+    QStringList next;
+    for (const Watch& w : m_watches)
+        next << valueOf(w);
+    for (int i = 0; i < next.size(); ++i)
+        if (i < m_values.size() && next[i] != m_values[i]) {
+            m_values[i] = next[i];
+            emit dataChanged(index(i, ValueColumn), index(i, ValueColumn));
+        }
+    m_values = next;
+}
+
+void WatchModel::addWatch(const Watch& w)
+{
+    if (m_watches.contains(w))
+        return;
+    const int row = int(m_watches.size());
+    beginInsertRows({}, row, row);
+    m_watches << w;
+    m_values << valueOf(w);
+    endInsertRows();
+}
+
+void WatchModel::removeRows(const QList<int>& rows)
+{
+    QList<int> sorted = rows;
+    std::sort(sorted.begin(), sorted.end(), std::greater<int>());
+    for (int r : sorted) {
+        if (r < 0 || r >= m_watches.size())
+            continue;
+        beginRemoveRows({}, r, r);
+        m_watches.removeAt(r);
+        m_values.removeAt(r);
+        endRemoveRows();
+    }
+}
+
+int WatchModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_watches.size()); }
+int WatchModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant WatchModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= m_watches.size())
+        return {};
+    const Watch& w = m_watches[index.row()];
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+        return index.column() == WatchColumn ? w.entity.uniqueId + QLatin1Char('.') + w.path : m_values.value(index.row());
+    if (role == Qt::FontRole && index.column() == ValueColumn)
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    if (role == Qt::TextAlignmentRole && index.column() == ValueColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    return {};
+}
+
+QVariant WatchModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    return section == WatchColumn ? tr("Watch") : tr("Value");
+}
+
+} // namespace vtxw

@@ -1,0 +1,41 @@
+#pragma once
+// Pinned properties across entities ("player_3.Health"), valued at the view state's shown frame.
+
+#include "entities/EntityTreeModel.hpp"
+
+#include <QAbstractTableModel>
+
+namespace vtxw {
+
+class ViewState;
+
+class WatchModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { WatchColumn, ValueColumn, ColumnCount };
+    struct Watch {
+        EntityKey entity;
+        QString path;
+        bool operator==(const Watch&) const = default;
+    };
+    explicit WatchModel(ViewState* view, QObject* parent = nullptr);
+    void addWatch(const Watch& w);
+    void removeRows(const QList<int>& rows);
+    /// Removes every watch (another replay was opened: the entities they name are gone).
+    void clear();
+    const QList<Watch>& watches() const { return m_watches; }
+    QStringList values() const { return m_values; }
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    void refresh();
+    QString valueOf(const Watch& w) const;
+    ViewState* m_view;
+    QList<Watch> m_watches;
+    QStringList m_values;
+};
+
+} // namespace vtxw

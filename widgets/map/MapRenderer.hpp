@@ -1,0 +1,131 @@
+#pragma once
+// What the map draws, already reduced to map-plane coordinates (world units, u right, v up),
+// and how it draws it. Kept apart from the widget so tests and the bench paint into a QImage
+// exactly what the dock paints on screen.
+
+#include "vtx/Types.hpp"
+#include "entities/EntityTreeModel.hpp"
+
+#include <QColor>
+#include <QImage>
+#include <QLineF>
+#include <QPointF>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace vtxw {
+
+/// World (map plane) ↔ pixel, after the timeline's TimelineAxis: a small value type with its own
+/// tests. Pixels grow right and down; the map's v axis grows up.
+struct MapViewport {
+    QSizeF size{1, 1};
+    QPointF centre;              ///< world point at the middle of the widget
+    double pixelsPerUnit = 1.0;
+
+    QPointF toPixel(QPointF world) const
+    {
+        return {size.width() / 2 + (world.x() - centre.x()) * pixelsPerUnit, size.height() / 2 - (world.y() - centre.y()) * pixelsPerUnit};
+    }
+    QPointF toWorld(QPointF pixel) const
+    {
+        return {centre.x() + (pixel.x() - size.width() / 2) / pixelsPerUnit, centre.y() - (pixel.y() - size.height() / 2) / pixelsPerUnit};
+    }
+    /// Shows all of `bounds` with a margin of `marginPx` on every side.
+    void fit(const QRectF& bounds, double marginPx = 24);
+    /// Scales by `factor` keeping the world point under `pixel` where it is.
+    void zoomAt(QPointF pixel, double factor);
+    void panBy(QPointF pixelDelta) { centre -= QPointF(pixelDelta.x(), -pixelDelta.y()) / pixelsPerUnit; }
+};
+
+struct MapGlyph {
+    EntityKey key;
+    QString name;       ///< shown on hover and for the selection
+    QPointF world;
+    vtx::Vec3 position;  ///< in the world, for the A→B delta
+    double heading = std::nan(""); ///< radians counter-clockwise from +u; NaN: none
+    int colour = 0;     ///< index into MapScene::palette
+    bool damaged = false; ///< its stored hash disagrees with its values (FrameIntegrity): position not as recorded
+};
+
+/// Where an entity was in frame A: a hollow ghost and, when it moved, an arrow to its glyph in B.
+struct MapGhost {
+    QPointF world;
+    int glyph = -1; ///< its glyph in B; -1: removed by B
+    int colour = 0;
+    EntityKey key;
+    QString name;
+    double distance = 0; ///< world units from A to B
+    QString delta;       ///< "(+1.5, -2, 0)" in world axes
+};
+
+struct MapTrail {
+    int glyph = -1;
+    std::vector<QPointF> points;  ///< oldest first
+    std::vector<float> ages;      ///< per point, 0 (now) .. 1 (oldest in the window)
+    std::vector<uint8_t> breaks;  ///< per point: not joined to the previous one
+};
+
+struct MapEvent {
+    QPointF world;
+    QString label;
+    int frame = 0;
+};
+
+struct MapLegendEntry {
+    QString label;
+    int colour = 0;
+};
+
+struct MapScene {
+    std::vector<MapGlyph> glyphs;
+    std::vector<QColor> palette;
+    std::vector<MapLegendEntry> legend;
+    std::vector<MapTrail> trails;
+    std::vector<MapEvent> events;
+    bool comparing = false;        ///< A is pinned and on the map
+    std::vector<MapGhost> ghosts;  ///< A's entities (comparing)
+    std::vector<int> added;        ///< glyphs of entities A does not have (comparing)
+    int selected = -1;             ///< glyph index
+    int hovered = -1;              ///< glyph index
+    int hoveredArrow = -1;         ///< ghost index
+    int unplaced = 0;              ///< entities of the frame not on the map
+    QString note;                  ///< one line under the legend ("A loading…", "events carry no location")
+    QImage background;             ///< drawn under everything, stretched over backgroundWorld
+    QRectF backgroundWorld;
+    QString unitName = QStringLiteral("u");
+
+    /// Bounds of every glyph, ghost and trail point (null when empty).
+    QRectF worldBounds() const;
+    /// The glyph under `pixel` (nearest within `radiusPx`), or -1.
+    int glyphAt(const MapViewport& vp, QPointF pixel, double radiusPx = 8) const;
+    /// The ghost whose A→B arrow passes within `radiusPx` of `pixel`, or -1.
+    int arrowAt(const MapViewport& vp, QPointF pixel, double radiusPx = 4) const;
+    /// The event marker under `pixel`, or -1.
+    int eventAt(const MapViewport& vp, QPointF pixel, double radiusPx = 7) const;
+};
+
+/// Okabe–Ito colours (colour-blind safe), for types or property values in order of appearance.
+std::vector<QColor> mapPalette();
+
+class MapRenderer {
+public:
+    /// Paints `scene` through `vp` over the whole of `painter`'s device (vp.size).
+    void paint(QPainter& painter, const MapScene& scene, const MapViewport& vp, const QPalette& colours);
+
+    static constexpr double kGlyphRadius = 5;
+
+private:
+    /// One pre-rendered disc per colour: drawImage is a blit, drawEllipse rasterizes each time.
+    const QImage& sprite(const QColor& c, qreal dpr);
+    std::vector<std::pair<QRgb, QImage>> m_sprites;
+    std::vector<std::vector<QLineF>> m_trailLines; ///< per colour and age band
+    qreal m_spriteDpr = 0;
+};
+
+} // namespace vtxw

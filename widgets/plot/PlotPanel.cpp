@@ -1,0 +1,626 @@
+#include "plot/PlotPanel.hpp"
+#include "vtx/plot/ExpressionSeries.hpp"
+
+#include "vtx/analysis/Analyses.hpp"
+#include "session/ReplaySession.hpp"
+#include "timeline/TimeFormat.hpp"
+#include "session/ViewState.hpp"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QToolButton>
+#include <QInputDialog>
+#include <QVBoxLayout>
+#include <QWheelEvent>
+#include <cmath>
+#include <sstream>
+
+namespace vtxw {
+
+namespace {
+constexpr int kDragThreshold = 4; ///< px: below this a press-release is a click (seek)
+constexpr double kMinSpan = 20;   ///< frames: the timeline's smallest zoom, so linking never fights
+}
+
+PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* parent)
+    : QWidget(parent), m_session(session), m_model(model)
+{
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::ClickFocus);
+    m_scene.emptyText = tr("Right-click a numeric property in the inspector, or a watch, and choose Plot.\n"
+                           "Wheel: zoom · drag: pan · double-click: whole replay · Shift+wheel: zoom y · click: seek");
+    auto restale = [this] {
+        rebuildSeries();
+        update();
+    };
+    connect(model, &QAbstractItemModel::dataChanged, this, restale);
+    connect(model, &QAbstractItemModel::rowsInserted, this, restale);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, restale);
+    connect(model, &QAbstractItemModel::modelReset, this, restale);
+    connect(session, &ReplaySession::currentFrameChanged, this, [this](int f) {
+        m_scene.playhead = f;
+        update();
+    });
+    m_scene.xLabel = [this](int frame, double stepFrames) {
+        const auto& file = m_session->file();
+        if (!file || m_unit == TimeUnit::Frame)
+            return QString::number(frame);
+        const int to = std::clamp(frame + int(stepFrames), 0, std::max(0, file->frameCount() - 1));
+        const double stepSeconds = std::abs(double(file->gameTimeTicks(to) - file->gameTimeTicks(frame))) / double(vtx::kTicksPerSecond);
+        return rulerLabel(*file, frame, m_unit, stepSeconds > 0 ? stepSeconds : 1.0);
+    };
+    m_scene.frameText = [this](int frame) {
+        const auto& file = m_session->file();
+        QString t = tr("frame %1").arg(frame);
+        if (file && m_unit != TimeUnit::Frame)
+            t += QStringLiteral(" · %1").arg(rulerLabel(*file, frame, m_unit, 0.001));
+        return t;
+    };
+}
+
+void PlotCanvas::rebuildSeries()
+{
+    m_scene.series.clear();
+    for (const PlotSeriesEntry& e : m_model->entries())
+        if (e.visible && e.data)
+            m_scene.series.push_back({e.name, e.colour, e.data, e.summary});
+    m_stale = true;
+}
+
+const PlotLayout& PlotCanvas::layout()
+{
+    if (m_stale || m_scene.size != size()) {
+        m_scene.size = size();
+        layoutPlot(m_scene, m_layout);
+        m_stale = false;
+    }
+    return m_layout;
+}
+
+void PlotCanvas::setXRange(double first, double last)
+{
+    const double end = std::max(1.0, double(m_frameCount - 1));
+    const double span = std::clamp(last - first, std::min(kMinSpan, end), end);
+    first = std::clamp(first, 0.0, end - span);
+    if (first == m_scene.first && first + span == m_scene.last)
+        return;
+    m_scene.first = first;
+    m_scene.last = first + span;
+    m_stale = true;
+    update();
+}
+
+void PlotCanvas::userRange(double first, double last)
+{
+    setXRange(first, last);
+    emit xRangeChanged(m_scene.first, m_scene.last);
+}
+
+void PlotCanvas::setFrameCount(int frames)
+{
+    m_frameCount = std::max(1, frames);
+    m_scene.first = 0;
+    m_scene.last = std::max(1.0, double(m_frameCount - 1));
+    m_stale = true;
+    update();
+}
+
+void PlotCanvas::setFailed(std::vector<vtx::FrameSpan> failed)
+{
+    m_scene.failed = std::move(failed);
+    update();
+}
+
+void PlotCanvas::setFitY(bool fit)
+{
+    if (!fit) { // keep what is on screen as the manual range
+        m_scene.yMin = layout().yMin;
+        m_scene.yMax = layout().yMax;
+    }
+    m_scene.fitY = fit;
+    m_stale = true;
+    update();
+}
+
+void PlotCanvas::setYRange(double lo, double hi)
+{
+    if (!(hi > lo))
+        return;
+    m_scene.yMin = lo;
+    m_scene.yMax = hi;
+    m_stale = true;
+    update();
+}
+
+void PlotCanvas::setTimeUnit(TimeUnit unit)
+{
+    m_unit = unit;
+    update();
+}
+
+void PlotCanvas::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    m_scene.palette = palette();
+    paintPlot(p, m_scene, layout());
+}
+
+void PlotCanvas::resizeEvent(QResizeEvent*) { m_stale = true; }
+
+void PlotCanvas::mousePressEvent(QMouseEvent* e)
+{
+    if (e->button() != Qt::LeftButton)
+        return;
+    m_pressed = true;
+    m_dragging = false;
+    m_pressPos = e->position().toPoint();
+    m_pressFirst = m_scene.first;
+    m_pressLast = m_scene.last;
+}
+
+void PlotCanvas::mouseMoveEvent(QMouseEvent* e)
+{
+    const QPoint pos = e->position().toPoint();
+    m_scene.hoverX = pos.x();
+    if (m_pressed && (e->buttons() & Qt::LeftButton)) {
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= kDragThreshold)
+            m_dragging = true;
+        if (m_dragging) {
+            const double framesPerPx = (m_pressLast - m_pressFirst) / std::max(1, layout().plot.width());
+            const double shift = -(pos.x() - m_pressPos.x()) * framesPerPx;
+            userRange(m_pressFirst + shift, m_pressLast + shift);
+        }
+    }
+    update();
+}
+
+void PlotCanvas::mouseReleaseEvent(QMouseEvent* e)
+{
+    if (e->button() != Qt::LeftButton || !m_pressed)
+        return;
+    m_pressed = false;
+    if (!m_dragging && m_session->isOpen() && layout().plot.contains(e->position().toPoint()))
+        emit seekRequested(frameAtX(e->position().toPoint().x()));
+    m_dragging = false;
+}
+
+void PlotCanvas::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (e->button() == Qt::LeftButton)
+        userRange(0, double(m_frameCount - 1));
+}
+
+void PlotCanvas::wheelEvent(QWheelEvent* e)
+{
+    const double steps = e->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    const double factor = std::pow(1.25, steps);
+    const PlotLayout& L = layout();
+    if (e->modifiers() & Qt::ShiftModifier) {
+        const double anchor = L.yMin + (L.plot.bottom() + 1 - e->position().y()) / std::max(1, L.plot.height()) * (L.yMax - L.yMin);
+        const double lo = anchor - (anchor - L.yMin) / factor, hi = anchor + (L.yMax - anchor) / factor;
+        m_scene.fitY = false;
+        setYRange(lo, hi);
+        emit yRangeChanged(lo, hi);
+    } else {
+        const double anchor = L.map.first + (e->position().x() - L.map.x0) / std::max(1e-9, L.map.x1 - L.map.x0) * (L.map.last - L.map.first);
+        const double span = (m_scene.last - m_scene.first) / factor;
+        const double t = (anchor - m_scene.first) / std::max(1e-9, m_scene.last - m_scene.first);
+        userRange(anchor - t * span, anchor - t * span + span);
+    }
+    e->accept();
+}
+
+void PlotCanvas::leaveEvent(QEvent*)
+{
+    m_scene.hoverX = -1;
+    update();
+}
+
+PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
+    : QWidget(parent), m_session(session), m_view(view), m_model(new PlotSeriesModel(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    // Small margins and one toolbar row (the status line sits in it): the window must fit
+    // 800 × 600 with every dock open.
+    layout->setContentsMargins(2, 1, 2, 1);
+    layout->setSpacing(1);
+    auto* top = new QHBoxLayout;
+    m_link = new QCheckBox(tr("Link to timeline"), this);
+    m_link->setToolTip(tr("The plot shows the timeline's visible range; zooming or panning either moves both"));
+    m_link->setChecked(QSettings().value("plot/linkTimeline", true).toBool());
+    m_fitY = new QCheckBox(tr("Fit Y"), this);
+    m_fitY->setChecked(true);
+    m_fitY->setToolTip(tr("Y follows the visible data; uncheck to set the range (or Shift+wheel on the plot)"));
+    m_yMin = new QDoubleSpinBox(this);
+    m_yMax = new QDoubleSpinBox(this);
+    for (QDoubleSpinBox* s : {m_yMin, m_yMax}) {
+        s->setRange(-1e12, 1e12);
+        s->setDecimals(3);
+        s->setEnabled(false);
+        s->setKeyboardTracking(false);
+        s->setMaximumWidth(110);
+        s->setMinimumWidth(50); // the ±1e12 range would ask for 150 px each
+    }
+    m_yMin->setToolTip(tr("Y minimum"));
+    m_yMax->setToolTip(tr("Y maximum"));
+    auto* csv = new QToolButton(this);
+    csv->setText(tr("CSV…"));
+    csv->setObjectName("plotExportCsv");
+    auto* png = new QToolButton(this);
+    png->setText(tr("PNG…"));
+    png->setObjectName("plotExportPng");
+    auto* expression = new QToolButton(this);
+    expression->setText(tr("Expression…"));
+    expression->setObjectName("plotExpression");
+    expression->setToolTip(tr("Plot how many entities match a query expression, frame by frame"));
+    connect(expression, &QToolButton::clicked, this, &PlotPanel::askForExpression);
+    auto* clearAll = new QToolButton(this);
+    clearAll->setText(tr("Clear"));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(160);
+    m_progress->setVisible(false);
+    m_cancelButton = new QPushButton(tr("Cancel"), this);
+    m_cancelButton->setVisible(false);
+    top->addWidget(m_link);
+    top->addWidget(m_fitY);
+    top->addWidget(m_yMin);
+    top->addWidget(m_yMax);
+    m_status = new QLabel(this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // elided by the row, full text in the tooltip
+    top->addWidget(m_status, 1);
+    top->addWidget(m_progress);
+    top->addWidget(m_cancelButton);
+    top->addWidget(expression);
+    top->addWidget(csv);
+    top->addWidget(png);
+    top->addWidget(clearAll);
+    layout->addLayout(top);
+
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    m_legend = new QListView(split);
+    m_legend->setModel(m_model);
+    m_legend->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_legend->setMinimumSize(60, 18); // a row: with the compare lane the window must still fit 800×600
+    auto* remove = new QAction(tr("Remove series"), m_legend);
+    remove->setShortcut(QKeySequence::Delete);
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    m_legend->addAction(remove);
+    m_legend->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(remove, &QAction::triggered, this, [this] {
+        QList<quint64> ids;
+        for (const QModelIndex& i : m_legend->selectionModel()->selectedIndexes())
+            ids << i.data(PlotSeriesModel::IdRole).toULongLong();
+        for (quint64 id : ids)
+            removeSeries(id);
+    });
+    m_canvas = new PlotCanvas(session, m_model, split);
+    split->addWidget(m_legend);
+    split->addWidget(m_canvas);
+    split->setStretchFactor(1, 1);
+    split->setSizes({150, 600});
+    layout->addWidget(split, 1);
+    updateStatus();
+
+    connect(m_cancelButton, &QPushButton::clicked, this, &PlotPanel::cancel);
+    connect(clearAll, &QToolButton::clicked, this, &PlotPanel::clear);
+    connect(m_canvas, &PlotCanvas::seekRequested, this, &PlotPanel::seekRequested);
+    connect(m_canvas, &PlotCanvas::xRangeChanged, this, [this](double first, double last) {
+        if (isLinked())
+            emit linkedRangeRequested(first, last);
+    });
+    connect(m_canvas, &PlotCanvas::yRangeChanged, this, [this](double lo, double hi) {
+        m_fitY->setChecked(false);
+        const QSignalBlocker a(m_yMin), b(m_yMax);
+        m_yMin->setValue(lo);
+        m_yMax->setValue(hi);
+    });
+    connect(view, &ViewState::zoomChanged, this, [this](double first, double last) {
+        if (isLinked() && last > first)
+            m_canvas->setXRange(first, last);
+    });
+    connect(m_link, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("plot/linkTimeline", on);
+        if (on && m_view->zoomLast() > m_view->zoomFirst())
+            m_canvas->setXRange(m_view->zoomFirst(), m_view->zoomLast());
+    });
+    connect(m_fitY, &QCheckBox::toggled, this, [this](bool fit) {
+        m_canvas->setFitY(fit);
+        m_yMin->setEnabled(!fit);
+        m_yMax->setEnabled(!fit);
+        if (!fit) {
+            const QSignalBlocker a(m_yMin), b(m_yMax);
+            m_yMin->setValue(m_canvas->yMin());
+            m_yMax->setValue(m_canvas->yMax());
+        }
+    });
+    auto manualY = [this] { m_canvas->setYRange(m_yMin->value(), m_yMax->value()); };
+    connect(m_yMin, &QDoubleSpinBox::valueChanged, this, manualY);
+    connect(m_yMax, &QDoubleSpinBox::valueChanged, this, manualY);
+    connect(csv, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as CSV"), QStringLiteral("plot.csv"), tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportCsv(path, &error))
+            m_status->setText(error);
+    });
+    connect(png, &QToolButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as PNG"), QStringLiteral("plot.png"), tr("PNG (*.png)"));
+        if (!path.isEmpty() && !exportPng(path))
+            m_status->setText(tr("Could not write %1").arg(path));
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &PlotPanel::updateStatus);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PlotPanel::updateStatus);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &PlotPanel::updateStatus);
+    connect(session, &ReplaySession::opened, this, &PlotPanel::onOpened);
+    connect(session, &ReplaySession::grew, this, [this](int, int frames) { m_canvas->setFrameCount(frames); });
+    connect(session, &ReplaySession::closed, this, [this] {
+        m_jobs.cancel();
+        m_progress->setVisible(false);
+        m_cancelButton->setVisible(false);
+        m_model->clear(); // the series name entities of the closed replay
+        m_failed.clear();
+        m_canvas->setFailed({});
+        updateStatus();
+    });
+    if (session->isOpen())
+        onOpened();
+}
+
+PlotPanel::~PlotPanel() { m_jobs.cancel(); }
+
+void PlotPanel::onOpened()
+{
+    m_canvas->setFrameCount(m_session->frameCount());
+    if (isLinked() && m_view->zoomLast() > m_view->zoomFirst())
+        m_canvas->setXRange(m_view->zoomFirst(), m_view->zoomLast());
+}
+
+bool PlotPanel::isLinked() const { return m_link->isChecked(); }
+void PlotPanel::setLinked(bool linked) { m_link->setChecked(linked); }
+
+quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& path)
+{
+    const uint32_t bucket = uint32_t(std::max(0, entity.bucket));
+    const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
+    return addSeries(QStringLiteral("%1.%2").arg(entity.uniqueId, path),
+                     [bucket, id, p](const vtx::ReplayFile& file) { return vtx::propertySampler(file.schema(), bucket, id, p); });
+}
+
+quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)
+{
+    const auto file = m_session->file();
+    if (!file)
+        return 0;
+    const std::string t = text.trimmed().toStdString();
+    // Compiled here once to say what is wrong at once (cheap: no frame is read); the scan
+    // compiles its own copy, as evaluation keeps per-frame state.
+    vtx::query::ExpressionError compileError;
+    const auto compiled = vtx::query::Expression::compile(t, file->schema(), &compileError);
+    auto probe = vtx::expressionSampler(file->schema(), t);
+    if (!compiled || !probe) {
+        const QString why = QString::fromStdString(compiled ? probe.message() : "expression " + compileError.text());
+        m_status->setText(why);
+        if (error)
+            *error = why;
+        return 0;
+    }
+    const QString name = compiled->perEntity() ? QStringLiteral("count(%1)").arg(text.trimmed()) : text.trimmed();
+    return addSeries(name, [t](const vtx::ReplayFile& f) { return vtx::expressionSampler(f.schema(), t); });
+}
+
+void PlotPanel::askForExpression()
+{
+    if (!m_session->isOpen())
+        return;
+    QSettings settings;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Plot an expression"),
+                                               tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
+                                                  "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"),
+                                               QLineEdit::Normal, settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString(), &ok);
+    if (!ok || text.trimmed().isEmpty())
+        return;
+    settings.setValue("plot/lastExpression", text);
+    addExpressionSeries(text);
+}
+
+quint64 PlotPanel::addSeries(const QString& name, SamplerFactory factory)
+{
+    if (!m_session->isOpen())
+        return 0; // nothing to read: a series would wait forever
+    const quint64 id = m_model->add(name, std::move(factory));
+    startScan();
+    return id;
+}
+
+void PlotPanel::removeSeries(quint64 id)
+{
+    m_model->remove(id);
+    if (m_jobs.isRunning()) {
+        if (m_model->hasPending())
+            startScan(); // what is left to compute, without the removed one
+        else
+            cancel();
+    }
+}
+
+void PlotPanel::clear()
+{
+    m_jobs.cancel();
+    m_progress->setVisible(false);
+    m_cancelButton->setVisible(false);
+    m_model->clear();
+}
+
+void PlotPanel::cancel()
+{
+    m_jobs.cancel();
+    m_progress->setVisible(false);
+    m_cancelButton->setVisible(false);
+    // The series being computed go: a cancelled computation never leaves a partial curve.
+    std::vector<quint64> pending;
+    for (const PlotSeriesEntry& e : m_model->entries())
+        if (!e.data && e.error.isEmpty())
+            pending.push_back(e.id);
+    for (quint64 id : pending)
+        m_model->remove(id);
+    updateStatus();
+}
+
+void PlotPanel::startScan()
+{
+    auto file = m_session->file();
+    if (!file)
+        return;
+    // One pass computes every series still pending: a series added while another computes
+    // supersedes that job and the new one reads them all, so N series cost one read.
+    std::vector<std::pair<quint64, SamplerFactory>> todo;
+    for (const PlotSeriesEntry& e : m_model->entries())
+        if (!e.data && e.error.isEmpty())
+            todo.emplace_back(e.id, e.factory);
+    if (todo.empty())
+        return;
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancelButton->setVisible(true);
+    struct Answer {
+        std::vector<quint64> ids;
+        std::vector<std::shared_ptr<const vtx::SeriesData>> data;
+        std::vector<std::shared_ptr<const vtx::SeriesSummary>> summaries;
+        std::vector<std::pair<quint64, QString>> errors;
+        std::vector<vtx::FrameSpan> failed;
+        bool cancelled = false;
+    };
+    QPointer<PlotPanel> self(this);
+    m_jobs.run(
+        [file, todo, self](const JobToken& job) {
+            Answer a;
+            std::vector<std::unique_ptr<vtx::SeriesSampler>> samplers;
+            for (const auto& [id, factory] : todo) {
+                auto s = factory(*file);
+                if (!s) {
+                    a.errors.emplace_back(id, QString::fromStdString(s.message()));
+                    continue;
+                }
+                a.ids.push_back(id);
+                samplers.push_back(std::move(*s));
+            }
+            vtx::WalkControl control;
+            control.cancel = job.flag();
+            control.progress = [&job](int64_t done, int64_t total) {
+                const int permille = int(1000 * done / std::max<int64_t>(1, total));
+                job.post([job, permille](JobOutcome o) {
+                    if (o == JobOutcome::Current)
+                        if (auto* panel = qobject_cast<PlotPanel*>(job.owner()))
+                            panel->m_progress->setValue(permille);
+                });
+            };
+            vtx::SeriesScanResult r = vtx::scanSeries(*file, samplers, control);
+            a.cancelled = r.cancelled;
+            a.failed = std::move(r.failed);
+            for (vtx::SeriesData& d : r.series) {
+                a.summaries.push_back(std::make_shared<const vtx::SeriesSummary>(vtx::summarize(d.frames, d.values)));
+                a.data.push_back(std::make_shared<const vtx::SeriesData>(std::move(d)));
+            }
+            return a;
+        },
+        [self](JobOutcome outcome, Answer a) {
+            if (outcome != JobOutcome::Current || a.cancelled)
+                return; // superseded (a newer scan reads these too) or cancelled (cancel() removed them)
+            self->m_jobs.finish(self->m_jobs.currentId());
+            self->m_progress->setVisible(false);
+            self->m_cancelButton->setVisible(false);
+            self->m_failed = a.failed;
+            self->m_canvas->setFailed(std::move(a.failed));
+            for (const auto& [id, error] : a.errors)
+                self->m_model->setSeriesData(id, nullptr, error);
+            for (size_t i = 0; i < a.ids.size() && i < a.data.size(); ++i)
+                self->m_model->setSeriesData(a.ids[i], a.data[i], {}, a.summaries[i]);
+            self->updateStatus();
+            emit self->finished();
+        });
+}
+
+QString PlotPanel::statusText() const { return m_status->text(); }
+
+void PlotPanel::updateStatus()
+{
+    QStringList parts;
+    const int n = m_model->rowCount();
+    int damaged = 0;
+    for (const PlotSeriesEntry& e : m_model->entries())
+        damaged += e.data ? int(e.data->damagedFrames.size()) : 0;
+    parts << (n == 0 ? tr("No series") : tr("%n series", nullptr, n));
+    if (!m_failed.empty()) {
+        int64_t frames = 0;
+        for (const vtx::FrameSpan& s : m_failed)
+            frames += int64_t(s.last) - s.first + 1;
+        const vtx::FrameSpan& s = m_failed.front();
+        QString where = s.first == s.last ? tr("frame %1").arg(s.first) : tr("frames %1–%2").arg(s.first).arg(s.last);
+        parts << tr("⚠ %n frame(s) unreadable, shown as gaps (first: %1: %2)", nullptr, int(frames)).arg(where, QString::fromStdString(s.reason));
+    }
+    if (damaged > 0)
+        parts << tr("⚠ %n point(s) not as recorded (marked)", nullptr, damaged);
+    m_status->setText(parts.join(QStringLiteral("  ·  ")));
+    m_status->setToolTip(m_status->text());
+}
+
+bool PlotPanel::exportCsv(const QString& path, QString* error) const
+{
+    vtx::AnalysisTable t;
+    t.columns = {"frame", "game time (s)"};
+    std::vector<const vtx::SeriesData*> series;
+    for (const PlotSeriesEntry& e : m_model->entries())
+        if (e.data) {
+            t.columns.push_back(e.name.toStdString());
+            series.push_back(e.data.get());
+        }
+    std::vector<size_t> at(series.size(), 0);
+    const auto& file = m_session->file();
+    // A merge of the series' frames: one row per frame any series has a value in.
+    while (true) {
+        int32_t next = INT32_MAX;
+        for (size_t i = 0; i < series.size(); ++i)
+            if (at[i] < series[i]->frames.size())
+                next = std::min(next, series[i]->frames[at[i]]);
+        if (next == INT32_MAX)
+            break;
+        std::vector<vtx::AnalysisTable::Cell> row{int64_t(next), file ? double(file->gameTimeTicks(next)) / vtx::kTicksPerSecond : 0.0};
+        for (size_t i = 0; i < series.size(); ++i) {
+            if (at[i] < series[i]->frames.size() && series[i]->frames[at[i]] == next)
+                row.emplace_back(series[i]->values[at[i]++]);
+            else
+                row.emplace_back(std::monostate{});
+        }
+        t.rows.push_back(std::move(row));
+    }
+    std::ostringstream out;
+    vtx::writeCsv(t, out);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QByteArray::fromStdString(out.str())) < 0) {
+        if (error)
+            *error = tr("Could not write %1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool PlotPanel::exportPng(const QString& path) const { return m_canvas->grab().save(path, "PNG"); }
+
+} // namespace vtxw

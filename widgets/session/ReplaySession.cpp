@@ -1,0 +1,264 @@
+#include "session/ReplaySession.hpp"
+
+#include "vtx/cache/CachePolicy.hpp"
+
+#include "vtx/LargeAlloc.hpp"
+
+#include <QPointer>
+#include <QThreadPool>
+#include <algorithm>
+
+namespace vtxw {
+
+namespace {
+/// Destroying a cache joins its decode workers (a decode in flight can take a while on a
+/// 90 MB file) and frees every chunk it holds: done on a pool thread, never on the UI thread.
+/// Answers still in flight find their job cancelled and are dropped.
+void retireOffUiThread(std::unique_ptr<vtx::ChunkCache> cache, bool releaseMemory)
+{
+    if (!cache)
+        return;
+    detail::startOnPool([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache)), releaseMemory]() mutable {
+        cache.reset();
+        if (releaseMemory)
+            vtx::releaseRecycledBlocks(); // the freed chunks' memory, kept for the next decode, goes back now
+    });
+}
+} // namespace
+
+ReplaySession::ReplaySession(QObject* parent) : QObject(parent)
+{
+    m_clock.start();
+    connect(&m_followTimer, &QTimer::timeout, this, &ReplaySession::pollFollowedFile);
+}
+
+void ReplaySession::setFollowing(bool on, int intervalMs)
+{
+    m_followTimer.setInterval(intervalMs);
+    if (on == isFollowing())
+        return;
+    if (on)
+        m_followTimer.start();
+    else
+        m_followTimer.stop();
+    emit followingChanged(on);
+}
+
+void ReplaySession::pollFollowedFile()
+{
+    if (!m_file || m_refreshJobs.isRunning())
+        return;
+    std::shared_ptr<const vtx::ReplayFile> file = m_file;
+    // Disk reads and the decode of new chunks stay off the UI thread. close() and a new open
+    // cancel the job; stopping following is checked on delivery.
+    m_refreshJobs.run([file](const JobToken&) { return file->refresh(); },
+                      [this, file](JobOutcome outcome, auto result) {
+                          if (outcome != JobOutcome::Current)
+                              return;
+                          m_refreshJobs.finish(m_refreshJobs.currentId());
+                          if (m_file != file || !isFollowing())
+                              return;
+                          if (!result) {
+                              emit followFailed(QString::fromStdString(result.message()));
+                              return;
+                          }
+                          if (*result)
+                              adoptRefreshed(std::move(*result));
+                      });
+}
+
+void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
+{
+    const int before = frameCount();
+    const bool tailing = m_current >= before - 1;
+    if (!m_cache->extendTo(file)) {
+        // Rewritten rather than grown: decoded chunks no longer match the file.
+        m_displayed = {};
+        m_playheadJobs.cancel();
+        for (JobTracker& jobs : m_channelJobs)
+            jobs.cancel();
+        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file, m_cacheOptions)), false);
+    }
+    m_file = std::move(file);
+    emit grew(before, frameCount());
+    setCurrentFrame(tailing ? frameCount() - 1 : m_current);
+}
+
+ReplaySession::~ReplaySession() = default;
+
+void ReplaySession::setCacheBudget(size_t bytes)
+{
+    m_cacheOptions.budgetBytes = bytes > 0 ? bytes : vtx::defaultCacheBudget();
+    if (m_cache)
+        m_cache->setBudget(m_cacheOptions.budgetBytes);
+}
+
+bool ReplaySession::setCachePolicy(const QString& spec)
+{
+    if (m_cache ? !m_cache->setPolicy(spec.toStdString()) : !vtx::makeCachePolicy(spec.toStdString()))
+        return false;
+    m_cacheOptions.policy = spec.toStdString();
+    return true;
+}
+
+void ReplaySession::openAsync(const QString& path)
+{
+    m_opening = true;
+    emit opening(path);
+    // A newer open supersedes this one (its answer arrives as Superseded and is dropped).
+    m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
+                   [this, path](JobOutcome outcome, auto result) {
+                       if (outcome != JobOutcome::Current)
+                           return;
+                       m_openJobs.finish(m_openJobs.currentId());
+                       m_opening = false;
+                       if (!result) {
+                           emit openFailed(path, QString::fromStdString(result.message()));
+                           return;
+                       }
+                       close();
+                       m_path = path;
+                       m_file = std::move(*result);
+                       m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
+                       m_current = 0;
+                       setCurrentFrame(0); // before opened(): listeners may seek elsewhere
+                       emit opened();
+                   });
+}
+
+void ReplaySession::close()
+{
+    if (!m_file)
+        return;
+    m_displayed = {};
+    m_frameError.clear();
+    m_playheadJobs.cancel();
+    m_refreshJobs.cancel();
+    for (JobTracker& jobs : m_channelJobs)
+        jobs.cancel();
+    setFollowing(false);
+    retireOffUiThread(std::move(m_cache), true);
+    m_file.reset();
+    m_path.clear();
+    m_loading = false;
+    emit closed();
+}
+
+void ReplaySession::requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)
+{
+    if (m_requester)
+        m_requester(frame, std::move(done), options);
+    else
+        m_cache->request(frame, std::move(done), options);
+}
+
+void ReplaySession::setCurrentFrame(int frame)
+{
+    if (!m_cache)
+        return;
+    frame = std::clamp(frame, 0, std::max(0, frameCount() - 1));
+    const bool moved = frame != m_current;
+    m_current = frame;
+    if (moved)
+        emit currentFrameChanged(frame);
+    if (m_recorder)
+        m_recorder->record(frame);
+    const qint64 requested = m_clock.nsecsElapsed();
+    const JobToken job = m_playheadJobs.start();
+    // The callback runs inline (a hit, or a superseded older request inside a newer call) or
+    // on a decode worker; either way the tracker, on the UI thread, judges the answer by its
+    // job id — never by which cache it came from (a reopened file can reuse the address).
+    requestFromSource(frame, [job, frame, requested](const vtx::Result<vtx::FrameHandle>& r) {
+        job.post([job, frame, requested, r](JobOutcome outcome) {
+            auto* self = static_cast<ReplaySession*>(job.owner());
+            self->deliver(outcome, job.id(), frame, r, requested);
+        });
+    }, {});
+    if (m_playheadJobs.isRunning() && !m_loading) {
+        m_loading = true;
+        emit loadingChanged(true);
+    }
+}
+
+void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done)
+{
+    if (!m_cache || frame < 0 || frame >= frameCount())
+        return;
+    JobTracker& jobs = m_channelJobs[int(channel)];
+    const JobToken job = jobs.start();
+    // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
+    requestFromSource(
+        frame,
+        [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
+            if (!r)
+                return;
+            job.post([job, channel, done, h = *r](JobOutcome outcome) {
+                if (outcome != JobOutcome::Current)
+                    return;
+                static_cast<ReplaySession*>(job.owner())->m_channelJobs[int(channel)].finish(job.id());
+                done(h);
+            });
+        },
+        {true, int(channel)});
+}
+
+void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
+{
+    // Cancelled: the replay was closed or reopened after the request. Superseded answers may
+    // still be shown while the playhead's own frame decodes, but only if they are newer than
+    // what is on screen: an older answer that was held up never replaces a newer one.
+    if (outcome == JobOutcome::Cancelled || job <= m_shownJob)
+        return;
+    const bool current = outcome == JobOutcome::Current;
+    if (!r) {
+        if (!current)
+            return; // a superseded request's error (Errc::Superseded or a real one) says nothing about the playhead
+        m_playheadJobs.finish(job);
+        if (m_loading) {
+            m_loading = false;
+            emit loadingChanged(false);
+        }
+        m_frameError = QString::fromStdString(r.message());
+        emit frameFailed(frame, m_frameError);
+        return;
+    }
+    if (current) {
+        m_frameError.clear();
+        m_playheadJobs.finish(job);
+    }
+    m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
+    m_shownJob = job;
+    m_displayed = *r;
+    if (current && m_loading) {
+        m_loading = false;
+        emit loadingChanged(false);
+    }
+    emit frameReady();
+}
+
+int ReplaySession::frameAtGameTime(int64_t ticks) const
+{
+    if (!m_file || m_file->frameCount() == 0)
+        return 0;
+    const auto& t = m_file->footer().times.gameTime;
+    if (t.size() != size_t(m_file->frameCount()))
+        return std::clamp(int(double(ticks) / 1e7 * 60), 0, m_file->frameCount() - 1);
+    auto it = std::lower_bound(t.begin(), t.end(), ticks);
+    if (it == t.end())
+        return int(t.size()) - 1;
+    if (it != t.begin() && (ticks - *(it - 1)) < (*it - ticks))
+        --it;
+    return int(it - t.begin());
+}
+
+void ReplaySession::setTraceRecording(bool on)
+{
+    if (on && !m_recorder)
+        m_recorder = std::make_unique<vtx::TraceRecorder>();
+    else if (!on)
+        m_recorder.reset();
+}
+
+vtx::AccessTrace ReplaySession::recordedTrace() const { return m_recorder ? m_recorder->trace() : vtx::AccessTrace{}; }
+
+} // namespace vtxw

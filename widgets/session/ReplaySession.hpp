@@ -1,0 +1,125 @@
+#pragma once
+// The open replay as the GUI sees it: the file, its chunk cache, the current frame and the last
+// decoded frame shown. Opening runs on a worker thread; frames are requested from the cache
+// asynchronously (latest wins) and arrive on the UI thread. The UI thread never decodes.
+
+#include "vtx/ReplayFile.hpp"
+#include "vtx/cache/AccessTrace.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+#include "session/JobTracker.hpp"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <QString>
+#include <functional>
+#include <memory>
+
+namespace vtxw {
+
+class ReplaySession : public QObject {
+    Q_OBJECT
+public:
+    explicit ReplaySession(QObject* parent = nullptr);
+    ~ReplaySession() override;
+
+    /// Opens on a worker thread; emits opened() or openFailed().
+    void openAsync(const QString& path);
+    void close();
+
+    bool isOpen() const { return bool(m_file); }
+    bool isOpening() const { return m_opening; }
+    QString path() const { return m_path; }
+    const std::shared_ptr<const vtx::ReplayFile>& file() const { return m_file; }
+    vtx::ChunkCache* cache() const { return m_cache.get(); }
+    int frameCount() const { return m_file ? m_file->frameCount() : 0; }
+
+    int currentFrame() const { return m_current; }
+    /// Moves the playhead; the frame arrives later through frameReady().
+    void setCurrentFrame(int frame);
+    /// The last decoded frame (may lag currentFrame() while its chunk decodes).
+    const vtx::FrameHandle& displayedFrame() const { return m_displayed; }
+    bool isLoading() const { return m_loading; }
+    /// Why the playhead's frame could not be shown (its chunk failed to decode), empty when it
+    /// is on screen. The last good frame stays displayed meanwhile.
+    const QString& frameError() const { return m_frameError; }
+    double lastLatencyMs() const { return m_lastLatencyMs; }
+
+    /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
+    /// own latest-wins channel; `done` runs on the UI thread with the frame, or not at all when
+    /// superseded, failed, or the replay was closed meanwhile.
+    enum class Channel { DiffA = 1, DiffB = 2, Previous = 3 };
+    void requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done);
+
+    /// How the session asks for a frame: the cache by default. Tests replace it to decide when,
+    /// and on which thread, each answer arrives. Survives close() and reopening.
+    using FrameRequester = std::function<void(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)>;
+    void setFrameRequester(FrameRequester requester) { m_requester = std::move(requester); }
+
+    /// Frame whose game time is closest to `ticks` (binary search over the footer's times).
+    int frameAtGameTime(int64_t ticks) const;
+    int64_t gameTimeTicks(int frame) const { return m_file ? m_file->gameTimeTicks(frame) : 0; }
+
+    /// Follows a file that is still being written: re-reads it on a worker every `intervalMs`
+    /// and extends the replay as chunks land (grew()). A playhead on the last frame stays on
+    /// the last frame, like `tail -f`.
+    void setFollowing(bool on, int intervalMs = 250);
+    bool isFollowing() const { return m_followTimer.isActive(); }
+
+    /// The decoded-chunk memory budget in bytes, 0 for the default (a quarter of physical
+    /// memory). Applies to the open replay at once (evicting down to it) and to later ones.
+    void setCacheBudget(size_t bytes);
+    size_t cacheBudget() const { return m_cacheOptions.budgetBytes; }
+    /// The cache policy ("adaptive", "fixed:B,F", "none"; Debug ▸ Cache policy), for the open
+    /// replay and later ones. False when the spec is not a policy.
+    bool setCachePolicy(const QString& spec);
+    QString cachePolicy() const { return QString::fromStdString(m_cacheOptions.policy); }
+
+    /// Records every playhead request while enabled (Debug ▸ Record access trace).
+    void setTraceRecording(bool on);
+    bool isTraceRecording() const { return bool(m_recorder); }
+    vtx::AccessTrace recordedTrace() const;
+
+signals:
+    void opening(const QString& path);
+    void opened();
+    void openFailed(const QString& path, const QString& message);
+    void closed();
+    void currentFrameChanged(int frame);
+    void frameReady();
+    /// The playhead's frame cannot be decoded (frameError() says why).
+    void frameFailed(int frame, const QString& message);
+    void loadingChanged(bool loading);
+    /// The followed file grew (or was rewritten): more frames, chunks or a footer.
+    void grew(int oldFrameCount, int newFrameCount);
+    void followFailed(const QString& message);
+    void followingChanged(bool on);
+
+private:
+    void pollFollowedFile();
+    void adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file);
+    void deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
+    void requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options);
+
+    QString m_path;
+    bool m_opening = false;
+    JobTracker m_openJobs{this};    ///< the latest open wins
+    JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
+    std::shared_ptr<const vtx::ReplayFile> m_file;
+    std::unique_ptr<vtx::ChunkCache> m_cache;
+    vtx::CacheOptions m_cacheOptions; ///< for every cache this session makes
+    int m_current = 0;
+    vtx::FrameHandle m_displayed;
+    bool m_loading = false;
+    QString m_frameError;
+    double m_lastLatencyMs = 0;
+    JobTracker m_playheadJobs{this};  ///< one job per playhead request (latest wins)
+    uint64_t m_shownJob = 0;           ///< the job whose frame is on screen: older answers never replace it
+    JobTracker m_channelJobs[4] = {JobTracker{this}, JobTracker{this}, JobTracker{this}, JobTracker{this}};
+    FrameRequester m_requester;
+    QElapsedTimer m_clock;
+    std::unique_ptr<vtx::TraceRecorder> m_recorder;
+    QTimer m_followTimer;
+};
+
+} // namespace vtxw

@@ -1,0 +1,1147 @@
+#include "shell/MainWindow.hpp"
+
+#include "shell/AboutBox.hpp"
+#include "shell/AppIcon.hpp"
+#include "shell/Bookmarks.hpp"
+#include "info/CachePanel.hpp"
+#include "entities/EntityColumns.hpp"
+#include "find/ChangeSeeker.hpp"
+#include "find/MatchFinder.hpp"
+#include "diff/DiffPanel.hpp"
+#include "info/EventsModel.hpp"
+#include "info/FileInfoPanel.hpp"
+#include "find/GoToTarget.hpp"
+#include "entities/InspectorPanel.hpp"
+#include "map/MapView.hpp"
+#include "session/PlaybackController.hpp"
+#include "analysis/AnalysisPanel.hpp"
+#include "plot/PlotPanel.hpp"
+#include "shell/RecentFiles.hpp"
+#include "session/ReplaySession.hpp"
+#include "shell/SettingsDialog.hpp"
+#include "shell/ShortcutSheet.hpp"
+#include "shell/TextFieldKeys.hpp"
+#include "shell/Theme.hpp"
+#include "info/TimeDataPanel.hpp"
+#include "timeline/TimeFormat.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "shell/UserSettings.hpp"
+#include "session/ViewState.hpp"
+#include "entities/WatchModel.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QResizeEvent>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTimeZone>
+#include <QTimer>
+#include <QToolButton>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace vtxw {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("vtxscope"));
+    setWindowIcon(appIcon());
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_session = new ReplaySession(this);
+    m_settings = new UserSettings(this);
+    m_bookmarks = new Bookmarks(this);
+    m_viewState = new ViewState(this);
+    m_playback = new PlaybackController(m_session, this);
+    m_entityModel = new EntityTreeModel(this);
+    m_entityProxy = new EntityFilterProxy(this);
+    m_entityProxy->setSourceModel(m_entityModel);
+    // While the filter or a new frame removes rows, Qt moves the current index to a neighbour:
+    // that is not the user choosing another entity, so the selection stays (and comes back
+    // when the entity is shown again). Connected before any view: the view's selection model
+    // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
+    for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
+        connect(m_entityProxy, about, this, [this] { m_entityRowsChanging = true; });
+    // Restored once the proxy is done: during invalidateFilter() it inserts rows in several
+    // steps, and moving the current index from inside one of them reads mappings it has not
+    // finished (a crash in QSortFilterProxyModel::buddy).
+    for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
+        connect(m_entityProxy, done, this, [this] {
+            m_entityRowsChanging = false;
+            if (!m_selectionRestoreQueued) {
+                m_selectionRestoreQueued = true;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        m_selectionRestoreQueued = false;
+                        restoreSelection();
+                    },
+                    Qt::QueuedConnection);
+            }
+        });
+    connect(m_entityProxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_entityRowsChanging = true; });
+    connect(m_entityProxy, &QAbstractItemModel::layoutChanged, this, [this] {
+        m_entityRowsChanging = false;
+        restoreSelection();
+    });
+    m_watchModel = new WatchModel(m_viewState, this);
+    m_eventsModel = new EventsModel(m_session, this);
+    m_recent = new RecentFiles(this);
+    connect(m_recent, &RecentFiles::changed, this, &MainWindow::updateRecentMenu);
+
+    // Centre: empty state or the inspector, with a non-modal problems banner above.
+    auto* centreHost = new QWidget(this);
+    auto* centreLayout = new QVBoxLayout(centreHost);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    m_banner = new QLabel(centreHost);
+    m_banner->setWordWrap(true);
+    m_banner->setStyleSheet("background: #FFF3CD; color: #5C4400; padding: 4px;");
+    m_banner->setVisible(false);
+    centreLayout->addWidget(m_banner);
+    m_centre = new QStackedWidget(centreHost);
+    auto* empty = new QWidget;
+    auto* emptyLayout = new QVBoxLayout(empty);
+    auto* hint = new QLabel(tr("Open a replay (Ctrl+O) or drop a .vtx file here"), empty);
+    hint->setAlignment(Qt::AlignCenter);
+    hint->setWordWrap(true); // its one-line width would set the window's minimum
+    QFont big = hint->font();
+    big.setPointSizeF(big.pointSizeF() * 1.4);
+    hint->setFont(big);
+    emptyLayout->addStretch();
+    emptyLayout->addWidget(hint);
+    // Getting started: the five things a first-time user needs, each with its key.
+    auto* start = new QLabel(empty);
+    start->setObjectName("gettingStarted");
+    start->setTextFormat(Qt::RichText);
+    start->setWordWrap(true);
+    start->setMaximumWidth(560);
+    start->setText(tr("<p><b>Getting started</b></p><ol>"
+                      "<li><b>Open</b> a replay: File ▸ Open (Ctrl+O), drop a .vtx file on the window, or pick a recent file below.</li>"
+                      "<li><b>Scrub</b> by dragging the timeline; Space plays, ← / → step one frame, Home / End jump to the ends.</li>"
+                      "<li><b>Inspect</b>: pick an entity on the left; its properties show here. Right-click a value to watch or plot it.</li>"
+                      "<li><b>Compare</b>: A pins frame A at the playhead, B sets frame B; the Diff panel lists what changed.</li>"
+                      "<li>F1 lists every shortcut; File ▸ Settings (Ctrl+,) sets the memory budget, time display and theme.</li>"
+                      "</ol>"));
+    emptyLayout->addWidget(start, 0, Qt::AlignHCenter);
+    auto* recentHost = new QWidget(empty);
+    recentHost->setObjectName("recentFiles");
+    recentHost->setLayout(new QVBoxLayout);
+    emptyLayout->addWidget(recentHost, 0, Qt::AlignHCenter);
+    emptyLayout->addStretch();
+    // Scrolled, so that a long recent-files list never raises the window's minimum height
+    // (the window must fit 800 × 600 whatever the list holds).
+    auto* emptyScroll = new QScrollArea(m_centre);
+    emptyScroll->setFrameShape(QFrame::NoFrame);
+    emptyScroll->setWidgetResizable(true);
+    emptyScroll->setWidget(empty);
+    m_inspector = new InspectorPanel(m_session, m_viewState, m_centre);
+    m_centre->addWidget(emptyScroll);
+    m_centre->addWidget(m_inspector);
+    centreLayout->addWidget(m_centre, 1);
+    setCentralWidget(centreHost);
+
+    m_timeline = new TimelineScrubber(m_session, this);
+    m_plot = new PlotPanel(m_session, m_viewState, this);
+    m_analysis = new AnalysisPanel(m_session, this);
+    m_diff = new DiffPanel(m_session, m_viewState, this);
+    m_seeker = new ChangeSeeker(m_session, this);
+    m_matchFinder = new MatchFinder(m_session, this);
+
+    buildActions();
+    buildDocks();
+    buildComparison();
+
+    m_statusFrame = new QLabel(this);
+    m_statusTime = new QLabel(this);
+    m_statusLatency = new QLabel(this);
+    m_statusCache = new QLabel(this);
+    for (QLabel* l : {m_statusFrame, m_statusTime, m_statusLatency, m_statusCache})
+        statusBar()->addPermanentWidget(l);
+    m_seekProgress = new QProgressBar(this);
+    m_seekProgress->setRange(0, 100);
+    m_seekProgress->setMaximumWidth(140);
+    m_seekProgress->setVisible(false);
+    statusBar()->addWidget(m_seekProgress);
+    statusBar()->showMessage(tr("Ready"));
+    // Esc belongs to dialogs and editors unless a search runs or a text field was just left
+    // with Esc (the second press clears that field).
+    m_fieldKeys = new TextFieldKeys(m_timeline, this);
+    m_fieldKeys->watch(m_filter, [this] { focusFirstEntityMatch(); });
+    for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
+        m_fieldKeys->watch(field);
+    QAction* escape = findChild<QAction*>("cancelSearch");
+    auto updateEscape = [this, escape] { escape->setEnabled(m_seeker->isRunning() || m_matchFinder->isRunning() || m_fieldKeys->lastLeft()); };
+    updateEscape();
+    wireMatchFinder(updateEscape);
+    connect(m_seeker, &ChangeSeeker::started, escape, updateEscape);
+    connect(m_seeker, &ChangeSeeker::finished, escape, updateEscape);
+    connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
+    connect(m_seeker, &ChangeSeeker::started, this, [this](const QString& what) {
+        m_seekProgress->setValue(0);
+        m_seekProgress->setVisible(true);
+        statusBar()->showMessage(what + tr(" (Esc cancels)"));
+    });
+    connect(m_seeker, &ChangeSeeker::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_seeker, &ChangeSeeker::finished, this, [this](int frame, const QString& message) {
+        m_seekProgress->setVisible(false);
+        statusBar()->showMessage(message, 5000);
+        if (frame >= 0)
+            m_playback->seek(frame);
+    });
+    // The view state is the one place panels learn what is shown; the window only wires.
+    connect(m_session, &ReplaySession::currentFrameChanged, m_viewState, &ViewState::setRequestedFrame);
+    connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
+            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
+    connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
+    connect(m_diff, &DiffPanel::markersChanged, m_viewState, &ViewState::setDiffFrames);
+    connect(m_viewState, &ViewState::diffFramesChanged, m_timeline, &TimelineScrubber::setMarkers);
+    connect(m_timeline, &TimelineScrubber::visibleRangeChanged, m_viewState, &ViewState::setZoom);
+    connect(m_diff, &DiffPanel::entityActivated, this, [this](const EntityKey& e, const QString&) { selectEntity(e); });
+
+    connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
+    connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
+    connect(m_session, &ReplaySession::followingChanged, this, [this](bool on) {
+        m_followAction->setChecked(on);
+        if (on)
+            m_followError.clear();
+        showFileInfo();
+    });
+    connect(m_session, &ReplaySession::grew, this, [this](int before, int after) {
+        m_timeline->extend();
+        showFileInfo();
+        updateStatus();
+        statusBar()->showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
+    });
+    connect(m_session, &ReplaySession::followFailed, this, [this](const QString& message) {
+        m_lastError = message;
+        m_followError = message;
+        m_session->setFollowing(false);
+        updateBanner();
+    });
+    connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
+    connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
+    connect(m_session, &ReplaySession::frameReady, this, &MainWindow::onFrameReady);
+    connect(m_session, &ReplaySession::frameFailed, this, [this] {
+        updateBanner();
+        m_inspector->refresh();
+        updateStatus();
+    });
+    connect(m_session, &ReplaySession::currentFrameChanged, this, &MainWindow::updateStatus);
+    connect(m_timeline, &TimelineScrubber::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_plot, &PlotPanel::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_plot, &PlotPanel::linkedRangeRequested, m_timeline, &TimelineScrubber::setVisibleRange);
+    connect(m_analysis, &AnalysisPanel::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
+    connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
+        m_plot->addPropertySeries(e, p); // over the whole replay; the x range follows the timeline when linked
+        if (auto* d = findChild<QDockWidget*>("plotDock"))
+            d->raise();
+    });
+    connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
+
+    m_defaultState = saveState();
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    applyUserSettings();
+    updateRecentMenu();
+    updateStatus();
+    updateFileActions();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    auto add = [this](QMenu* menu, const QString& name, const QString& text, const QKeySequence& key, auto slot) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
+        const QString dir = m_recent->lastDirectory();
+        const QString p = QFileDialog::getOpenFileName(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
+        if (!p.isEmpty())
+            openFile({p});
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName("recentMenu");
+    add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
+    m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
+                         [this](bool on) { m_session->setFollowing(on); });
+    m_followAction->setCheckable(true);
+    m_followAction->setToolTip(tr("Re-read a replay that is still being recorded and extend the timeline as chunks land"));
+    file->addSeparator();
+    add(file, "settings", tr("&Settings…"), QKeySequence(Qt::CTRL | Qt::Key_Comma), [this] { showSettings(); });
+    file->addSeparator();
+    add(file, "quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    add(go, "firstFrame", tr("First frame"), QKeySequence(Qt::Key_Home), [this] { m_playback->goToStart(); });
+    add(go, "lastFrame", tr("Last frame"), QKeySequence(Qt::Key_End), [this] { m_playback->goToEnd(); });
+    add(go, "prevFrame", tr("Previous frame"), QKeySequence(Qt::Key_Left), [this] { m_playback->stepFrames(-1); });
+    add(go, "nextFrame", tr("Next frame"), QKeySequence(Qt::Key_Right), [this] { m_playback->stepFrames(1); });
+    add(go, "back1s", tr("Back 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { m_playback->stepSeconds(-1); });
+    add(go, "forward1s", tr("Forward 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { m_playback->stepSeconds(1); });
+    add(go, "prevEvent", tr("Previous event"), QKeySequence(Qt::Key_BracketLeft), [this] {
+        if (int f = m_eventsModel->previousEventFrame(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    add(go, "nextEvent", tr("Next event"), QKeySequence(Qt::Key_BracketRight), [this] {
+        if (int f = m_eventsModel->nextEventFrame(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); });
+    add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+
+    add(go, "nextChange", tr("Next change of the selected property"), QKeySequence(Qt::Key_F3), [this] { seekPropertyChange(true); });
+    add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
+        [this] { seekPropertyChange(false); });
+    add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
+    add(go, "findNextWhere", tr("Find next frame where (last expression)"), QKeySequence(Qt::Key_F4), [this] { repeatConditionSeek(true); });
+    add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4), [this] { repeatConditionSeek(false); });
+    add(go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
+        const QString c = askExpression(tr("Find all frames where…"), tr("Marks every frame where it holds on the timeline's matches lane:"));
+        if (!c.isEmpty())
+            findAll(c);
+    });
+    add(go, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] {
+        if (m_seeker->isRunning() || m_matchFinder->isRunning()) {
+            m_seeker->cancel();
+            m_matchFinder->cancel();
+        } else
+            m_fieldKeys->clearLastLeft();
+    });
+
+    QMenu* diff = menuBar()->addMenu(tr("&Diff"));
+    add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_diff->pinA(); });
+    add(diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B), [this] {
+        if (!m_diff->isActive())
+            m_diff->pinA(m_session->currentFrame());
+        m_diff->setB(m_session->currentFrame());
+    });
+    add(diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_diff->setB(-1); });
+    QAction* previous = add(diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
+                            [this](bool on) { m_diff->setPreviousFrameMode(on); });
+    previous->setCheckable(true);
+    connect(m_diff, &DiffPanel::markersChanged, previous, [this, previous] { previous->setChecked(m_diff->previousFrameMode()); });
+    add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_diff->swap(); });
+    add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_diff->clear(); });
+    diff->addSeparator();
+    add(diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); });
+    add(diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); });
+
+    QMenu* play = menuBar()->addMenu(tr("&Playback"));
+    add(play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); });
+    add(play, "slower", tr("Slower"), QKeySequence(Qt::Key_Minus), [this] { m_playback->slower(); });
+    QAction* faster = add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
+    play->addSeparator();
+    // A–B loop between the diff's frames A and B (the markers already on the timeline).
+    QAction* loop = add(play, "loopAB", tr("&Loop A–B"), QKeySequence(Qt::CTRL | Qt::Key_L), [this](bool on) {
+        if (!on) {
+            m_playback->clearLoop();
+            return;
+        }
+        const int a = m_viewState->frameA();
+        const int b = m_viewState->frameB() >= 0 && !m_diff->followsPlayhead() ? m_viewState->frameB() : m_session->currentFrame();
+        if (a < 0 || a == b) {
+            statusBar()->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
+            m_playback->clearLoop();
+            findChild<QAction*>("loopAB")->setChecked(false);
+            return;
+        }
+        m_playback->setLoop(a, b);
+    });
+    loop->setCheckable(true);
+    connect(m_playback, &PlaybackController::loopChanged, loop, &QAction::setChecked);
+    // Moving A or a set B moves a running loop with them (a B that follows the playhead moves
+    // every frame while playing: the loop keeps the end it started with).
+    connect(m_viewState, &ViewState::diffFramesChanged, m_playback, [this](int a, int b) {
+        if (m_playback->isLooping() && a >= 0)
+            m_playback->setLoop(a, b >= 0 && !m_diff->followsPlayhead() ? b : m_playback->loopLast());
+    });
+    connect(m_playback, &PlaybackController::loopChanged, m_timeline, [this] {
+        m_timeline->setLoopRange(m_playback->loopFirst(), m_playback->loopLast());
+    });
+    faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts
+
+    // Bookmarks: named frames of this replay, saved per file; ' and Shift+' walk them.
+    m_bookmarkMenu = menuBar()->addMenu(tr("Book&marks"));
+    m_bookmarkMenu->setObjectName("bookmarkMenu");
+    add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); });
+    add(m_bookmarkMenu, "nextBookmark", tr("&Next bookmark"), QKeySequence(Qt::Key_Apostrophe), [this] {
+        if (int f = m_bookmarks->next(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    QAction* prevBookmark = add(m_bookmarkMenu, "prevBookmark", tr("&Previous bookmark"), QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), [this] {
+        if (int f = m_bookmarks->previous(m_session->currentFrame()); f >= 0)
+            m_playback->seek(f);
+    });
+    // Shift+' arrives as '"' on US-style layouts.
+    prevBookmark->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), QKeySequence(Qt::Key_QuoteDbl)});
+    add(m_bookmarkMenu, "removeBookmark", tr("&Remove bookmark at the playhead"), {}, [this] { m_bookmarks->remove(m_session->currentFrame()); });
+    m_bookmarkMenu->addSeparator();
+    connect(m_bookmarks, &Bookmarks::changed, this, &MainWindow::updateBookmarkMenu);
+    connect(m_bookmarks, &Bookmarks::changed, this, [this] { m_timeline->setBookmarks(m_bookmarks->list()); });
+
+    // Analyses over the whole replay, shown in the Analysis dock (issue 18).
+    QMenu* analysis = menuBar()->addMenu(tr("&Analysis"));
+    auto showAnalysis = [this] {
+        if (auto* d = findChild<QDockWidget*>("analysisDock")) {
+            d->show();
+            d->raise();
+        }
+    };
+    add(analysis, "analysisLifetimes", tr("Entity &lifetimes"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_L), [this, showAnalysis] {
+        showAnalysis();
+        m_analysis->runLifetimes();
+    });
+    add(analysis, "analysisUniqueValues", tr("&Unique values…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_U), [this, showAnalysis] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Unique values"),
+                                                   tr("Properties to group entities by, comma-separated; optionally a type first:\n"
+                                                      "  Team, IsAlive      Player: Team, Weapon.Name"),
+                                                   QLineEdit::Normal, QSettings().value("analysis/uniqueValues").toString(), &ok);
+        if (!ok || text.trimmed().isEmpty())
+            return;
+        QSettings().setValue("analysis/uniqueValues", text);
+        vtx::UniqueValuesRequest request;
+        QString paths = text;
+        if (const int colon = text.indexOf(':'); colon > 0 && !text.left(colon).contains(',')) {
+            request.type = text.left(colon).trimmed().toStdString();
+            paths = text.mid(colon + 1);
+        }
+        for (const QString& p : paths.split(',', Qt::SkipEmptyParts))
+            if (!p.trimmed().isEmpty())
+                request.paths.push_back(p.trimmed().toStdString());
+        showAnalysis();
+        m_analysis->runUniqueValues(request);
+    });
+    add(analysis, "analysisSpans", tr("Property &spans…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S), [this, showAnalysis] {
+        bool ok = false;
+        const QString text = QInputDialog::getText(this, tr("Property spans"),
+                                                   tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
+                                                      "  Health      Player: Weapon.Name"),
+                                                   QLineEdit::Normal, QSettings().value("analysis/spans").toString(), &ok);
+        if (!ok || text.trimmed().isEmpty())
+            return;
+        QSettings().setValue("analysis/spans", text);
+        vtx::PropertySpansRequest request;
+        QString path = text;
+        if (const int colon = text.indexOf(':'); colon > 0) {
+            request.type = text.left(colon).trimmed().toStdString();
+            path = text.mid(colon + 1);
+        }
+        request.path = path.trimmed().toStdString();
+        showAnalysis();
+        m_analysis->runPropertySpans(request);
+    });
+    analysis->addSeparator();
+    add(analysis, "plotExpression", tr("&Plot an expression…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P), [this] {
+        if (auto* d = findChild<QDockWidget*>("plotDock")) {
+            d->show();
+            d->raise();
+        }
+        m_plot->askForExpression();
+    });
+    analysis->addSeparator();
+    add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
+
+    // Developer tools, out of the user's menus: the access trace feeds vtxscope-bench, the
+    // cache policy is for comparing policies (docs/CACHE.md).
+    QMenu* debug = menuBar()->addMenu(tr("De&bug"));
+    debug->setObjectName("debugMenu");
+    QAction* record = add(debug, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
+    record->setCheckable(true);
+    add(debug, "saveTrace", tr("Save access trace…"), {}, [this] {
+        const QString p = QFileDialog::getSaveFileName(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
+        if (p.isEmpty())
+            return;
+        if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
+            QMessageBox::warning(this, tr("Save access trace"), QString::fromStdString(st.message()));
+    });
+    QMenu* policy = debug->addMenu(tr("Cache &policy"));
+    auto* policies = new QActionGroup(policy);
+    for (const QString& spec : {QStringLiteral("adaptive"), QStringLiteral("fixed:2,2"), QStringLiteral("none")}) {
+        QAction* a = policy->addAction(spec);
+        a->setObjectName("cachePolicy:" + spec);
+        a->setCheckable(true);
+        a->setChecked(spec == m_session->cachePolicy());
+        policies->addAction(a);
+        connect(a, &QAction::triggered, this, [this, spec] { m_session->setCachePolicy(spec); });
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    add(help, "shortcuts", tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {
+        ShortcutSheet sheet(this, this);
+        sheet.exec();
+    });
+    add(help, "about", tr("&About vtxscope"), {}, [this] { showAboutBox(this); });
+}
+
+void MainWindow::buildDocks()
+{
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    auto dock = [this](const QString& name, const QString& title, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        m_viewMenu->addAction(d->toggleViewAction());
+        return d;
+    };
+
+    // Entities
+    auto* entities = new QWidget(this);
+    auto* el = new QVBoxLayout(entities);
+    el->setContentsMargins(2, 2, 2, 2);
+    m_filter = new QLineEdit(entities);
+    m_filter->setPlaceholderText(tr("filter: id, type or expression (Health < 20)"));
+    m_filter->setClearButtonEnabled(true);
+    m_entityView = new QTreeView(entities);
+    m_entityView->setModel(m_entityProxy);
+    m_entityView->setUniformRowHeights(true);
+    m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The name column takes the room; the type column fits its text. The dock keeps a usable
+    // minimum so the names never disappear at small window sizes.
+    new EntityColumns(m_entityView, EntityTreeModel::NameColumn, EntityTreeModel::TypeColumn);
+    entities->setMinimumWidth(170);
+    el->addWidget(m_filter);
+    el->addWidget(m_entityView, 1);
+    connect(m_filter, &QLineEdit::textChanged, m_viewState, &ViewState::setEntityFilter);
+    connect(m_viewState, &ViewState::entityFilterChanged, this, [this](const QString& t) {
+        if (m_filter->text() != t)
+            m_filter->setText(t);
+        m_entityProxy->setFilter(t);
+        showFilterError();
+        m_entityView->expandAll();
+        restoreSelection();
+    });
+    connect(m_entityView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        if (m_entityRowsChanging)
+            return;
+        const EntityKey key = m_entityModel->keyOf(m_entityProxy->mapToSource(i));
+        if (key.isValid()) {
+            m_viewState->setSelection(key);
+        }
+    });
+    connect(m_entityModel, &QAbstractItemModel::modelReset, m_entityView, &QTreeView::expandAll);
+    // A new frame's entities came in row by row: the selected one gets its row back at once
+    // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
+    connect(m_entityModel, &EntityTreeModel::frameApplied, this, &MainWindow::restoreSelection);
+    dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
+
+    // Watch
+    auto* watch = new QTableView(this);
+    watch->setModel(m_watchModel);
+    watch->horizontalHeader()->setStretchLastSection(true);
+    watch->verticalHeader()->hide();
+    watch->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auto* removeWatch = new QAction(tr("Remove watch"), watch);
+    removeWatch->setShortcut(QKeySequence::Delete);
+    removeWatch->setShortcutContext(Qt::WidgetShortcut);
+    watch->addAction(removeWatch);
+    watch->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(removeWatch, &QAction::triggered, this, [this, watch] {
+        QList<int> rows;
+        for (const QModelIndex& i : watch->selectionModel()->selectedRows())
+            rows << i.row();
+        m_watchModel->removeRows(rows);
+    });
+    auto* plotWatch = new QAction(tr("Plot"), watch);
+    watch->addAction(plotWatch);
+    connect(plotWatch, &QAction::triggered, this, [this, watch] {
+        for (const QModelIndex& i : watch->selectionModel()->selectedRows())
+            if (i.row() < m_watchModel->watches().size()) {
+                const WatchModel::Watch& w = m_watchModel->watches()[i.row()];
+                m_plot->addPropertySeries(w.entity, w.path);
+            }
+    });
+    watch->setMinimumHeight(40); // the right column shares 600 px with the diff at the minimum window size
+    QDockWidget* watchDock = dock("watchDock", tr("Watch"), watch, Qt::RightDockWidgetArea);
+    QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
+    splitDockWidget(watchDock, diffDock, Qt::Vertical);
+
+    // Events
+    auto* events = new QTableView(this);
+    events->setModel(m_eventsModel);
+    events->horizontalHeader()->setSectionResizeMode(EventsModel::LabelColumn, QHeaderView::Stretch);
+    events->verticalHeader()->hide();
+    events->setWordWrap(false);
+    events->verticalHeader()->setDefaultSectionSize(events->fontMetrics().height() + 6);
+    events->setSelectionBehavior(QAbstractItemView::SelectRows);
+    connect(events, &QTableView::activated, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    connect(events, &QTableView::clicked, this, [this](const QModelIndex& i) { m_playback->seek(i.data(EventsModel::FrameRole).toInt()); });
+    events->setMinimumHeight(40);
+    QDockWidget* evDock = dock("eventsDock", tr("Events"), events, Qt::RightDockWidgetArea);
+
+    // File info and cache
+    m_fileInfo = new FileInfoPanel(this);
+    QDockWidget* infoDock = dock("fileDock", tr("File"), m_fileInfo, Qt::RightDockWidgetArea);
+    m_cachePanel = new CachePanel(m_session, this);
+    QDockWidget* cacheDock = dock("cacheDock", tr("Cache"), m_cachePanel, Qt::RightDockWidgetArea);
+    // Right column: watch / events / file / cache as tabs above the diff, which needs the height.
+    tabifyDockWidget(watchDock, evDock);
+    tabifyDockWidget(evDock, infoDock);
+    tabifyDockWidget(infoDock, cacheDock);
+    // Time data: the footer's gaps, segments and per-frame times; a click seeks.
+    m_timeData = new TimeDataPanel(this);
+    QDockWidget* timeDock = dock("timeDataDock", tr("Time data"), m_timeData, Qt::RightDockWidgetArea);
+    tabifyDockWidget(cacheDock, timeDock);
+    connect(m_timeData, &TimeDataPanel::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_session, &ReplaySession::opened, m_timeData, [this] { m_timeData->setFile(m_session->file()); });
+    connect(m_session, &ReplaySession::grew, m_timeData, [this] { m_timeData->setFile(m_session->file()); });
+    connect(m_session, &ReplaySession::closed, m_timeData, [this] { m_timeData->setFile(nullptr); });
+    watchDock->raise();
+
+    // Map: a tab of the right column's top group (the inspector is the centre, which docks
+    // cannot tab with; a tab beside the diff would add a tab bar the 800 × 600 minimum has no
+    // room for). The watch stays in front, as before the map existed.
+    m_map = new MapView(m_session, m_viewState, this);
+    QDockWidget* mapDock = dock("mapDock", tr("Map"), m_map, Qt::RightDockWidgetArea);
+    tabifyDockWidget(cacheDock, mapDock);
+    watchDock->raise();
+    connect(m_map, &MapView::seekRequested, m_playback, &PlaybackController::seek);
+    connect(m_diff, &DiffPanel::diffUpdated, m_map, [this] {
+        const auto& d = m_diff->model()->diff();
+        m_map->setComparisonFrame(m_diff->isUpToDate() && d ? d->a : vtx::FrameHandle{});
+    });
+
+    // Plot and timeline (with the transport bar) along the bottom.
+    QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
+    auto* timelineHost = new QWidget(this);
+    auto* tl = new QVBoxLayout(timelineHost);
+    tl->setContentsMargins(2, 2, 2, 2);
+    auto* transport = new QHBoxLayout;
+    auto button = [&](const QString& text, const QString& actionName) {
+        auto* b = new QToolButton(timelineHost);
+        b->setText(text);
+        QAction* a = findChild<QAction*>(actionName);
+        connect(b, &QToolButton::clicked, a, &QAction::trigger);
+        if (a)
+            b->setToolTip(a->text() + " (" + a->shortcut().toString(QKeySequence::NativeText) + ")");
+        transport->addWidget(b);
+        return b;
+    };
+    button("|◀", "firstFrame");
+    button("◀", "prevFrame");
+    QToolButton* playButton = button("▶", "playPause");
+    button("▶|", "nextFrame");
+    button("▶▶|", "lastFrame");
+    connect(m_playback, &PlaybackController::playingChanged, playButton, [playButton](bool on) { playButton->setText(on ? "❚❚" : "▶"); });
+    auto* speed = new QComboBox(timelineHost);
+    speed->setObjectName("speed");
+    for (double s : PlaybackController::speeds())
+        speed->addItem(QStringLiteral("%1×").arg(s), s);
+    speed->setCurrentIndex(3);
+    connect(speed, &QComboBox::activated, this, [this, speed](int i) { m_playback->setSpeed(speed->itemData(i).toDouble()); });
+    connect(m_playback, &PlaybackController::speedChanged, speed, [speed](double s) { speed->setCurrentIndex(speed->findData(s)); });
+    transport->addWidget(speed);
+    transport->addStretch();
+    tl->addLayout(transport);
+    tl->addWidget(m_timeline);
+    QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), timelineHost, Qt::BottomDockWidgetArea);
+    tlDock->setFeatures(QDockWidget::DockWidgetMovable);
+    splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    // The analyses share the plot's place (tabbed after the split: splitting a tabbed dock
+    // would tab the timeline too).
+    QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(plotDock, analysisDock);
+    plotDock->raise();
+    applyDefaultDockSizes();
+    m_viewMenu->addSeparator();
+    QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
+    flash->setCheckable(true);
+    flash->setChecked(m_settings->flashChanges());
+    connect(flash, &QAction::toggled, m_settings, &UserSettings::setFlashChanges);
+    connect(m_settings, &UserSettings::flashChangesChanged, flash, &QAction::setChecked);
+    m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    auto* ent = findChild<QDockWidget*>("entitiesDock");
+    auto* diff = findChild<QDockWidget*>("diffDock");
+    auto* watch = findChild<QDockWidget*>("watchDock");
+    resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
+    resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+    // Room for a plot with readable axes; the inspector keeps the rest.
+    resizeDocks({findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
+}
+
+void MainWindow::resetLayout()
+{
+    // The saved default state holds the arrangement; the sizes are applied again because the
+    // state captured before the first show does not know them yet.
+    restoreState(m_defaultState);
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        d->setVisible(true);
+    applyDefaultDockSizes();
+}
+
+void MainWindow::showFilterError()
+{
+    // A filter that does not compile says why (column, expected, did you mean) instead of
+    // showing an empty list; the list then filters by the plain text.
+    const QString error = m_entityProxy->filter().error();
+    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches ids and types. Otherwise an expression on the shown frame, "
+                                              "e.g. Player.Health < 20 && IsAlive (README \"Query language\").")
+                                         : error);
+    m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
+    if (!error.isEmpty())
+        statusBar()->showMessage(tr("Filter: %1").arg(error), 8000);
+    else if (statusBar()->currentMessage().startsWith(tr("Filter: ")))
+        statusBar()->clearMessage(); // the error of a half-typed expression is gone
+}
+
+void MainWindow::focusFirstEntityMatch()
+{
+    if (!m_entityProxy->filter().error().isEmpty()) {
+        statusBar()->showMessage(tr("Filter: %1").arg(m_entityProxy->filter().error()), 8000);
+        return;
+    }
+    for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
+        const QModelIndex bucket = m_entityProxy->index(b, 0);
+        if (m_entityProxy->rowCount(bucket) > 0) {
+            m_entityView->setCurrentIndex(m_entityProxy->index(0, 0, bucket));
+            m_entityView->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+    }
+    statusBar()->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
+}
+
+void MainWindow::updateFileActions()
+{
+    const bool open = m_session->isOpen();
+    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition", "addBookmark", "loopAB"})
+        if (auto* a = findChild<QAction*>(name))
+            a->setEnabled(open);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
+    // small window would stay there. One still at its minimum when there is room again was
+    // squeezed, not chosen, and gets its default width back.
+    if (e->oldSize().isValid() && e->size().width() > e->oldSize().width() && width() >= 1024) {
+        auto* ent = findChild<QDockWidget*>("entitiesDock");
+        // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out
+        // a few pixels above the hint (178 px for a 170 px hint).
+        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 24)
+            resizeDocks({ent}, {260}, Qt::Horizontal);
+    }
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_shownOnce) {
+        m_shownOnce = true;
+        // Start where the single-key shortcuts act; Qt would otherwise pick the first field in
+        // the focus chain (the diff filter), and Space / A / B would be typed into it.
+        m_timeline->setFocus(Qt::OtherFocusReason);
+    }
+}
+
+void MainWindow::seekPropertyChange(bool forward)
+{
+    EntityKey entity = m_viewState->selection();
+    QString path = m_inspector->currentPath();
+    if (m_diff->view()->hasFocus()) {
+        auto [e, p] = m_diff->selectedProperty();
+        if (e.isValid() && !p.isEmpty())
+            entity = e, path = p;
+    }
+    if (!entity.isValid() || path.isEmpty()) {
+        statusBar()->showMessage(tr("Select a property in the inspector or the diff first"), 5000);
+        return;
+    }
+    m_seeker->seekChange(entity, path, forward);
+}
+
+void MainWindow::seekCondition(const QString& condition, bool forward)
+{
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        return;
+    }
+    m_seeker->seekCondition(condition, forward);
+}
+
+QString MainWindow::askExpression(const QString& title, const QString& what)
+{
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        return {};
+    }
+    QSettings settings;
+    bool ok = false;
+    const QString last = settings.value("search/lastCondition", QStringLiteral("Player.Health < 20")).toString();
+    const QString c = QInputDialog::getText(this, title,
+                                            tr("Expression (e.g. Player.Health < 20, type == Weapon && Clip == 0,\n"
+                                               "any(IsAlive == false), changed(Money); see README \"Query language\").\n%1")
+                                                .arg(what),
+                                            QLineEdit::Normal, last, &ok);
+    if (!ok || c.trimmed().isEmpty())
+        return {};
+    settings.setValue("search/lastCondition", c);
+    return c;
+}
+
+void MainWindow::findAll(const QString& expression)
+{
+    if (!m_session->isOpen()) {
+        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        return;
+    }
+    m_matchFinder->findAll(expression);
+}
+
+void MainWindow::wireMatchFinder(const std::function<void()>& updateEscape)
+{
+    QAction* escape = findChild<QAction*>("cancelSearch");
+    connect(m_matchFinder, &MatchFinder::started, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::found, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::failed, escape, updateEscape);
+    connect(m_matchFinder, &MatchFinder::started, this, [this](const QString& what) {
+        m_seekProgress->setValue(0);
+        m_seekProgress->setVisible(true);
+        statusBar()->showMessage(what + tr(" (Esc cancels)"));
+    });
+    connect(m_matchFinder, &MatchFinder::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_matchFinder, &MatchFinder::found, this, [this](const QString& expression, const std::vector<int>& frames, const QString& message) {
+        m_seekProgress->setVisible(false);
+        m_timeline->setMatches(expression, frames);
+        statusBar()->showMessage(message, 8000);
+    });
+    connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& message) {
+        m_seekProgress->setVisible(false);
+        statusBar()->showMessage(message, 8000);
+    });
+}
+
+void MainWindow::findConditionDialog()
+{
+    const QString c = askExpression(tr("Find frame where…"), tr("Searches forward from the playhead for the next frame where it becomes true:"));
+    if (!c.isEmpty())
+        seekCondition(c, true);
+}
+
+void MainWindow::repeatConditionSeek(bool forward)
+{
+    const QString last = QSettings().value("search/lastCondition").toString();
+    if (last.isEmpty())
+        findConditionDialog();
+    else
+        seekCondition(last, forward);
+}
+
+void MainWindow::openFile(const OpenRequest& request)
+{
+    m_pending = request;
+    m_lastError.clear();
+    m_session->openAsync(request.path);
+}
+
+QString MainWindow::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+
+void MainWindow::updateBanner()
+{
+    const auto& f = m_session->file();
+    QString text;
+    if (!f) {
+        text.clear();
+    } else if (!m_session->frameError().isEmpty()) {
+        // The frame on screen is older than the playhead: say so first.
+        text = tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_session->currentFrame()).arg(m_session->frameError());
+    } else if (!m_followError.isEmpty()) {
+        text = tr("Stopped following: %1").arg(m_followError);
+    } else if (f->isRecovered()) {
+        text = tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
+                                                    m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+    } else {
+        int serious = 0;
+        const vtx::Problem* first = nullptr;
+        for (const auto& p : f->problems())
+            if (p.severity != vtx::Problem::Severity::Info && !serious++)
+                first = &p;
+        if (first)
+            text = tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, serious).arg(QString::fromStdString(first->message));
+    }
+    if (m_banner->text() != text)
+        m_banner->setText(text);
+    m_banner->setVisible(!text.isEmpty());
+}
+
+void MainWindow::showFileInfo()
+{
+    if (const auto& f = m_session->file()) {
+        updateBanner();
+        m_fileInfo->showFile(*f, m_session->path());
+    }
+}
+
+void MainWindow::onOpened()
+{
+    m_followError.clear();
+    if (m_session->path() != m_lastOpenedPath)
+        m_watchModel->clear(); // watches name entities of one replay
+    m_lastOpenedPath = m_session->path();
+    m_bookmarks->load(m_session->path());
+    m_playback->clearLoop();
+    updateFileActions();
+    if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
+        m_timeline->setFocus(Qt::OtherFocusReason);
+    const auto& f = m_session->file();
+    m_recent->add(m_session->path());
+    setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
+    m_centre->setCurrentWidget(m_inspector);
+    showFileInfo();
+    if (m_pending.follow)
+        m_session->setFollowing(true);
+
+    if (!m_pending.selectId.isEmpty()) {
+        bool isIndex = false;
+        int bucket = m_pending.selectBucket.toInt(&isIndex);
+        if (!isIndex) {
+            bucket = 0;
+            for (size_t b = 0; b < 64; ++b)
+                if (QString::fromStdString(f->schema().bucketName(b)) == m_pending.selectBucket)
+                    bucket = int(b);
+        }
+        m_viewState->setSelection({bucket, m_pending.selectId});
+    }
+    m_playback->setSpeed(m_settings->defaultSpeed());
+    if (m_pending.frame >= 0)
+        m_playback->seek(m_pending.frame);
+    if (!m_pending.compare.isEmpty())
+        openComparison(m_pending.compare);
+    m_pending = {};
+    statusBar()->showMessage(tr("Opened %1").arg(m_session->path()), 5000);
+}
+
+void MainWindow::onOpenFailed(const QString& path, const QString& message)
+{
+    m_lastError = message;
+    statusBar()->showMessage(tr("Could not open %1").arg(path), 8000);
+    // A dialog only when opening fails; the app stays usable.
+    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS"))
+        QMessageBox::critical(this, tr("Could not open replay"), tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+    if (!m_session->isOpen())
+        m_centre->setCurrentIndex(0);
+}
+
+void MainWindow::onClosed()
+{
+    m_bookmarks->load({});
+    m_playback->clearLoop();
+    m_viewState->reset();
+    m_centre->setCurrentIndex(0);
+    m_banner->setVisible(false);
+    m_fileInfo->clear();
+    m_cachePanel->refresh();
+    setWindowTitle(tr("vtxscope"));
+    updateStatus();
+    updateRecentMenu();
+    updateFileActions();
+}
+
+void MainWindow::onFrameReady()
+{
+    updateBanner();
+    const auto& f = m_session->file();
+    m_viewState->setShownFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
+    updateStatus();
+}
+
+EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); }
+
+void MainWindow::selectEntity(const EntityKey& key)
+{
+    m_viewState->setSelection(key); // the inspector and the entity list follow
+}
+
+void MainWindow::restoreSelection()
+{
+    const EntityKey selected = m_viewState->selection();
+    if (!selected.isValid())
+        return;
+    const QModelIndex src = m_entityModel->indexOf(selected);
+    const QModelIndex i = m_entityProxy->mapFromSource(src);
+    if (i.isValid() && m_entityView->currentIndex() != i)
+        m_entityView->setCurrentIndex(i);
+}
+
+void MainWindow::updateStatus()
+{
+    if (!m_session->isOpen()) {
+        m_statusFrame->setText(tr("no replay"));
+        m_statusTime->clear();
+        m_statusLatency->clear();
+        return;
+    }
+    const int f = m_session->currentFrame();
+    m_statusFrame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
+    m_statusTime->setText(statusTimeText(*m_session->file(), f, m_settings->timeUnit()));
+    m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
+}
+
+void MainWindow::goToDialog()
+{
+    if (!m_session->isOpen())
+        return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Go to"), tr("Frame number, or time in seconds (e.g. 12.5s):"), QLineEdit::Normal,
+                                               QString::number(m_session->currentFrame()), &ok);
+    if (!ok)
+        return;
+    const auto target = GoToTarget::parse(text);
+    if (!target)
+        statusBar()->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
+    else if (target->kind == GoToTarget::Kind::Seconds)
+        m_playback->seek(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
+    else
+        m_playback->seek(target->frame);
+}
+
+void MainWindow::updateRecentMenu()
+{
+    const QStringList recent = m_recent->paths(); // without files deleted since
+    m_recentMenu->clear();
+    auto* host = findChild<QWidget*>("recentFiles");
+    // Out of the layout at once (a stale button would still count towards its size); deleted
+    // later because this runs from a button's own clicked signal.
+    for (QWidget* old : host->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+        host->layout()->removeWidget(old);
+        old->hide();
+        old->deleteLater();
+    }
+    for (const QString& p : recent) {
+        m_recentMenu->addAction(p, this, [this, p] { openFile({p}); });
+        auto* b = new QPushButton(QFileInfo(p).fileName(), host);
+        b->setFlat(true);
+        b->setToolTip(p);
+        connect(b, &QPushButton::clicked, this, [this, p] { openFile({p}); });
+        host->layout()->addWidget(b);
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::addBookmarkDialog()
+{
+    if (!m_session->isOpen())
+        return;
+    const int frame = m_session->currentFrame();
+    const Bookmark* existing = m_bookmarks->at(frame);
+    QString name = existing ? existing->name : tr("Frame %1").arg(frame);
+    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS")) {
+        bool ok = false;
+        name = QInputDialog::getText(this, tr("Add bookmark"), tr("Name of the bookmark at frame %1:").arg(frame), QLineEdit::Normal, name, &ok);
+        if (!ok)
+            return;
+    }
+    m_bookmarks->add(frame, name.trimmed().isEmpty() ? tr("Frame %1").arg(frame) : name.trimmed());
+    statusBar()->showMessage(tr("Bookmark at frame %1").arg(frame), 3000);
+}
+
+void MainWindow::updateBookmarkMenu()
+{
+    // The fixed actions stay; the list after the separator is rebuilt.
+    const QList<QAction*> actions = m_bookmarkMenu->actions();
+    bool afterSeparator = false;
+    for (QAction* a : actions) {
+        if (afterSeparator)
+            a->deleteLater(), m_bookmarkMenu->removeAction(a);
+        else if (a->isSeparator())
+            afterSeparator = true;
+    }
+    for (const Bookmark& b : m_bookmarks->list())
+        m_bookmarkMenu->addAction(tr("%1 — frame %2").arg(b.name).arg(b.frame), this, [this, f = b.frame] { m_playback->seek(f); });
+}
+
+void MainWindow::applyUserSettings()
+{
+    // Each setting reaches what shows it; the settings dialog only edits UserSettings.
+    auto budget = [this](int mb) { m_session->setCacheBudget(size_t(mb) << 20); };
+    budget(m_settings->cacheBudgetMB());
+    connect(m_settings, &UserSettings::cacheBudgetChanged, this, budget);
+    auto timeUnit = [this](TimeUnit u) {
+        m_timeline->setTimeUnit(u);
+        m_plot->setTimeUnit(u);
+        updateStatus();
+    };
+    timeUnit(m_settings->timeUnit());
+    connect(m_settings, &UserSettings::timeUnitChanged, this, timeUnit);
+    if (m_settings->theme() != Theme::System)
+        applyTheme(m_settings->theme());
+    connect(m_settings, &UserSettings::themeChanged, this, [](Theme t) { applyTheme(t); });
+    m_inspector->setFlashChanges(m_settings->flashChanges());
+    connect(m_settings, &UserSettings::flashChangesChanged, m_inspector, &InspectorPanel::setFlashChanges);
+    m_playback->setSpeed(m_settings->defaultSpeed());
+}
+
+void MainWindow::showSettings()
+{
+    SettingsDialog dialog(m_settings, m_session, this);
+    dialog.exec();
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls() && !e->mimeData()->urls().isEmpty() && e->mimeData()->urls().first().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty())
+        openFile({urls.first().toLocalFile()});
+}
+
+} // namespace vtxw

@@ -1,0 +1,192 @@
+#pragma once
+// The vtxscope main window: entities left, inspector centre, watch right, plot and timeline
+// below, every panel a dock whose layout is remembered. All long work happens elsewhere
+// (ReplaySession's worker open, the cache's decode pool, the plot worker).
+
+#include "entities/EntityTreeModel.hpp"
+
+#include <QMainWindow>
+#include <functional>
+#include <QPointer>
+
+class QAction;
+class QLabel;
+class QProgressBar;
+class QLineEdit;
+class QMenu;
+class QStackedWidget;
+class QTreeView;
+class QTableView;
+class QTreeWidget;
+
+namespace vtxw {
+
+class ReplaySession;
+class PlaybackController;
+class TimelineScrubber;
+class InspectorPanel;
+class WatchModel;
+class EventsModel;
+class PlotPanel;
+class AnalysisPanel;
+class DiffPanel;
+class ChangeSeeker;
+class MatchFinder;
+class TextFieldKeys;
+class FileInfoPanel;
+class CachePanel;
+class RecentFiles;
+class ViewState;
+class UserSettings;
+class TimeDataPanel;
+class Bookmarks;
+class MapView;
+class CompareSession;
+class CompareBar;
+class DivergenceLane;
+
+struct OpenRequest {
+    OpenRequest(QString p = {}) : path(std::move(p)) {}
+    QString path;
+    int frame = -1;          ///< --frame N
+    QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
+    QString selectId;
+    bool follow = false;     ///< --follow: re-read the file as it grows
+    QString compare;         ///< --compare B.vtx: compare with this replay once the file is open
+};
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const OpenRequest& request);
+    ReplaySession* session() const { return m_session; }
+    PlaybackController* playback() const { return m_playback; }
+    TimelineScrubber* timeline() const { return m_timeline; }
+    InspectorPanel* inspector() const { return m_inspector; }
+    EntityTreeModel* entityModel() const { return m_entityModel; }
+    QTreeView* entityView() const { return m_entityView; }
+    WatchModel* watchModel() const { return m_watchModel; }
+    EventsModel* eventsModel() const { return m_eventsModel; }
+    PlotPanel* plot() const { return m_plot; }
+    AnalysisPanel* analysis() const { return m_analysis; }
+    QLineEdit* entityFilter() const { return m_filter; }
+    DiffPanel* diffPanel() const { return m_diff; }
+    ChangeSeeker* changeSeeker() const { return m_seeker; }
+    MatchFinder* matchFinder() const { return m_matchFinder; }
+    /// Go ▸ Find all frames where…: scans the replay, the timeline's matches lane shows the result.
+    void findAll(const QString& expression);
+    MapView* map() const { return m_map; }
+    /// File ▸ Compare with…: opens `path` (off the UI thread) and compares the open replay with it.
+    void openComparison(const QString& path);
+    CompareSession* compareSession() const { return m_compare; }
+    CompareBar* compareBar() const { return m_compareBar; }
+    DivergenceLane* divergenceLane() const { return m_divergenceLane; }
+    /// Go ▸ Next / Previous divergence.
+    void seekDivergence(bool forward);
+    /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
+    /// property selected in the diff panel when it has focus, else the inspector's).
+    void seekPropertyChange(bool forward);
+    /// Go ▸ Find frame where…: a condition on the selected entity ("Health < 20").
+    void seekCondition(const QString& condition, bool forward);
+    EntityKey selectedEntity() const;
+    ViewState* viewState() const { return m_viewState; }
+    UserSettings* userSettings() const { return m_settings; }
+    TimeDataPanel* timeData() const { return m_timeData; }
+    Bookmarks* bookmarks() const { return m_bookmarks; }
+    /// File ▸ Settings (modal).
+    void showSettings();
+    void selectEntity(const EntityKey& key);
+    /// The last error shown to the user (for tests), empty if none.
+    QString lastError() const { return m_lastError; }
+    /// The yellow banner above the inspector (empty when hidden), for tests.
+    QString bannerText() const;
+
+protected:
+    void closeEvent(QCloseEvent*) override;
+    void showEvent(QShowEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    void onOpened();
+    void onOpenFailed(const QString& path, const QString& message);
+    void showFileInfo();
+    void updateBanner();
+    void onClosed();
+    void onFrameReady();
+    void updateStatus();
+    void updateRecentMenu();
+    void goToDialog();
+    void findConditionDialog();
+    /// Asks for a query expression (the last one used is offered); empty when cancelled.
+    QString askExpression(const QString& title, const QString& what);
+    /// F4 / Shift+F4: the last expression again, forward or backward.
+    void repeatConditionSeek(bool forward);
+    void showFilterError();
+    void restoreSelection();
+    void resetLayout();
+    void applyDefaultDockSizes();
+    void focusFirstEntityMatch();
+    void updateFileActions();
+    void applyUserSettings();
+    void addBookmarkDialog();
+    void updateBookmarkMenu();
+    void buildComparison(); ///< MainWindowCompare.cpp
+    void showComparisonOnMap();
+
+    ReplaySession* m_session;
+    PlaybackController* m_playback;
+    TimelineScrubber* m_timeline;
+    InspectorPanel* m_inspector;
+    EntityTreeModel* m_entityModel;
+    EntityFilterProxy* m_entityProxy;
+    QTreeView* m_entityView;
+    QLineEdit* m_filter;
+    WatchModel* m_watchModel;
+    EventsModel* m_eventsModel;
+    PlotPanel* m_plot;
+    AnalysisPanel* m_analysis;
+    DiffPanel* m_diff;
+    ChangeSeeker* m_seeker;
+    MatchFinder* m_matchFinder;
+    void wireMatchFinder(const std::function<void()>& updateEscape);
+    MapView* m_map = nullptr;
+    CompareSession* m_compare = nullptr;
+    CompareBar* m_compareBar = nullptr;
+    DivergenceLane* m_divergenceLane = nullptr;
+    QProgressBar* m_seekProgress;
+    FileInfoPanel* m_fileInfo;
+    CachePanel* m_cachePanel;
+    RecentFiles* m_recent;
+    QStackedWidget* m_centre;
+    QLabel* m_banner;
+    QLabel* m_statusFrame;
+    QLabel* m_statusTime;
+    QLabel* m_statusLatency;
+    QLabel* m_statusCache;
+    QMenu* m_recentMenu;
+    QMenu* m_viewMenu;
+    QByteArray m_defaultState;
+    ViewState* m_viewState;
+    UserSettings* m_settings;
+    TimeDataPanel* m_timeData = nullptr;
+    Bookmarks* m_bookmarks;
+    QMenu* m_bookmarkMenu = nullptr;
+    OpenRequest m_pending;
+    QString m_lastError;
+    QAction* m_followAction = nullptr;
+    QString m_followError; ///< why following stopped (the file vanished, ...), shown until the next open
+    TextFieldKeys* m_fieldKeys = nullptr;
+    QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
+    bool m_shownOnce = false;
+    bool m_entityRowsChanging = false; ///< the entity proxy is adding or removing rows
+    bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
+};
+
+} // namespace vtxw

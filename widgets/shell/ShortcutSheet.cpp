@@ -1,0 +1,121 @@
+#include "shell/ShortcutSheet.hpp"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <map>
+
+namespace vtxw {
+
+namespace {
+QString plain(QString text)
+{
+    // "&Open…" → "Open…"; "&&" stays a literal ampersand.
+    text.replace(QLatin1String("&&"), QChar(0x1));
+    text.remove(QLatin1Char('&'));
+    text.replace(QChar(0x1), QLatin1Char('&'));
+    return text;
+}
+
+void menuOf(QMenu* menu, const QString& group, std::map<QAction*, QString>& where, QStringList& order)
+{
+    if (!order.contains(group))
+        order << group;
+    for (QAction* a : menu->actions()) {
+        if (a->menu())
+            menuOf(a->menu(), group, where, order);
+        else if (!where.count(a))
+            where[a] = group;
+    }
+}
+} // namespace
+
+QList<ShortcutEntry> collectShortcuts(QWidget* window)
+{
+    std::map<QAction*, QString> where;
+    QStringList order;
+    if (auto* main = qobject_cast<QMainWindow*>(window))
+        for (QAction* top : main->menuBar()->actions())
+            if (top->menu())
+                menuOf(top->menu(), plain(top->text()), where, order);
+    const QString panels = QObject::tr("Panels");
+    order << panels;
+    std::map<QString, QList<ShortcutEntry>> byGroup;
+    for (QAction* a : window->findChildren<QAction*>()) {
+        const QList<QKeySequence> keys = a->shortcuts();
+        if (keys.isEmpty() || a->text().isEmpty())
+            continue;
+        QStringList text;
+        for (const QKeySequence& k : keys)
+            text << k.toString(QKeySequence::NativeText);
+        const auto it = where.find(a);
+        const QString group = it != where.end() ? it->second : panels;
+        byGroup[group].append({group, plain(a->text()), text.join(QObject::tr(" or ")), a->objectName()});
+    }
+    QList<ShortcutEntry> out;
+    for (const QString& g : order)
+        out += byGroup[g];
+    return out;
+}
+
+ShortcutSheet::ShortcutSheet(QWidget* window, QWidget* parent) : QDialog(parent)
+{
+    setObjectName("shortcutSheet");
+    setWindowTitle(tr("Keyboard shortcuts"));
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("filter: action or key"));
+    m_filter->setClearButtonEnabled(true);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Action"), tr("Keys")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setUniformRowHeights(true);
+    QTreeWidgetItem* group = nullptr;
+    for (const ShortcutEntry& e : collectShortcuts(window)) {
+        if (!group || group->text(0) != e.group) {
+            group = new QTreeWidgetItem(m_tree, {e.group});
+            QFont bold = group->font(0);
+            bold.setBold(true);
+            group->setFont(0, bold);
+            group->setFirstColumnSpanned(true);
+        }
+        auto* item = new QTreeWidgetItem(group, {e.action, e.keys});
+        item->setData(0, Qt::UserRole, e.objectName);
+    }
+    m_tree->expandAll();
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(false);
+    connect(m_filter, &QLineEdit::textChanged, this, &ShortcutSheet::applyFilter);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_tree, 1);
+    layout->addWidget(buttons);
+    resize(520, 560);
+}
+
+void ShortcutSheet::applyFilter(const QString& text)
+{
+    for (int g = 0; g < m_tree->topLevelItemCount(); ++g) {
+        QTreeWidgetItem* group = m_tree->topLevelItem(g);
+        int shown = 0;
+        for (int i = 0; i < group->childCount(); ++i) {
+            QTreeWidgetItem* item = group->child(i);
+            const bool match = text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive) ||
+                               item->text(1).contains(text, Qt::CaseInsensitive);
+            item->setHidden(!match);
+            shown += match;
+        }
+        group->setHidden(shown == 0);
+    }
+}
+
+} // namespace vtxw

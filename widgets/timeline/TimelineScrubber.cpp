@@ -1,0 +1,713 @@
+#include "timeline/TimelineScrubber.hpp"
+
+#include "session/ReplaySession.hpp"
+#include "timeline/TimeFormat.hpp"
+
+#include <QDateTime>
+#include <QTimeZone>
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace vtxw {
+
+namespace {
+// overview, ruler, events, gaps, matches, chunks, scrub (the matches lane took its 14 px from
+// events, chunks and scrub: the window must still fit 800 × 600)
+constexpr int kLaneHeights[] = {8, 18, 14, 12, 12, 10, 20};
+constexpr int kFoldPixels = 6; ///< events closer than this share one marker with a count
+const QColor kBookmarkColour(0xCC, 0x79, 0xA7);
+constexpr int kLabelWidth = 56;
+
+QColor eventColour(const QString& type)
+{
+    // Okabe–Ito palette: distinguishable with common colour-vision deficiencies.
+    static const QColor palette[] = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73),
+                                     QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
+                                     QColor(0xCC, 0x79, 0xA7)};
+    return palette[qHash(type) % 7];
+}
+} // namespace
+
+TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // The lanes (4 px top margin, 2 px between), then the hover label's line: every pixel counts
+    // towards the window's minimum height (it must fit 800 × 600).
+    int lanesBottom = 4;
+    for (int h : kLaneHeights)
+        lanesBottom += h + 2;
+    setFixedHeight(lanesBottom + 16);
+    connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
+    connect(session, &ReplaySession::closed, this, &TimelineScrubber::reload);
+    connect(session, &ReplaySession::currentFrameChanged, this, [this] {
+        followPlayhead();
+        update();
+    });
+    connect(session, &ReplaySession::frameReady, this, qOverload<>(&QWidget::update));
+    m_cachePoll.setInterval(150);
+    connect(&m_cachePoll, &QTimer::timeout, this, &TimelineScrubber::refreshCacheState);
+    m_cachePoll.start();
+    reload();
+}
+
+void TimelineScrubber::reload()
+{
+    m_events.clear();
+    m_gaps.clear();
+    m_matches.clear(); // another file: its matches are not this one's
+    m_matchExpression.clear();
+    m_matchesPartial = false;
+    m_segments.clear();
+    m_chunkRanges.clear();
+    m_chunkStates.clear();
+    m_axis.frameCount = std::max(1, m_session->frameCount());
+    m_axis.showAll();
+    announceRange();
+    if (const auto& f = m_session->file()) {
+        for (const auto& e : f->footer().events) {
+            const int frame = m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * 1e7));
+            m_events.push_back({frame, QString::fromStdString(e.type), QString::fromStdString(e.label), QString::fromStdString(e.entityUniqueId)});
+        }
+        std::stable_sort(m_events.begin(), m_events.end(), [](const EventMark& a, const EventMark& b) { return a.frame < b.frame; });
+        for (uint32_t g : f->footer().times.gaps)
+            m_gaps.push_back(int(g) - 1);
+        for (uint32_t s : f->footer().times.segments)
+            m_segments.push_back(int(s) - 1);
+        for (const auto& c : f->chunks())
+            m_chunkRanges.push_back({c.startFrame, c.endFrame});
+    }
+    resizeEvent(nullptr);
+    refreshCacheState();
+    update();
+}
+
+void TimelineScrubber::extend()
+{
+    const bool showingAll = m_axis.first <= 0 && m_axis.last >= m_axis.frameCount - 1;
+    const double first = m_axis.first, last = m_axis.last;
+    reload();
+    if (!showingAll) {
+        m_axis.first = first;
+        m_axis.last = last;
+        announceRange();
+        update();
+    }
+}
+
+void TimelineScrubber::refreshCacheState()
+{
+    if (!m_session->cache() || !isVisible())
+        return;
+    auto states = m_session->cache()->chunkStates();
+    if (states != m_chunkStates) {
+        m_chunkStates = std::move(states);
+        update(laneRect(ChunksLane));
+    }
+}
+
+void TimelineScrubber::setBookmarks(const QList<Bookmark>& bookmarks)
+{
+    m_bookmarks = bookmarks;
+    update();
+}
+
+void TimelineScrubber::setLoopRange(int first, int last)
+{
+    m_loopFirst = first;
+    m_loopLast = last;
+    update();
+}
+
+double TimelineScrubber::overviewX(double frame) const
+{
+    return m_axis.x0 + frame / std::max(1.0, m_axis.frameCount - 1) * (m_axis.x1 - m_axis.x0);
+}
+
+int TimelineScrubber::overviewFrameAt(int x) const
+{
+    const double t = (x - m_axis.x0) / std::max(1e-9, m_axis.x1 - m_axis.x0);
+    return int(std::clamp(std::lround(t * (m_axis.frameCount - 1)), 0L, long(std::max(0.0, m_axis.frameCount - 1))));
+}
+
+void TimelineScrubber::centreViewOn(int frame)
+{
+    m_axis.pan(frame - (m_axis.first + m_axis.span() / 2));
+    announceRange();
+    update();
+}
+
+void TimelineScrubber::followPlayhead()
+{
+    const int cur = m_session->currentFrame();
+    if (m_drag == Drag::Seek || (m_axis.first <= 0 && m_axis.last >= m_axis.frameCount - 1))
+        return;
+    if (cur >= m_axis.first && cur <= m_axis.last)
+        return;
+    // Page along: the playhead re-enters a tenth of the view from the edge it moves towards,
+    // so playing forward shows what comes next.
+    const double margin = m_axis.span() * 0.1;
+    const double target = cur > m_axis.last ? cur - margin : cur + margin - m_axis.span();
+    m_axis.pan(target - m_axis.first);
+    announceRange();
+}
+
+std::vector<std::pair<int, int>> TimelineScrubber::eventMarkers() const
+{
+    std::vector<std::pair<int, int>> out;
+    auto lo = std::lower_bound(m_events.begin(), m_events.end(), int(std::floor(m_axis.first)), [](const EventMark& e, int f) { return e.frame < f; });
+    int groupX = INT_MIN;
+    for (auto it = lo; it != m_events.end() && it->frame <= m_axis.last; ++it) {
+        const int x = int(m_axis.x(it->frame));
+        if (!out.empty() && x - groupX < kFoldPixels) {
+            ++out.back().second;
+            continue;
+        }
+        groupX = x;
+        out.push_back({it->frame, 1});
+    }
+    return out;
+}
+
+int TimelineScrubber::laneCentreY(const QString& lane) const
+{
+    static const char* names[] = {"overview", "ruler", "events", "gaps", "matches", "chunks", "scrub"};
+    for (int l = 0; l < LaneCount; ++l)
+        if (lane == QLatin1String(names[l]))
+            return laneRect(Lane(l)).center().y();
+    return -1;
+}
+
+QString TimelineScrubber::legend(Lane lane) const
+{
+    switch (lane) {
+    case OverviewLane: return tr("<b>Overview</b>: the whole replay; the frame shows the part on screen when zoomed. Click or drag to move the view.");
+    case RulerLane: return tr("<b>Ruler</b> in the time unit chosen in Settings; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' jump). Drag to pan.").arg(kBookmarkColour.name());
+    case EventsLane: return tr("<b>Events</b> from the footer, coloured by type; a number counts events folded into one marker.");
+    case GapsLane: return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed direction or a mark was set.");
+    case MatchesLane:
+        return m_matchExpression.isEmpty() ? tr("<b>Matches</b> of an expression over the whole replay: Go ▸ Find all frames where… (Ctrl+Shift+E).")
+                                           : tr("<b>Matches</b> of <tt>%1</tt>: %2 frames%3. Click a mark to seek.")
+                                                 .arg(m_matchExpression.toHtmlEscaped())
+                                                 .arg(m_matches.size())
+                                                 .arg(m_matchesPartial ? tr(" so far") : QString());
+    case ChunksLane: return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
+    case ScrubLane: return tr("<b>Scrub</b>: click or drag to seek. <span style='color:#0072B2'>A</span> and <span style='color:#D55E00'>B</span> are the diff's frames; the shaded band is the A–B loop.");
+    case LaneCount: break;
+    }
+    return {};
+}
+
+QString TimelineScrubber::toolTipAt(const QPoint& pos) const
+{
+    const int lane = laneAt(pos.y());
+    if (lane < 0)
+        return {};
+    if (pos.x() < kLabelWidth)
+        return legend(Lane(lane));
+    const auto& f = m_session->file();
+    if (!f)
+        return {};
+    const int x = pos.x();
+    switch (Lane(lane)) {
+    case OverviewLane: return tr("Overview: %1").arg(frameLabel(overviewFrameAt(x)));
+    case RulerLane:
+        for (const Bookmark& b : m_bookmarks)
+            if (std::abs(int(m_axis.x(b.frame)) - x) <= 5)
+                return tr("<b>Bookmark</b> %1<br>%2").arg(b.name.toHtmlEscaped(), frameLabel(b.frame));
+        break;
+    case EventsLane: {
+        QStringList lines;
+        int more = 0;
+        for (const auto& ev : m_events)
+            if (std::abs(int(m_axis.x(ev.frame)) - x) <= kFoldPixels) {
+                if (lines.size() < 8)
+                    lines << QStringLiteral("<b>%1</b> %2<br>%3 · frame %4").arg(ev.type.toHtmlEscaped(), ev.label.toHtmlEscaped(), ev.entity.toHtmlEscaped()).arg(ev.frame);
+                else
+                    ++more;
+            }
+        if (more > 0)
+            lines << tr("and %1 more").arg(more);
+        if (!lines.isEmpty())
+            return lines.join("<hr>");
+        break;
+    }
+    case GapsLane: {
+        for (int g : m_gaps) {
+            const int gx = int(m_axis.x(g));
+            if (x >= gx - 7 && x <= gx + 1) {
+                const int before = std::max(0, g - 1);
+                const int64_t a = utcMsOfFrame(*f, before), b = utcMsOfFrame(*f, g);
+                const QString clock = a < 0 || b < 0 ? tr("unknown") : tr("%1 s").arg(double(b - a) / 1000.0, 0, 'f', 3);
+                return tr("<b>Gap</b> before frame %1<br>wall clock jumped %2<br>game time +%3 s")
+                    .arg(g)
+                    .arg(clock)
+                    .arg(double(f->gameTimeTicks(g) - f->gameTimeTicks(before)) / 1e7, 0, 'f', 3);
+            }
+        }
+        std::vector<int> starts{0};
+        for (int s2 : m_segments)
+            if (s2 > 0)
+                starts.push_back(s2);
+        std::sort(starts.begin(), starts.end());
+        starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+        const int frame = m_axis.frameIndexAt(x);
+        const auto it = std::upper_bound(starts.begin(), starts.end(), frame);
+        const int index = int(it - starts.begin()) - 1;
+        const int first = starts[size_t(index)], last = it == starts.end() ? int(m_axis.frameCount) - 1 : *it - 1;
+        return tr("<b>Segment %1</b> of %2: frames %3–%4 (%5 → %6)")
+            .arg(index + 1)
+            .arg(starts.size())
+            .arg(first)
+            .arg(last)
+            .arg(gameTimeText(f->gameTimeTicks(first)), gameTimeText(f->gameTimeTicks(last)));
+    }
+    case MatchesLane:
+        if (const int m = nearestMatch(x); m >= 0)
+            return tr("<b>Match</b> of <tt>%1</tt><br>%2").arg(m_matchExpression.toHtmlEscaped(), frameLabel(m));
+        break;
+    case ChunksLane: {
+        const int frame = m_axis.frameIndexAt(x);
+        for (size_t c = 0; c < m_chunkRanges.size(); ++c)
+            if (frame >= m_chunkRanges[c].first && frame <= m_chunkRanges[c].second) {
+                static const char* names[] = {QT_TR_NOOP("not loaded"), QT_TR_NOOP("queued"), QT_TR_NOOP("decoding"), QT_TR_NOOP("cached"), QT_TR_NOOP("failed to decode")};
+                const vtx::ChunkState st = c < m_chunkStates.size() ? m_chunkStates[c] : vtx::ChunkState::NotLoaded;
+                const auto& chunks = f->chunks();
+                const double kb = c < chunks.size() ? double(chunks[c].chunkSizeBytes) / 1024.0 : 0;
+                return tr("<b>Chunk %1</b>: frames %2–%3 (%4 frames)<br>%5 KB in the file · %6")
+                    .arg(c)
+                    .arg(m_chunkRanges[c].first)
+                    .arg(m_chunkRanges[c].second)
+                    .arg(m_chunkRanges[c].second - m_chunkRanges[c].first + 1)
+                    .arg(kb, 0, 'f', 1)
+                    .arg(tr(names[int(st)]));
+            }
+        break;
+    }
+    case ScrubLane:
+        if (m_loopFirst >= 0 && m_axis.frameIndexAt(x) >= m_loopFirst && m_axis.frameIndexAt(x) <= m_loopLast)
+            return tr("%1<br>A–B loop: frames %2–%3").arg(frameLabel(m_axis.frameIndexAt(x))).arg(m_loopFirst).arg(m_loopLast);
+        break;
+    case LaneCount: break;
+    }
+    return frameLabel(m_axis.frameIndexAt(x));
+}
+
+void TimelineScrubber::setMarkers(int a, int b)
+{
+    m_markerA = a;
+    m_markerB = b;
+    update();
+}
+
+void TimelineScrubber::setMatches(const QString& expression, std::vector<int> frames, bool partial)
+{
+    m_matchExpression = expression;
+    m_matches = std::move(frames);
+    m_matchesPartial = partial;
+    update(laneRect(MatchesLane).adjusted(-kLabelWidth, 0, 0, 0));
+}
+
+int TimelineScrubber::nearestMatch(int x) const
+{
+    // The match nearest to x within 4 px, else -1.
+    const int frame = m_axis.frameIndexAt(x);
+    auto it = std::lower_bound(m_matches.begin(), m_matches.end(), frame);
+    int best = -1, bestDistance = 5;
+    for (auto c : {it, it == m_matches.begin() ? it : std::prev(it)})
+        if (c != m_matches.end()) {
+            const int d = std::abs(int(m_axis.x(*c)) - x);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = *c;
+            }
+        }
+    return best;
+}
+
+void TimelineScrubber::paintMatches(QPainter& p) const
+{
+    // Runs of matching frames, merged per pixel so a million matches paint as fast as ten; a
+    // single frame is at least 2 px wide to stay visible.
+    const QRect mr = laneRect(MatchesLane);
+    const QColor fill(0x56, 0xB4, 0xE9);
+    const double first = m_axis.first, last = m_axis.last;
+    auto it = std::lower_bound(m_matches.begin(), m_matches.end(), int(std::floor(first)));
+    int runStart = -1, runEnd = -1;
+    auto flush = [&] {
+        if (runStart >= 0)
+            p.fillRect(QRect(runStart, mr.top() + 1, std::max(2, runEnd - runStart), mr.height() - 2), fill);
+    };
+    for (; it != m_matches.end() && *it <= last; ++it) {
+        const int xa = std::max(mr.left(), int(m_axis.x(*it))), xb = std::min(mr.right(), int(m_axis.x(*it + 1)));
+        if (runStart >= 0 && xa <= runEnd + 1) {
+            runEnd = std::max(runEnd, xb);
+            continue;
+        }
+        flush();
+        runStart = xa;
+        runEnd = xb;
+    }
+    flush();
+    if (!m_matchExpression.isEmpty()) {
+        // The count replaces the lane's name (a box over the lane would hide the last marks).
+        p.save();
+        const QRect label(4, mr.top() - 1, kLabelWidth - 8, mr.height() + 2);
+        p.fillRect(label, palette().window());
+        QFont bold = p.font();
+        bold.setBold(true);
+        p.setFont(bold);
+        p.setPen(palette().color(QPalette::WindowText));
+        const QString count = QString::number(m_matches.size()) + (m_matchesPartial ? QStringLiteral("…") : QString());
+        p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(count, Qt::ElideRight, label.width()));
+        p.restore();
+    }
+}
+
+QRect TimelineScrubber::laneRect(Lane lane) const
+{
+    int y = 4;
+    for (int l = 0; l < lane; ++l)
+        y += kLaneHeights[l] + 2;
+    return QRect(kLabelWidth, y, width() - kLabelWidth - 8, kLaneHeights[lane]);
+}
+
+int TimelineScrubber::laneAt(int y) const
+{
+    for (int l = 0; l < LaneCount; ++l) {
+        const QRect r = laneRect(Lane(l));
+        if (y >= r.top() - 1 && y <= r.bottom() + 1)
+            return l;
+    }
+    return -1;
+}
+
+int TimelineScrubber::scrubLaneY() const { return laneRect(ScrubLane).center().y(); }
+
+void TimelineScrubber::resizeEvent(QResizeEvent*)
+{
+    m_axis.x0 = kLabelWidth;
+    m_axis.x1 = std::max(kLabelWidth + 10, width() - 8);
+}
+
+void TimelineScrubber::zoomIn(double factor, int anchorFrame)
+{
+    m_axis.zoom(factor, anchorFrame);
+    announceRange();
+    update();
+}
+
+void TimelineScrubber::showAll()
+{
+    m_axis.showAll();
+    announceRange();
+    update();
+}
+
+void TimelineScrubber::setVisibleRange(double first, double last)
+{
+    const double span = std::clamp(last - first, 20.0, std::max(20.0, m_axis.frameCount - 1));
+    m_axis.first = first;
+    m_axis.last = first + span;
+    m_axis.clampToFile();
+    announceRange();
+    update();
+}
+
+void TimelineScrubber::announceRange()
+{
+    if (m_axis.first == m_announcedFirst && m_axis.last == m_announcedLast)
+        return;
+    m_announcedFirst = m_axis.first;
+    m_announcedLast = m_axis.last;
+    emit visibleRangeChanged(m_axis.first, m_axis.last);
+}
+
+QString TimelineScrubber::frameLabel(int frame) const
+{
+    QString text = tr("frame %1 · game %2").arg(frame).arg(gameTimeText(m_session->gameTimeTicks(frame)));
+    if (const auto& f = m_session->file(); f && utcMsOfFrame(*f, frame) >= 0)
+        text += tr(" · UTC %1").arg(QDateTime::fromMSecsSinceEpoch(utcMsOfFrame(*f, frame), QTimeZone::utc()).toString("yyyy-MM-dd HH:mm:ss.zzz"));
+    return text;
+}
+
+void TimelineScrubber::setTimeUnit(TimeUnit unit)
+{
+    m_unit = unit;
+    update();
+}
+
+QString TimelineScrubber::rulerText(int frame, double stepSeconds) const
+{
+    const auto& f = m_session->file();
+    return f ? rulerLabel(*f, frame, m_unit, stepSeconds) : QString::number(frame);
+}
+
+void TimelineScrubber::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    const QColor text = palette().color(QPalette::WindowText);
+    const QColor dim = palette().color(QPalette::Mid);
+    static const char* laneNames[] = {QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("matches"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
+    p.setFont(small);
+    for (int l = 0; l < LaneCount; ++l) {
+        if (l == RulerLane)
+            continue;
+        const QRect r = laneRect(Lane(l));
+        p.setPen(dim);
+        p.drawText(QRect(4, r.top(), kLabelWidth - 8, r.height()), Qt::AlignVCenter | Qt::AlignLeft, tr(laneNames[l]));
+        p.fillRect(r, palette().base());
+    }
+    if (!m_session->isOpen())
+        return;
+    const double firstVisible = m_axis.first, lastVisible = m_axis.last;
+
+    // Ruler: 1-2-5 steps, labels every ~90 px.
+    const QRect ruler = laneRect(RulerLane);
+    const double step = m_axis.labelStep(90);
+    // The time between two labels sets the time units' precision (the footer's ticks, so a
+    // replay with pauses or varying frame rates gets the precision it needs where it is).
+    const int stepFrom = std::clamp(int(firstVisible), 0, std::max(0, int(m_axis.frameCount) - 1));
+    const int stepTo = std::clamp(int(firstVisible + step), 0, std::max(0, int(m_axis.frameCount) - 1));
+    const double stepSeconds = std::abs(double(m_session->gameTimeTicks(stepTo) - m_session->gameTimeTicks(stepFrom))) / 1e7;
+    p.setPen(text);
+    for (double f = std::ceil(firstVisible / step) * step; f <= lastVisible; f += step) {
+        const int x = int(m_axis.x(f));
+        p.drawLine(x, ruler.bottom() - 4, x, ruler.bottom());
+        p.drawText(QRect(x + 2, ruler.top(), 90, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, rulerText(int(f), stepSeconds));
+    }
+
+    // Bookmarks: a flag on the ruler with the name when there is room.
+    for (size_t i = 0; i < size_t(m_bookmarks.size()); ++i) {
+        const Bookmark& b = m_bookmarks[qsizetype(i)];
+        if (b.frame < firstVisible || b.frame > lastVisible)
+            continue;
+        const int x = int(m_axis.x(b.frame));
+        p.setPen(Qt::NoPen);
+        p.setBrush(kBookmarkColour);
+        const QPoint flag[3] = {{x - 5, ruler.top()}, {x + 5, ruler.top()}, {x, ruler.top() + 8}};
+        p.drawPolygon(flag, 3);
+        const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i + 1)].frame)) : width();
+        if (nextX - x > 40) {
+            // On an opaque label: the name sits over the ruler's own labels.
+            const QString name = p.fontMetrics().elidedText(b.name, Qt::ElideRight, std::min(160, nextX - x - 10));
+            const QRect label(x + 6, ruler.top(), p.fontMetrics().horizontalAdvance(name) + 4, ruler.height() - 4);
+            p.fillRect(label, palette().window());
+            p.setPen(kBookmarkColour);
+            p.drawText(label.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, name);
+        }
+    }
+
+    // Overview: the whole file, with the visible range framed when zoomed.
+    const QRect ov = laneRect(OverviewLane);
+    int lastOverviewX = INT_MIN; // one tick per pixel column however many events share it
+    for (const auto& e : m_events)
+        if (const int x = int(overviewX(e.frame)); x != lastOverviewX) {
+            lastOverviewX = x;
+            p.fillRect(QRect(x, ov.top() + 2, 1, ov.height() - 4), dim);
+        }
+    for (const Bookmark& b : m_bookmarks)
+        p.fillRect(QRect(int(overviewX(b.frame)) - 1, ov.top(), 2, ov.height()), kBookmarkColour);
+    p.fillRect(QRect(int(overviewX(m_session->currentFrame())) - 1, ov.top(), 2, ov.height()), palette().color(QPalette::Highlight));
+    if (firstVisible > 0 || lastVisible < m_axis.frameCount - 1) {
+        const int xa = int(overviewX(firstVisible)), xb = std::max(xa + 3, int(overviewX(lastVisible)));
+        QColor band = palette().color(QPalette::Highlight);
+        band.setAlpha(60);
+        p.fillRect(QRect(xa, ov.top(), xb - xa, ov.height()), band);
+        p.setPen(QPen(palette().color(QPalette::Highlight), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRect(xa, ov.top(), xb - xa, ov.height() - 1));
+    }
+
+    // Events: binary search the visible range; markers closer than kFoldPixels fold into one
+    // with a count.
+    const QRect ev = laneRect(EventsLane);
+    for (const auto& [frame, count] : eventMarkers()) {
+        const int x = int(m_axis.x(frame));
+        const auto it = std::lower_bound(m_events.begin(), m_events.end(), frame, [](const EventMark& e, int f) { return e.frame < f; });
+        p.setPen(Qt::NoPen);
+        p.setBrush(eventColour(it->type));
+        const QPoint tri[3] = {{x, ev.top() + 2}, {x - 4, ev.bottom() - 1}, {x + 4, ev.bottom() - 1}};
+        p.drawPolygon(tri, 3);
+        if (count > 1) {
+            p.setPen(text);
+            p.drawText(QRect(x + 4, ev.top(), 30, ev.height()), Qt::AlignLeft | Qt::AlignVCenter, QString::number(count));
+        }
+    }
+
+    // Gaps (hatched) and segment boundaries.
+    const QRect gr = laneRect(GapsLane);
+    p.setBrush(QBrush(dim, Qt::BDiagPattern));
+    p.setPen(Qt::NoPen);
+    for (int g : m_gaps) {
+        if (g < firstVisible - 1 || g > lastVisible + 1)
+            continue;
+        const int x = int(m_axis.x(g));
+        p.drawRect(QRect(x - 6, gr.top(), 6, gr.height()));
+    }
+    p.setPen(QPen(text, 1, Qt::DashLine));
+    for (int s : m_segments)
+        if (s >= firstVisible && s <= lastVisible) {
+            const int x = int(m_axis.x(s));
+            p.drawLine(x, gr.top(), x, laneRect(ScrubLane).bottom());
+        }
+
+    paintMatches(p);
+
+    // Chunks: cached / decoding / queued / not loaded / failed.
+    const QRect cr = laneRect(ChunksLane);
+    for (size_t c = 0; c < m_chunkRanges.size(); ++c) {
+        const auto [s, e] = m_chunkRanges[c];
+        if (e < firstVisible || s > lastVisible)
+            continue;
+        const int xa = std::max(cr.left(), int(m_axis.x(s))), xb = std::min(cr.right(), int(m_axis.x(e + 1)) - 1);
+        const vtx::ChunkState st = c < m_chunkStates.size() ? m_chunkStates[c] : vtx::ChunkState::NotLoaded;
+        QColor fill = palette().color(QPalette::Midlight);
+        Qt::BrushStyle style = Qt::SolidPattern;
+        switch (st) {
+        case vtx::ChunkState::Cached: fill = QColor(0x00, 0x9E, 0x73); break;
+        case vtx::ChunkState::Decoding: fill = QColor(0xE6, 0x9F, 0x00); break;
+        case vtx::ChunkState::Queued: fill = QColor(0xE6, 0x9F, 0x00); style = Qt::Dense5Pattern; break;
+        case vtx::ChunkState::Failed: fill = QColor(0xD5, 0x5E, 0x00); style = Qt::DiagCrossPattern; break;
+        case vtx::ChunkState::NotLoaded: break;
+        }
+        p.fillRect(QRect(xa, cr.top() + 2, std::max(1, xb - xa), cr.height() - 4), QBrush(fill, style));
+    }
+
+    // Scrub bar, A/B markers and the playhead.
+    const QRect sr = laneRect(ScrubLane);
+    p.fillRect(sr.adjusted(0, sr.height() / 2 - 2, 0, -(sr.height() / 2 - 2)), dim);
+    if (m_loopFirst >= 0 && m_loopLast >= firstVisible && m_loopFirst <= lastVisible) {
+        const int xa = std::max(sr.left(), int(m_axis.x(m_loopFirst))), xb = std::min(sr.right(), int(m_axis.x(m_loopLast)));
+        QColor band = palette().color(QPalette::Highlight);
+        band.setAlpha(50);
+        p.fillRect(QRect(xa, sr.top(), std::max(1, xb - xa), sr.height()), band);
+    }
+    auto marker = [&](int frame, const QString& label, const QColor& c) {
+        if (frame < firstVisible || frame > lastVisible)
+            return;
+        const int x = int(m_axis.x(frame));
+        p.setPen(QPen(c, 2));
+        p.drawLine(x, sr.top(), x, sr.bottom());
+        p.drawText(QRect(x + 3, sr.top(), 20, sr.height()), Qt::AlignTop | Qt::AlignLeft, label);
+    };
+    marker(m_markerA, "A", QColor(0x00, 0x72, 0xB2));
+    marker(m_markerB, "B", QColor(0xD5, 0x5E, 0x00));
+    const int cur = m_session->currentFrame();
+    if (cur >= firstVisible && cur <= lastVisible) {
+        const int x = int(m_axis.x(cur));
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.drawLine(x, ruler.top(), x, sr.bottom());
+        p.setBrush(palette().color(QPalette::Highlight));
+        p.setPen(Qt::NoPen);
+        p.drawEllipse(QPoint(x, sr.center().y()), 5, 5);
+        if (m_session->isLoading()) { // thin "loading" mark, not a spinner
+            p.setPen(QPen(QColor(0xE6, 0x9F, 0x00), 2));
+            p.drawLine(x - 6, sr.bottom(), x + 6, sr.bottom());
+        }
+    }
+    if (m_hoverX >= m_axis.x0 && m_hoverX <= m_axis.x1) {
+        p.setPen(QPen(dim, 1, Qt::DotLine));
+        p.drawLine(m_hoverX, ruler.top(), m_hoverX, sr.bottom());
+        p.setPen(text);
+        p.drawText(QRect(kLabelWidth, sr.bottom() + 1, width() - kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                   frameLabel(m_axis.frameIndexAt(m_hoverX)));
+    }
+}
+
+void TimelineScrubber::mousePressEvent(QMouseEvent* e)
+{
+    if (!m_session->isOpen())
+        return;
+    const int lane = laneAt(int(e->position().y()));
+    if (e->button() == Qt::LeftButton && lane == OverviewLane) {
+        m_drag = Drag::Overview;
+        centreViewOn(overviewFrameAt(int(e->position().x())));
+        return;
+    }
+    if (e->button() == Qt::MiddleButton || (e->button() == Qt::LeftButton && lane == RulerLane)) {
+        m_drag = Drag::Pan;
+        m_panStartX = int(e->position().x());
+        m_panStartFrame = m_axis.first;
+        return;
+    }
+    if (e->button() != Qt::LeftButton)
+        return;
+    if (lane == MatchesLane) {
+        if (const int m = nearestMatch(int(e->position().x())); m >= 0) {
+            emit seekRequested(m);
+            return;
+        }
+    }
+    if (lane == EventsLane) {
+        // Click on an event seeks to it.
+        const int x = int(e->position().x());
+        for (const auto& [frame, count] : eventMarkers())
+            if (std::abs(int(m_axis.x(frame)) - x) <= 4) {
+                emit seekRequested(frame);
+                return;
+            }
+    }
+    m_drag = Drag::Seek;
+    emit seekRequested(m_axis.frameIndexAt(e->position().x()));
+}
+
+void TimelineScrubber::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hoverX = int(e->position().x());
+    if (m_drag == Drag::Seek) {
+        emit seekRequested(m_axis.frameIndexAt(e->position().x()));
+    } else if (m_drag == Drag::Overview) {
+        centreViewOn(overviewFrameAt(int(e->position().x())));
+    } else if (m_drag == Drag::Pan) {
+        const double framesPerPixel = 1.0 / std::max(1e-9, m_axis.pixelsPerFrame());
+        const double target = m_panStartFrame - (e->position().x() - m_panStartX) * framesPerPixel;
+        m_axis.pan(target - m_axis.first);
+        announceRange();
+    }
+    emit hoverChanged(m_axis.frameIndexAt(e->position().x()));
+    update();
+}
+
+void TimelineScrubber::mouseReleaseEvent(QMouseEvent*) { m_drag = Drag::None; }
+
+void TimelineScrubber::leaveEvent(QEvent*)
+{
+    m_hoverX = -1;
+    update();
+}
+
+void TimelineScrubber::wheelEvent(QWheelEvent* e)
+{
+    const double steps = e->angleDelta().y() / 120.0;
+    if (e->modifiers() & Qt::ControlModifier)
+        m_axis.zoom(std::pow(1.25, steps), m_axis.frameAt(e->position().x()));
+    else
+        m_axis.pan(-steps * m_axis.span() * 0.1);
+    announceRange();
+    update();
+    e->accept();
+}
+
+bool TimelineScrubber::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QString tip = toolTipAt(he->pos());
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), tip, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+} // namespace vtxw

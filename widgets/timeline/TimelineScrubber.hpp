@@ -1,0 +1,125 @@
+#pragma once
+// The timeline across the bottom of the window: an overview strip of the whole file (with the
+// visible range when zoomed), the ruler (frames, game time or UTC) with bookmarks, lanes for
+// events (folded with a count where they crowd), gaps, segments, chunk cache state and the scrub
+// bar with the playhead, A/B markers and the A–B loop. Click or drag the scrub lane to seek,
+// Ctrl+wheel to zoom around the cursor, drag the ruler (or wheel) to pan, click or drag the
+// overview to move the view. While zoomed, the view follows the playhead. Every lane has a
+// tooltip (its legend over the lane name). Painting only touches what is visible.
+
+#include "shell/Bookmarks.hpp"
+#include "timeline/TimelineAxis.hpp"
+#include "shell/UserSettings.hpp"
+
+#include "vtx/cache/ChunkCache.hpp"
+
+#include <QPainter>
+#include <QTimer>
+#include <QWidget>
+
+namespace vtxw {
+
+class ReplaySession;
+
+class TimelineScrubber : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineScrubber(ReplaySession* session, QWidget* parent = nullptr);
+
+    const TimelineAxis& axis() const { return m_axis; }
+    void setMarkers(int a, int b);
+    void setBookmarks(const QList<Bookmark>& bookmarks);
+    /// The A–B loop's range, shaded on the scrub lane (first < 0: no loop).
+    void setLoopRange(int first, int last);
+    /// The tooltip text at a point of the widget (for tests; the ToolTip event shows it).
+    QString toolTipAt(const QPoint& pos) const;
+    /// The matches lane: the frames where `expression` holds (sorted), with their count;
+    /// `partial` while Find all is still scanning. An empty expression clears the lane.
+    void setMatches(const QString& expression, std::vector<int> frames, bool partial = false);
+    const std::vector<int>& matches() const { return m_matches; }
+    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "matches",
+    /// "chunks", "scrub"), for tests.
+    int laneCentreY(const QString& lane) const;
+    /// Events folded into one marker: the markers as painted (frame of the first, count).
+    std::vector<std::pair<int, int>> eventMarkers() const;
+    QSize sizeHint() const override { return {800, 124}; }
+    QSize minimumSizeHint() const override { return {200, 100}; }
+    /// Frame under pixel x (for tests and tooltips).
+    int frameAtX(int x) const { return m_axis.frameIndexAt(x); }
+    int xOfFrame(int frame) const { return int(std::lround(m_axis.x(frame))); }
+    /// The vertical centre of the scrub lane (where a click seeks).
+    int scrubLaneY() const;
+    void zoomIn(double factor, int anchorFrame);
+    void showAll();
+    /// Shows frames [first, last] (clamped to the file, at least the smallest zoom span): a
+    /// linked panel (the plot) zoomed or panned.
+    void setVisibleRange(double first, double last);
+    int frameCount() const { return int(m_axis.frameCount); }
+    /// The followed file grew: new chunks join the lanes; a view showing everything keeps
+    /// showing everything, a zoomed view stays where it is.
+    void extend();
+    /// The ruler's labels: frame numbers, game time or UTC (Settings ▸ Time display).
+    void setTimeUnit(TimeUnit unit);
+    TimeUnit timeUnit() const { return m_unit; }
+    /// The ruler label of `frame` in the current unit, `stepSeconds` apart from the next one.
+    QString rulerText(int frame, double stepSeconds = 1.0) const;
+
+signals:
+    void seekRequested(int frame);
+    void hoverChanged(int frame);
+    /// The visible frame range changed (zoom, pan, show all, the file grew).
+    void visibleRangeChanged(double first, double last);
+
+protected:
+    void announceRange();
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    bool event(QEvent*) override;
+    void leaveEvent(QEvent*) override;
+
+private:
+    double m_announcedFirst = -1, m_announcedLast = -1;
+    enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, MatchesLane, ChunksLane, ScrubLane, LaneCount };
+    /// Brings a playhead that left the zoomed view back into it.
+    void followPlayhead();
+    double overviewX(double frame) const;
+    int overviewFrameAt(int x) const;
+    void centreViewOn(int frame);
+    QString legend(Lane lane) const;
+    QRect laneRect(Lane lane) const;
+    int laneAt(int y) const;
+    void reload();
+    void refreshCacheState();
+    QString frameLabel(int frame) const;
+
+    struct EventMark {
+        int frame;
+        QString type, label, entity;
+    };
+    ReplaySession* m_session;
+    TimelineAxis m_axis;
+    std::vector<EventMark> m_events; ///< sorted by frame
+    std::vector<int> m_gaps, m_segments;
+    QString m_matchExpression;
+    std::vector<int> m_matches;
+    bool m_matchesPartial = false;
+    void paintMatches(QPainter& p) const;
+    int nearestMatch(int x) const;
+    std::vector<std::pair<int, int>> m_chunkRanges;
+    std::vector<vtx::ChunkState> m_chunkStates;
+    int m_markerA = -1, m_markerB = -1;
+    QList<Bookmark> m_bookmarks;
+    int m_loopFirst = -1, m_loopLast = -1;
+    TimeUnit m_unit = TimeUnit::Frame;
+    int m_hoverX = -1;
+    enum class Drag { None, Seek, Pan, Overview } m_drag = Drag::None;
+    double m_panStartFrame = 0;
+    int m_panStartX = 0;
+    QTimer m_cachePoll;
+};
+
+} // namespace vtxw
