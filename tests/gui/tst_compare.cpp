@@ -5,6 +5,7 @@
 // picks the right frame of a file recorded at another rate with a gap, the map draws the
 // compared replay's entities as ghosts, and a file that cannot be opened is an error, not a crash.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 
@@ -122,7 +123,7 @@ class TestCompare : public QObject {
 
     bool settle()
     {
-        return QTest::qWaitFor([&] { return !m_w->session()->isLoading() && m_w->session()->displayedFrame().index() == m_w->session()->currentFrame(); },
+        return QTest::qWaitFor([&] { return !m_w->viewState()->isLoading() && m_w->viewState()->shownFrame().index() == m_w->viewState()->requestedFrame(); },
                                20000);
     }
     bool seekAndSettle(int frame)
@@ -130,10 +131,10 @@ class TestCompare : public QObject {
         m_w->playback()->seek(frame);
         return settle() && QTest::qWaitFor([&] { return m_w->diffPanel()->isUpToDate() || !m_w->compareSession()->isLoadingB(); }, 20000);
     }
-    bool compareWith(const std::string& path, const CompareOptions& options)
+    bool compareWith(const std::string& path, const ComparePairing& options)
     {
         CompareSession* c = m_w->compareSession();
-        c->setOptions(options);
+        c->viewState()->setComparePairing(options);
         QSignalSpy opened(c, &CompareSession::opened);
         m_w->openComparison(QString::fromStdString(path));
         if (!opened.wait(20000))
@@ -145,7 +146,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QVERIFY(m_dir.isValid());
         m_a = writeReplay(m_dir, "a.vtx", 120, 60, {});
         m_b = writeReplay(m_dir, "b.vtx", 120, 60, perturbB);
@@ -176,7 +177,7 @@ private slots:
         QFETCH(double, epsilon);
         QFETCH(bool, rate30);
         const std::string b = rate30 ? m_b30 : m_b;
-        CompareOptions o;
+        ComparePairing o;
         o.alignment = vtx::Alignment(alignment);
         o.offset = offset;
         o.epsilon = epsilon;
@@ -220,16 +221,16 @@ private slots:
         QVERIFY(next && prev && next->isEnabled());
         QCOMPARE(next->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_BracketRight));
         next->trigger();
-        QCOMPARE(m_w->session()->currentFrame(), 40); // the first divergent frame
+        QCOMPARE(m_w->viewState()->requestedFrame(), 40); // the first divergent frame
         QCOMPARE(m_w->compareSession()->firstDivergence(), 40);
         QVERIFY(seekAndSettle(44));
         next->trigger();
-        QCOMPARE(m_w->session()->currentFrame(), 70); // 45–69 agree
+        QCOMPARE(m_w->viewState()->requestedFrame(), 70); // 45–69 agree
         prev->trigger();
-        QCOMPARE(m_w->session()->currentFrame(), 44);
+        QCOMPARE(m_w->viewState()->requestedFrame(), 44);
         QVERIFY(seekAndSettle(40));
         prev->trigger();
-        QCOMPARE(m_w->session()->currentFrame(), 40); // nothing before: the playhead stays
+        QCOMPARE(m_w->viewState()->requestedFrame(), 40); // nothing before: the playhead stays
     }
 
     void diffPanelListsThePerturbedProperties_data()
@@ -258,9 +259,9 @@ private slots:
         if (rows.isEmpty())
             QVERIFY(panel->summary()->text().contains("identical"));
         // The diff's B comes from the other file, not from this one.
-        QVERIFY(panel->model()->diff()->b.chunk() != m_w->session()->displayedFrame().chunk());
+        QVERIFY(panel->model()->diff()->b.chunk() != m_w->viewState()->shownFrame().chunk());
         // Pinning A waits until the comparison is closed.
-        panel->pinA(0);
+        m_w->viewState()->pinA(0);
         QCOMPARE(panel->frameA(), frame);
     }
 
@@ -280,10 +281,10 @@ private slots:
     {
         QFETCH(int, frameA);
         QFETCH(int, frameB);
-        CompareOptions o;
+        ComparePairing o;
         o.alignment = vtx::Alignment::Time;
         if (!m_w->compareSession()->isActive() || m_w->compareSession()->path() != QString::fromStdString(m_b30)
-            || m_w->compareSession()->options().alignment != vtx::Alignment::Time)
+            || m_w->compareSession()->pairing().alignment != vtx::Alignment::Time)
             QVERIFY(compareWith(m_b30, o));
         QCOMPARE(m_w->compareSession()->partnerOf(frameA), frameB);
         QVERIFY(seekAndSettle(frameA));
@@ -300,7 +301,7 @@ private slots:
         QComboBox* box = m_w->compareBar()->alignmentBox();
         box->setCurrentIndex(1);
         emit box->activated(1);
-        QCOMPARE(m_w->compareSession()->options().alignment, vtx::Alignment::Time);
+        QCOMPARE(m_w->compareSession()->pairing().alignment, vtx::Alignment::Time);
         QCOMPARE(m_w->compareSession()->partnerOf(21), 10);
         QTRY_VERIFY_WITH_TIMEOUT(m_w->compareSession()->isLaneComplete(), 60000);
     }

@@ -1,6 +1,7 @@
 // The desktop product around the viewer: resources (icon, desktop entry, MIME type), the About
 // box, user settings and the dialog that edits them, the Debug menu, the theme's colours.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "shell/AboutBox.hpp"
 #include "shell/AppIcon.hpp"
@@ -70,7 +71,7 @@ class TestDesktop : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("vtxscope-tests-desktop");
         QSettings().clear();
@@ -286,10 +287,10 @@ private slots:
         QVERIFY(gapsView);
         panel->tabs()->setCurrentWidget(gapsView);
         emit gapsView->clicked(panel->gaps()->index(0, 1));
-        QCOMPARE(w.session()->currentFrame(), gapFrame);
+        QCOMPARE(w.viewState()->requestedFrame(), gapFrame);
         QTableView* timesView = panel->viewOf(panel->times());
         emit timesView->activated(panel->times()->index(42, 0));
-        QCOMPARE(w.session()->currentFrame(), 42);
+        QCOMPARE(w.viewState()->requestedFrame(), 42);
         w.session()->close();
         QCOMPARE(panel->times()->rowCount(), 0);
     }
@@ -323,7 +324,7 @@ private slots:
         QCOMPARE(again.list().size(), 1);
     }
 
-    // Ctrl+B adds at the playhead (the name dialog is skipped under VTXSCOPE_NO_DIALOGS), '
+    // Ctrl+B adds at the playhead (the scripted prompts accept the offered name), '
     // and Shift+' walk them, the timeline shows them; reopening the file brings them back.
     void bookmarkKeysInTheWindow()
     {
@@ -341,11 +342,11 @@ private slots:
         QCOMPARE(w.bookmarks()->list().front().name, QStringLiteral("Frame 50"));
         w.playback()->seek(0);
         QTest::keyClick(&w, Qt::Key_Apostrophe);
-        QCOMPARE(w.session()->currentFrame(), 50);
+        QCOMPARE(w.viewState()->requestedFrame(), 50);
         QTest::keyClick(&w, Qt::Key_Apostrophe);
-        QCOMPARE(w.session()->currentFrame(), 200);
+        QCOMPARE(w.viewState()->requestedFrame(), 200);
         w.findChild<QAction*>("prevBookmark")->trigger();
-        QCOMPARE(w.session()->currentFrame(), 50);
+        QCOMPARE(w.viewState()->requestedFrame(), 50);
         // The Bookmarks menu lists them; choosing one jumps there.
         QMenu* menu = w.menuBar()->findChild<QMenu*>("bookmarkMenu");
         QVERIFY(menu);
@@ -355,7 +356,7 @@ private slots:
                 listed = a;
         QVERIFY(listed);
         listed->trigger();
-        QCOMPARE(w.session()->currentFrame(), 200);
+        QCOMPARE(w.viewState()->requestedFrame(), 200);
         w.playback()->seek(50);
         // On the ruler: the tooltip over the flag names it.
         TimelineScrubber* tl = w.timeline();
@@ -391,7 +392,7 @@ private slots:
         QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(x, ovY));
         const double centre = (tl->axis().first + tl->axis().last) / 2;
         QVERIFY2(std::abs(centre - 0.8 * (n - 1)) < span * 0.1 + 1, qPrintable(QString::number(centre)));
-        QCOMPARE(w.session()->currentFrame(), n / 2); // moving the view does not seek
+        QCOMPARE(w.viewState()->requestedFrame(), n / 2); // moving the view does not seek
         tl->showAll();
         const auto& f = *w.session()->file();
         const int gap = int(f.footer().times.gaps.front()) - 1;
@@ -417,13 +418,13 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, demoPath()));
         PlaybackController* pc = w.playback();
-        pc->setLoop(40, 10); // either order
-        QVERIFY(pc->isLooping());
-        QCOMPARE(pc->loopFirst(), 10);
-        QCOMPARE(pc->loopLast(), 40);
+        w.viewState()->setLoop(40, 10); // either order
+        QVERIFY(w.viewState()->isLooping());
+        QCOMPARE(w.viewState()->loopFirst(), 10);
+        QCOMPARE(w.viewState()->loopLast(), 40);
         pc->setSpeed(10);
         pc->seek(35);
-        QSignalSpy frames(w.session(), &ReplaySession::currentFrameChanged);
+        QSignalSpy frames(w.viewState(), &ViewState::requestedFrameChanged);
         pc->play();
         QVERIFY(QTest::qWaitFor([&] {
             for (const auto& args : frames)
@@ -434,28 +435,28 @@ private slots:
         pc->pause();
         for (const auto& args : frames)
             QVERIFY(args.at(0).toInt() >= 10 && args.at(0).toInt() <= 40);
-        pc->clearLoop();
-        QVERIFY(!pc->isLooping());
+        w.viewState()->clearLoop();
+        QVERIFY(!w.viewState()->isLooping());
         // The menu action loops between the diff's A and B.
         w.playback()->seek(20);
         w.findChild<QAction*>("pinA")->trigger();
         w.playback()->seek(60);
         w.findChild<QAction*>("setB")->trigger();
         w.findChild<QAction*>("loopAB")->trigger();
-        QVERIFY(pc->isLooping());
-        QCOMPARE(pc->loopFirst(), 20);
-        QCOMPARE(pc->loopLast(), 60);
+        QVERIFY(w.viewState()->isLooping());
+        QCOMPARE(w.viewState()->loopFirst(), 20);
+        QCOMPARE(w.viewState()->loopLast(), 60);
         // Moving B moves the loop; a B that follows the playhead does not drag it along.
         w.playback()->seek(90);
         w.findChild<QAction*>("setB")->trigger();
-        QCOMPARE(pc->loopLast(), 90);
+        QCOMPARE(w.viewState()->loopLast(), 90);
         w.findChild<QAction*>("followB")->trigger();
         w.playback()->seek(30);
         QVERIFY(QTest::qWaitFor([&] { return w.viewState()->frameB() == 30; }, 20000));
-        QCOMPARE(pc->loopFirst(), 20);
-        QCOMPARE(pc->loopLast(), 90);
+        QCOMPARE(w.viewState()->loopFirst(), 20);
+        QCOMPARE(w.viewState()->loopLast(), 90);
         w.findChild<QAction*>("loopAB")->trigger();
-        QVERIFY(!pc->isLooping());
+        QVERIFY(!w.viewState()->isLooping());
     }
 
     void timeTexts()

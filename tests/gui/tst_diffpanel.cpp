@@ -2,8 +2,10 @@
 // QAbstractItemModelTester), previous-frame mode, swap, filters, export, and F3 / Shift+F3
 // landing on the frame the core scan finds.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "vtx/PropertyTree.hpp"
+#include "session/ViewState.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
 #include "find/ChangeSeeker.hpp"
@@ -30,7 +32,7 @@ QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixt
 
 bool settle(MainWindow& w)
 {
-    return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000);
+    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
 }
 
 bool seekAndSettle(MainWindow& w, int frame)
@@ -77,7 +79,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         m_w = std::make_unique<MainWindow>();
         m_w->resize(1400, 900);
         m_w->show();
@@ -91,7 +93,7 @@ private slots:
 
     void init()
     {
-        m_w->diffPanel()->clear();
+        m_w->viewState()->clearAB();
         m_w->diffPanel()->setOptions({});
     }
 
@@ -110,7 +112,7 @@ private slots:
         QFETCH(int, b);
         MainWindow& w = *m_w;
         QVERIFY(seekAndSettle(w, a));
-        QSignalSpy markers(w.diffPanel(), &DiffPanel::markersChanged);
+        QSignalSpy markers(w.viewState(), &ViewState::diffFramesChanged);
         QTest::keyClick(&w, Qt::Key_A);
         QCOMPARE(w.diffPanel()->frameA(), a);
         QVERIFY(!markers.isEmpty());
@@ -138,7 +140,7 @@ private slots:
             QTest::keyClick(&w, Qt::Key_Right);
             QVERIFY(settle(w));
             QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
-            const int b = w.session()->currentFrame();
+            const int b = w.viewState()->requestedFrame();
             QCOMPARE(w.diffPanel()->frameB(), b);
             QCOMPARE(w.diffPanel()->frameA(), b - 1);
             QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), b - 1, b));
@@ -172,7 +174,7 @@ private slots:
     {
         MainWindow& w = *m_w;
         QVERIFY(seekAndSettle(w, 0));
-        w.diffPanel()->pinA();
+        w.viewState()->pinA();
         QVERIFY(seekAndSettle(w, 1799));
         QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
         DiffFilterProxy* p = w.diffPanel()->proxy();
@@ -249,7 +251,7 @@ private slots:
         QFETCH(QString, expression);
         MainWindow& w = *m_w;
         QVERIFY(seekAndSettle(w, 0));
-        w.diffPanel()->pinA();
+        w.viewState()->pinA();
         QVERIFY(seekAndSettle(w, 1799));
         QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
         DiffFilterProxy* p = w.diffPanel()->proxy();
@@ -309,7 +311,7 @@ private slots:
         // Clicking a mark seeks to it.
         const int target = want[want.size() / 2];
         QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, QPoint(w.timeline()->xOfFrame(target) + 1, w.timeline()->laneCentreY("matches")));
-        QTRY_VERIFY(std::abs(w.session()->currentFrame() - target) <= 2);
+        QTRY_VERIFY(std::abs(w.viewState()->requestedFrame() - target) <= 2);
         QSignalSpy failed(w.matchFinder(), &MatchFinder::failed);
         w.findAll("Player.Helth < 50");
         QCOMPARE(failed.count(), 1);
@@ -321,7 +323,7 @@ private slots:
     {
         MainWindow& w = *m_w;
         QVERIFY(seekAndSettle(w, 200));
-        w.diffPanel()->pinA();
+        w.viewState()->pinA();
         QVERIFY(seekAndSettle(w, 201));
         QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
         QTreeView* v = w.diffPanel()->view();
@@ -370,7 +372,7 @@ private slots:
         QTest::keyClick(&w, Qt::Key_F3, forward ? Qt::NoModifier : Qt::ShiftModifier);
         QVERIFY(done.wait(20000));
         QCOMPARE(done.last().at(0).toInt(), *expected->frame);
-        QCOMPARE(w.session()->currentFrame(), *expected->frame);
+        QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
     }
 
     // Issue 18: an expression that does not compile says where and why, never "not found".
@@ -427,7 +429,7 @@ private slots:
         QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
         w.seekCondition(expression, forward);
         QVERIFY(done.wait(20000));
-        QCOMPARE(w.session()->currentFrame(), *expected->frame);
+        QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
     }
 
 
@@ -459,7 +461,7 @@ private slots:
         // B moves to a frame whose answer the test holds back: nothing to export meanwhile.
         std::vector<std::pair<int32_t, vtx::ChunkCache::Callback>> held;
         w.session()->setFrameRequester([&](int32_t f, vtx::ChunkCache::Callback done, vtx::RequestOptions) { held.emplace_back(f, std::move(done)); });
-        w.diffPanel()->setB(1500);
+        w.viewState()->setB(1500);
         QVERIFY(!w.diffPanel()->isUpToDate());
         QVERIFY(w.diffPanel()->toJson().isEmpty());
         QVERIFY(w.diffPanel()->toCsv().isEmpty());

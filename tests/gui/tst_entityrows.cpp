@@ -206,9 +206,9 @@ private slots:
         for (int i = 0; i < 30; ++i) {
             const int frame = int(rng() % uint32_t(w.session()->frameCount()));
             w.playback()->seek(frame);
-            if (w.session()->isLoading())
+            if (w.viewState()->isLoading())
                 QCOMPARE(loading->text(), tr("loading…"));
-            QVERIFY(QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == frame; }, 20000));
+            QVERIFY(QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == frame; }, 20000));
             QVERIFY(loading->text().isEmpty());
         }
         qApp->removeEventFilter(&counter);

@@ -2,6 +2,7 @@
 // selection shared with the entity list both ways, A/B arrows from A's pixel to B's, and trails
 // on the map equal to the positions read frame by frame.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
@@ -30,8 +31,8 @@ using vtxtest::openAndWait;
 
 bool seekAndWait(MainWindow& w, int frame)
 {
-    w.session()->setCurrentFrame(frame);
-    return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.viewState()->shownFrame().index() == frame; }, 20000);
+    w.viewState()->setRequestedFrame(frame);
+    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == frame; }, 20000);
 }
 
 /// The map's pixel for `entity`'s position in `frame`, read through the reader, not the map.
@@ -90,7 +91,7 @@ class TestMap : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("vtxscope-tests");
         QSettings().remove("map");
@@ -299,7 +300,7 @@ private slots:
         QTRY_VERIFY(map.canvas()->width() > 500 && map.canvas()->height() > 400);
         map.canvas()->fit();
         QVERIFY(seekAndWait(w, 150));
-        w.diffPanel()->pinA();
+        w.viewState()->pinA();
         QVERIFY(seekAndWait(w, 278)); // 2 s later at 64 Hz
         QTRY_VERIFY(map.scene().comparing);
         const auto& file = *w.session()->file();
@@ -343,13 +344,13 @@ private slots:
         map.setTrailSeconds(2);
 
         // Ctrl+D: frame-to-frame motion the same way.
-        w.diffPanel()->setPreviousFrameMode(true);
+        w.viewState()->setPreviousFrameMode(true);
         QTRY_VERIFY(map.scene().comparing && w.viewState()->frameA() == 277);
         for (const MapGhost& g : map.scene().ghosts)
             if (g.glyph >= 0)
                 QVERIFY(near(vp.toPixel(g.world), *expectedPixel(map, file, 277, g.key)));
         // Cleared: no ghosts.
-        w.diffPanel()->clear();
+        w.viewState()->clearAB();
         QTRY_VERIFY(!map.scene().comparing);
         QVERIFY(map.scene().ghosts.empty());
     }
@@ -411,7 +412,7 @@ private slots:
         MapView& map = *w.map();
         const int a = 100, b = 800;
         QVERIFY(seekAndWait(w, a));
-        w.diffPanel()->pinA();
+        w.viewState()->pinA();
         QVERIFY(seekAndWait(w, b));
         QTRY_VERIFY(map.scene().comparing);
         // Expected from the frames themselves: placed entities of each side by key.
@@ -479,7 +480,7 @@ private slots:
         const MapEvent target = map.scene().events[size_t(free)];
         QVERIFY(target.frame != at + 30);
         QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, map.canvas()->viewport().toPixel(target.world).toPoint());
-        QTRY_COMPARE(w.session()->currentFrame(), target.frame);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), target.frame);
 
         // Colour by a property: one legend entry per value, glyphs of one value share a colour.
         map.setColourBy("Team");

@@ -1,6 +1,7 @@
 // GUI models under QAbstractItemModelTester, and the main window against real replays:
 // values at frame 0 / middle / last, keys, scrubber drags, selection across seeks, bad files.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "vtx/JsonExport.hpp"
@@ -43,7 +44,7 @@ using vtxtest::openAndWait;
 
 bool settle(MainWindow& w)
 {
-    return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000);
+    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
 }
 
 /// Paths of `id` (bucket 0) whose value differs between frames n − 1 and n, by the core.
@@ -143,14 +144,15 @@ class TestModels : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("vtxscope-tests");
     }
 
     void modelsPassTheTester()
     {
-        ReplaySession session;
+        ViewState sessionView; // the session's own; the watch list below gets frames set by hand
+        ReplaySession session(&sessionView);
         QSignalSpy opened(&session, &ReplaySession::opened);
         session.openAsync(demoPath());
         QVERIFY(opened.wait(20000));
@@ -412,29 +414,29 @@ private slots:
         ReplaySession* s = w.session();
         auto key = [&](Qt::Key k, Qt::KeyboardModifiers m = Qt::NoModifier) { QTest::keyClick(&w, k, m); };
         key(Qt::Key_Right);
-        QCOMPARE(s->currentFrame(), 1);
+        QCOMPARE(s->viewState()->requestedFrame(), 1);
         key(Qt::Key_Right);
         key(Qt::Key_Left);
-        QCOMPARE(s->currentFrame(), 1);
+        QCOMPARE(s->viewState()->requestedFrame(), 1);
         key(Qt::Key_End);
-        QCOMPARE(s->currentFrame(), s->frameCount() - 1);
+        QCOMPARE(s->viewState()->requestedFrame(), s->frameCount() - 1);
         key(Qt::Key_Home);
-        QCOMPARE(s->currentFrame(), 0);
+        QCOMPARE(s->viewState()->requestedFrame(), 0);
         key(Qt::Key_Right, Qt::ShiftModifier);
-        QCOMPARE(s->gameTimeTicks(s->currentFrame()), s->gameTimeTicks(s->frameAtGameTime(10'000'000)));
-        QVERIFY(std::abs(double(s->gameTimeTicks(s->currentFrame())) - 1e7) < 2e5);
+        QCOMPARE(s->gameTimeTicks(s->viewState()->requestedFrame()), s->gameTimeTicks(s->frameAtGameTime(10'000'000)));
+        QVERIFY(std::abs(double(s->gameTimeTicks(s->viewState()->requestedFrame())) - 1e7) < 2e5);
         key(Qt::Key_Left, Qt::ShiftModifier);
-        QCOMPARE(s->currentFrame(), 0);
+        QCOMPARE(s->viewState()->requestedFrame(), 0);
         key(Qt::Key_BracketRight);
         const int next = w.eventsModel()->nextEventFrame(0);
-        QCOMPARE(s->currentFrame(), next);
+        QCOMPARE(s->viewState()->requestedFrame(), next);
         key(Qt::Key_BracketRight);
-        QVERIFY(s->currentFrame() > next);
+        QVERIFY(s->viewState()->requestedFrame() > next);
         key(Qt::Key_BracketLeft);
-        QCOMPARE(s->currentFrame(), next);
+        QCOMPARE(s->viewState()->requestedFrame(), next);
         key(Qt::Key_Space);
         QVERIFY(w.playback()->isPlaying());
-        QTRY_VERIFY(s->currentFrame() > next);
+        QTRY_VERIFY(s->viewState()->requestedFrame() > next);
         key(Qt::Key_Space);
         QVERIFY(!w.playback()->isPlaying());
         key(Qt::Key_Plus);
@@ -454,10 +456,10 @@ private slots:
         QElapsedTimer t;
         t.start();
         w.playback()->play();
-        QTRY_VERIFY(w.session()->currentFrame() > 200);
+        QTRY_VERIFY(w.viewState()->requestedFrame() > 200);
         w.playback()->pause();
         // At 4x the playhead's game time tracks wall time x 4 (frames are skipped, not delayed).
-        const double game = double(w.session()->gameTimeTicks(w.session()->currentFrame())) / 1e7;
+        const double game = double(w.session()->gameTimeTicks(w.viewState()->requestedFrame())) / 1e7;
         const double wall = double(t.elapsed()) / 1000.0;
         QVERIFY2(game > wall * 4 * 0.7 && game < wall * 4 * 1.3, qPrintable(QString("game %1 s, wall %2 s").arg(game).arg(wall)));
     }
@@ -472,13 +474,13 @@ private slots:
         const int y = tl->scrubLaneY();
         const int x0 = tl->xOfFrame(100), x1 = tl->xOfFrame(1500);
         QTest::mousePress(tl, Qt::LeftButton, {}, QPoint(x0, y));
-        QCOMPARE(w.session()->currentFrame(), tl->frameAtX(x0));
+        QCOMPARE(w.viewState()->requestedFrame(), tl->frameAtX(x0));
         for (int x = x0; x <= x1; x += 25)
             QTest::mouseMove(tl, QPoint(x, y));
         QTest::mouseMove(tl, QPoint(x1, y));
         QTest::mouseRelease(tl, Qt::LeftButton, {}, QPoint(x1, y));
-        QCOMPARE(w.session()->currentFrame(), tl->frameAtX(x1));
-        QVERIFY(std::abs(w.session()->currentFrame() - 1500) <= 3);
+        QCOMPARE(w.viewState()->requestedFrame(), tl->frameAtX(x1));
+        QVERIFY(std::abs(w.viewState()->requestedFrame() - 1500) <= 3);
         QVERIFY(settle(w));
         // Ctrl+wheel zooms around the cursor.
         const double spanBefore = tl->axis().span();
@@ -590,7 +592,7 @@ private slots:
         QVERIFY(w.session()->isFollowing());
         QCOMPARE(w.session()->frameCount(), 10);
         w.playback()->goToEnd();
-        QTRY_COMPARE(w.session()->displayedFrame().index(), 9);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), 9);
 
         std::thread recorder([&] {
             for (int32_t i = 10; i < 60; ++i)
@@ -600,9 +602,9 @@ private slots:
         recorder.join();
         QTRY_VERIFY_WITH_TIMEOUT(!w.session()->file()->isRecovered(), 10000);
         QCOMPARE(w.session()->frameCount(), 60);
-        QTRY_COMPARE(w.session()->currentFrame(), 59);
-        QTRY_COMPARE(w.session()->displayedFrame().index(), 59);
-        QCOMPARE(w.session()->displayedFrame()->bucket(0).entity(0).int32s()[0], 59);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), 59);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), 59);
+        QCOMPARE(w.viewState()->shownFrame()->bucket(0).entity(0).int32s()[0], 59);
         QCOMPARE(w.timeline()->frameCount(), 60);
     }
 
@@ -629,17 +631,17 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, path));
         QVERIFY(w.bannerText().isEmpty());
-        QSignalSpy failed(w.session(), &ReplaySession::frameFailed);
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
         w.playback()->seek(bad.startFrame + 3);
         QVERIFY(failed.wait(10000));
         QCOMPARE(failed.first().at(0).toInt(), bad.startFrame + 3);
-        QVERIFY2(w.session()->frameError().contains("chunk 1"), qPrintable(w.session()->frameError()));
+        QVERIFY2(w.viewState()->frameError().contains("chunk 1"), qPrintable(w.viewState()->frameError()));
         QVERIFY2(w.bannerText().contains(QString("Frame %1 is unavailable").arg(bad.startFrame + 3)), qPrintable(w.bannerText()));
         QCOMPARE(w.session()->cache()->chunkStates()[1], vtx::ChunkState::Failed);
         w.playback()->seek(bad.endFrame + 1);
         QVERIFY(settle(w));
-        QCOMPARE(w.session()->displayedFrame().index(), bad.endFrame + 1);
-        QVERIFY(w.session()->frameError().isEmpty());
+        QCOMPARE(w.viewState()->shownFrame().index(), bad.endFrame + 1);
+        QVERIFY(w.viewState()->frameError().isEmpty());
         QVERIFY(w.bannerText().isEmpty());
     }
 
@@ -742,7 +744,7 @@ private slots:
             QVERIFY(done.wait(20000));
             QCOMPARE(done.first().at(0).toInt(), *expected->frame);
             QVERIFY(settle(w));
-            QCOMPARE(w.session()->currentFrame(), *expected->frame);
+            QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
             QCOMPARE(w.inspector()->currentPath(), arrayPath);
             from = *expected->frame;
         }
@@ -886,12 +888,12 @@ private slots:
         QTRY_VERIFY(tree->hasFocus());
         tree->setCurrentIndex(position);
         tree->collapse(position);
-        const int frame = w.session()->currentFrame();
+        const int frame = w.viewState()->requestedFrame();
         QTest::keyClick(tree, Qt::Key_Right);
         QVERIFY(tree->isExpanded(position));
         QTest::keyClick(tree, Qt::Key_Left);
         QVERIFY(!tree->isExpanded(position));
-        QCOMPARE(w.session()->currentFrame(), frame);
+        QCOMPARE(w.viewState()->requestedFrame(), frame);
 
         if (vtxtest::samplesAvailable()) {
             QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
@@ -948,7 +950,7 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, QString::fromStdString(path)));
         w.playback()->seek(3);
-        QTRY_COMPARE(w.session()->displayedFrame().index(), 3);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), 3);
         auto* model = w.entityModel();
         const QModelIndex counter = model->indexOf({0, "counter"}), other = model->indexOf({0, "other"});
         QVERIFY(counter.isValid() && other.isValid());
@@ -966,11 +968,11 @@ private slots:
 
         // Frame 4: intact again, nothing flagged.
         w.playback()->seek(4);
-        QTRY_COMPARE(w.session()->displayedFrame().index(), 4);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), 4);
         QVERIFY(model->indexOf({0, "counter"}).data(EntityTreeModel::DamageRole).toString().isEmpty());
 
         // The diff of frames 3 → 4 marks the counter as damaged in A.
-        w.diffPanel()->setPreviousFrameMode(true);
+        w.viewState()->setPreviousFrameMode(true);
         QTRY_VERIFY(w.diffPanel()->isUpToDate());
         DiffModel* diff = w.diffPanel()->model();
         bool found = false;

@@ -4,6 +4,7 @@
 // timeline follows the plot; click seeks; CSV export; the models pass QAbstractItemModelTester.
 
 #include "CorruptCopy.hpp"
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "vtx/PropertyTree.hpp"
@@ -102,7 +103,7 @@ class TestPlot : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("vtxscope-tests");
     }
@@ -214,7 +215,7 @@ private slots:
         // Click (no drag) seeks to the frame under the cursor.
         const int x = canvas->layout().plot.left() + canvas->layout().plot.width() / 3;
         QTest::mouseClick(canvas, Qt::LeftButton, {}, QPoint(x, canvas->layout().plot.center().y()));
-        QCOMPARE(w.session()->currentFrame(), canvas->frameAtX(x));
+        QCOMPARE(w.viewState()->requestedFrame(), canvas->frameAtX(x));
         // CSV: a header naming every series, one row per frame, the values as computed.
         QTemporaryDir dir;
         const QString csv = dir.path() + "/plot.csv";
@@ -379,7 +380,7 @@ private slots:
         QCOMPARE(w.viewState()->zoomFirst(), canvas->xFirst());
         QCOMPARE(w.viewState()->zoomLast(), canvas->xLast());
         // Drag pans (and does not seek).
-        const int before = w.session()->currentFrame();
+        const int before = w.viewState()->requestedFrame();
         const double firstBefore = canvas->xFirst();
         QTest::mousePress(canvas, Qt::LeftButton, {}, at);
         QMouseEvent move(QEvent::MouseMove, QPointF(at + QPoint(120, 0)), canvas->mapToGlobal(QPointF(at + QPoint(120, 0))), Qt::NoButton,
@@ -387,7 +388,7 @@ private slots:
         QApplication::sendEvent(canvas, &move);
         QTest::mouseRelease(canvas, Qt::LeftButton, {}, at + QPoint(120, 0));
         QVERIFY(canvas->xFirst() < firstBefore);
-        QCOMPARE(w.session()->currentFrame(), before);
+        QCOMPARE(w.viewState()->requestedFrame(), before);
         QCOMPARE(w.viewState()->zoomFirst(), canvas->xFirst());
         // Unlinked.
         plot->setLinked(false);
@@ -440,7 +441,7 @@ private slots:
         panel->view()->sortByColumn(3, Qt::DescendingOrder);
         const int firstFrame = panel->proxy()->index(0, 3).data(AnalysisModel::SortRole).toInt();
         emit panel->view()->activated(panel->proxy()->index(0, 0));
-        QCOMPARE(w.session()->currentFrame(), firstFrame);
+        QCOMPARE(w.viewState()->requestedFrame(), firstFrame);
         // Unique values and spans with a bad type: the error is said, the last table stays.
         panel->runUniqueValues({{"Team"}, "Plyer"});
         QVERIFY(finished.wait(30000));

@@ -5,6 +5,7 @@
 
 #include "TestSupport.hpp"
 #include "session/JobTracker.hpp"
+#include "session/ViewState.hpp"
 #include "session/ReplaySession.hpp"
 
 #include <QSignalSpy>
@@ -129,32 +130,33 @@ private slots:
         QFETCH(int, newer);
         QFETCH(bool, olderFromWorker);
         QFETCH(bool, olderFails);
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         ControlledSource src;
         s.setFrameRequester(src.requester());
         QVERIFY(openSession(s, demoPath()));
         src.file = s.file();
         QCOMPARE(src.pending.size(), size_t(1)); // the open's request for frame 0
         src.answerInline(0, src.decoded(0));
-        QCOMPARE(s.displayedFrame().index(), 0);
+        QCOMPARE(view.shownFrame().index(), 0);
 
-        QSignalSpy failed(&s, &ReplaySession::frameFailed);
-        s.setCurrentFrame(older);
-        QVERIFY(s.isLoading());
+        QSignalSpy failed(&view, &ViewState::frameFailed);
+        view.setRequestedFrame(older);
+        QVERIFY(view.isLoading());
         const vtx::Result<vtx::FrameHandle> olderAnswer = olderFails ? vtx::Result<vtx::FrameHandle>(vtx::Error{"chunk 3: bad zstd frame"}) : src.decoded(older);
         if (olderFromWorker)
             src.answerFromWorker(1, olderAnswer); // queued behind the busy UI thread
-        s.setCurrentFrame(newer);
+        view.setRequestedFrame(newer);
         src.answerInline(2, src.decoded(newer)); // the hit
-        QCOMPARE(s.displayedFrame().index(), newer);
-        QVERIFY(!s.isLoading());
+        QCOMPARE(view.shownFrame().index(), newer);
+        QVERIFY(!view.isLoading());
         if (!olderFromWorker)
             src.answerInline(1, olderAnswer); // a late inline answer of the older request
         QCoreApplication::sendPostedEvents(); // the UI thread catches up
-        QCOMPARE(s.currentFrame(), newer);
-        QCOMPARE(s.displayedFrame().index(), newer);
-        QVERIFY(!s.isLoading());
-        QVERIFY(s.frameError().isEmpty());
+        QCOMPARE(view.requestedFrame(), newer);
+        QCOMPARE(view.shownFrame().index(), newer);
+        QVERIFY(!view.isLoading());
+        QVERIFY(view.frameError().isEmpty());
         QCOMPARE(failed.count(), 0);
     }
 
@@ -162,72 +164,76 @@ private slots:
     // (scrubbing keeps moving), and "loading" stays on until the playhead's frame arrives.
     void newerSupersededAnswerShowsWhileLoading()
     {
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         ControlledSource src;
         s.setFrameRequester(src.requester());
         QVERIFY(openSession(s, demoPath()));
         src.file = s.file();
         src.answerInline(0, src.decoded(0));
-        s.setCurrentFrame(300);
-        s.setCurrentFrame(900);
+        view.setRequestedFrame(300);
+        view.setRequestedFrame(900);
         src.answerFromWorker(1, src.decoded(300));
         QCoreApplication::sendPostedEvents();
-        QCOMPARE(s.displayedFrame().index(), 300);
-        QVERIFY(s.isLoading());
+        QCOMPARE(view.shownFrame().index(), 300);
+        QVERIFY(view.isLoading());
         src.answerFromWorker(2, src.decoded(900));
         QCoreApplication::sendPostedEvents();
-        QCOMPARE(s.displayedFrame().index(), 900);
-        QVERIFY(!s.isLoading());
+        QCOMPARE(view.shownFrame().index(), 900);
+        QVERIFY(!view.isLoading());
     }
 
     // An answer for the previous file (closed, then the same path reopened: the new cache may
     // sit at the old one's address) is dropped.
     void answerForAClosedFileIsDropped()
     {
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         ControlledSource src;
         s.setFrameRequester(src.requester());
         QVERIFY(openSession(s, demoPath()));
         src.file = s.file();
         src.answerInline(0, src.decoded(0));
-        s.setCurrentFrame(1200);
+        view.setRequestedFrame(1200);
         const auto stale = src.decoded(1200);
         s.close();
         QVERIFY(openSession(s, demoPath()));
         QCOMPARE(src.pending.size(), size_t(3));
         src.answerFromWorker(1, stale);
         QCoreApplication::sendPostedEvents();
-        QVERIFY(s.displayedFrame().isNull());
+        QVERIFY(view.shownFrame().isNull());
         src.answerInline(2, src.decoded(0));
-        QCOMPARE(s.displayedFrame().index(), 0);
-        QCOMPARE(s.currentFrame(), 0);
-        QVERIFY(!s.isLoading());
+        QCOMPARE(view.shownFrame().index(), 0);
+        QCOMPARE(view.requestedFrame(), 0);
+        QVERIFY(!view.isLoading());
     }
 
     // A failure of the playhead's own frame is reported once; the last good frame stays.
     void currentFailureIsReported()
     {
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         ControlledSource src;
         s.setFrameRequester(src.requester());
         QVERIFY(openSession(s, demoPath()));
         src.file = s.file();
         src.answerInline(0, src.decoded(0));
-        QSignalSpy failed(&s, &ReplaySession::frameFailed);
-        s.setCurrentFrame(700);
+        QSignalSpy failed(&view, &ViewState::frameFailed);
+        view.setRequestedFrame(700);
         src.answerFromWorker(1, vtx::Error{"chunk 2: bad zstd frame"});
         QCoreApplication::sendPostedEvents();
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.first().at(0).toInt(), 700);
-        QCOMPARE(s.displayedFrame().index(), 0);
-        QVERIFY(!s.isLoading());
-        QVERIFY(s.frameError().contains("bad zstd"));
+        QCOMPARE(view.shownFrame().index(), 0);
+        QVERIFY(!view.isLoading());
+        QVERIFY(view.frameError().contains("bad zstd"));
     }
 
     // The side channels (diff A / B, previous frame) are latest-wins too.
     void channelAnswersAreLatestWins()
     {
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         ControlledSource src;
         s.setFrameRequester(src.requester());
         QVERIFY(openSession(s, demoPath()));
@@ -245,12 +251,13 @@ private slots:
     // The real cache end to end: requests settle on the playhead's frame.
     void realCacheSettlesOnThePlayhead()
     {
-        ReplaySession s;
+        ViewState view;
+        ReplaySession s(&view);
         QVERIFY(openSession(s, demoPath()));
         for (int f : {1700, 5, 900, 901, 1799, 0, 1234})
-            s.setCurrentFrame(f);
-        QTRY_VERIFY_WITH_TIMEOUT(!s.isLoading(), 20000);
-        QCOMPARE(s.displayedFrame().index(), 1234);
+            view.setRequestedFrame(f);
+        QTRY_VERIFY_WITH_TIMEOUT(!view.isLoading(), 20000);
+        QCOMPARE(view.shownFrame().index(), 1234);
     }
 };
 

@@ -3,8 +3,10 @@
 // an event-loop watchdog (a 5 ms timer whose gaps reveal blocking). Saves a screenshot and the
 // scrub latencies as test artifacts.
 
+#include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "vtx/ReplayFile.hpp"
+#include "session/ViewState.hpp"
 #include "vtxgen/Generator.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
@@ -116,7 +118,7 @@ class TestSmoke : public QObject {
 private slots:
     void scrubTheCs2Replay()
     {
-        qputenv("VTXSCOPE_NO_DIALOGS", "1");
+        vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         const QString dir = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/fixtures";
         QDir().mkpath(dir);
@@ -143,7 +145,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!w.map()->scene().glyphs.empty() && !w.map()->trailsComputing(), 30000);
 
         std::vector<double> latencies;
-        connect(w.session(), &ReplaySession::frameReady, this, [&] { latencies.push_back(w.session()->lastLatencyMs()); });
+        connect(w.viewState(), &ViewState::shownFrameChanged, this, [&] { latencies.push_back(w.session()->lastLatencyMs()); });
         EventLoopWatchdog watchdog;
         watchdog.start();
         const double cpuAtStart = onCpuMs();
@@ -159,7 +161,7 @@ private slots:
             runEventLoopFor(16); // the user's drag arrives at display rate; the event loop runs meanwhile
         }
         QTest::mouseRelease(tl, Qt::LeftButton, {}, QPoint(left + (right - left) / 2, y));
-        QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.viewState()->isLoading(), 10000);
         const double maxGap = watchdog.maxGapMs(), maxOwnGap = watchdog.maxOwnGapMs();
         const double uiCpuMs = onCpuMs() - cpuAtStart;
         QVERIFY(w.map()->isVisible() && !w.map()->scene().glyphs.empty()); // the map was on screen throughout
@@ -192,7 +194,7 @@ private slots:
 
         // Artifacts for the record: the timeline zoomed around the playhead, and a plot.
         w.playback()->seek(5200);
-        QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.viewState()->isLoading(), 10000);
         for (int i = 0; i < 6; ++i) {
             const QPoint at(tl->xOfFrame(5200), y);
             QWheelEvent wheel(at, tl->mapToGlobal(at), {}, {0, 120}, Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
@@ -220,7 +222,7 @@ private slots:
         w.openFile(OpenRequest(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx"));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
-        auto settle = [&] { return QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000); };
+        auto settle = [&] { return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000); };
         w.playback()->seek(300);
         QVERIFY(settle());
         // Shortcuts need the active window (Xvfb has no window manager to activate it), and
@@ -266,7 +268,7 @@ private slots:
         QVERIFY(w.session()->file()->isRecovered());
         w.selectEntity({0, "player_3"});
         w.playback()->goToEnd();
-        QVERIFY(QTest::qWaitFor([&] { return !w.session()->isLoading() && w.session()->displayedFrame().index() == w.session()->currentFrame(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000));
         runEventLoopFor(100);
         const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
         QDir().mkpath(artifacts);
@@ -299,7 +301,7 @@ private slots:
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
-        QSignalSpy failed(w.session(), &ReplaySession::frameFailed);
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
         w.playback()->seek(bad.startFrame + 10);
         QVERIFY(failed.wait(10000));
         runEventLoopFor(300); // the chunk lane polls the cache every 150 ms

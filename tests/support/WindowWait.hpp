@@ -16,7 +16,7 @@ inline bool openAndWait(vtxw::MainWindow& w, const QString& path)
     w.openFile(vtxw::OpenRequest(path));
     if (!opened.wait(20000))
         return false;
-    return QTest::qWaitFor([&] { return !w.session()->displayedFrame().isNull() && !w.session()->isLoading(); }, 20000);
+    return QTest::qWaitFor([&] { return !w.viewState()->shownFrame().isNull() && !w.viewState()->isLoading(); }, 20000);
 }
 
 } // namespace vtxtest

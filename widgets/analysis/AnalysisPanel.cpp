@@ -1,5 +1,7 @@
 #include "analysis/AnalysisPanel.hpp"
 
+#include "common/Prompts.hpp"
+#include "common/CsvFile.hpp"
 #include "session/ReplaySession.hpp"
 
 #include <QFile>
@@ -67,7 +69,7 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
     connect(m_filter, &QLineEdit::textChanged, this, [this] { m_status->setText(tableStatus()); });
     connect(m_cancelButton, &QPushButton::clicked, this, &AnalysisPanel::cancel);
     connect(m_csv, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export analysis as CSV"), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
+        const QString path = prompts().saveFilePath(this, tr("Export analysis as CSV"), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error))
             m_status->setText(error);
@@ -124,24 +126,20 @@ void AnalysisPanel::run(const QString& title, Work work)
     m_progress->setVisible(true);
     m_cancelButton->setVisible(true);
     QPointer<AnalysisPanel> self(this);
-    m_jobs.run(
+    m_jobs.runLatest(
         [file, work = std::move(work)](const JobToken& job) {
             vtx::WalkControl control;
             control.cancel = job.flag();
             control.progress = [&job](int64_t done, int64_t total) {
                 const int permille = int(1000 * done / std::max<int64_t>(1, total));
-                job.post([job, permille](JobOutcome o) {
-                    if (o == JobOutcome::Current)
-                        if (auto* panel = qobject_cast<AnalysisPanel*>(job.owner()))
-                            panel->m_progress->setValue(permille);
+                job.postIfCurrent([job, permille] {
+                    if (auto* panel = qobject_cast<AnalysisPanel*>(job.owner()))
+                        panel->m_progress->setValue(permille);
                 });
             };
             return work(*file, control);
         },
-        [self, title](JobOutcome outcome, vtx::Result<vtx::AnalysisTable> r) {
-            if (outcome != JobOutcome::Current)
-                return; // superseded by a newer analysis, or cancelled (cancel() restored the title)
-            self->m_jobs.finish(self->m_jobs.currentId());
+        [self, title](vtx::Result<vtx::AnalysisTable> r) { // superseded: the newer one reports; cancelled: cancel() restored the title
             self->m_progress->setVisible(false);
             self->m_cancelButton->setVisible(false);
             if (!r) {
@@ -212,15 +210,7 @@ bool AnalysisPanel::exportCsv(const QString& path, QString* error) const
     shown.columns = m_model->table().columns;
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         shown.rows.push_back(m_model->table().rows[size_t(m_proxy->mapToSource(m_proxy->index(r, 0)).row())]);
-    std::ostringstream out;
-    vtx::writeCsv(shown, out);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QByteArray::fromStdString(out.str())) < 0) {
-        if (error)
-            *error = tr("Could not write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return saveCsvFile(shown, path, error);
 }
 
 } // namespace vtxw

@@ -86,7 +86,7 @@ CompareBar::CompareBar(CompareSession* compare, QWidget* parent) : QWidget(paren
         updateLane();
     });
     connect(compare, &CompareSession::closed, this, [this] { setVisible(false); });
-    connect(compare, &CompareSession::optionsChanged, this, &CompareBar::showOptions);
+    connect(compare->viewState(), &ViewState::comparePairingChanged, this, &CompareBar::showOptions);
     connect(compare, &CompareSession::frameBRequested, this, &CompareBar::updateFrame);
     connect(compare, &CompareSession::frameBReady, this, &CompareBar::updateFrame);
     connect(compare, &CompareSession::laneChanged, this, &CompareBar::updateLane);
@@ -97,7 +97,7 @@ CompareBar::CompareBar(CompareSession* compare, QWidget* parent) : QWidget(paren
 void CompareBar::showOptions()
 {
     m_updating = true;
-    const CompareOptions& o = m_compare->options();
+    const ComparePairing& o = m_compare->pairing();
     m_alignment->setCurrentIndex(o.alignment == vtx::Alignment::Time ? 1 : 0);
     if (o.alignment == vtx::Alignment::Time) {
         m_offset->setDecimals(3);
@@ -123,7 +123,7 @@ void CompareBar::applyOptions()
 {
     if (m_updating)
         return;
-    CompareOptions o = m_compare->options();
+    ComparePairing o = m_compare->pairing();
     const auto alignment = vtx::Alignment(m_alignment->currentData().toInt());
     if (alignment != o.alignment) {
         o.alignment = alignment;
@@ -133,7 +133,7 @@ void CompareBar::applyOptions()
                                                      : int64_t(std::llround(m_offset->value()));
     }
     o.epsilon = m_epsilon->text().isEmpty() ? 0.0 : std::max(0.0, m_epsilon->text().toDouble());
-    m_compare->setOptions(o);
+    m_compare->viewState()->setComparePairing(o);
     showOptions();
 }
 

@@ -1,53 +1,50 @@
 #include "compare/CompareSession.hpp"
 
+#include "session/ReplaySession.hpp"
+
 
 #include <QSettings>
 #include <algorithm>
 
 namespace vtxw {
 
-CompareOptions CompareOptions::load()
+CompareSession::CompareSession(ViewState* view, QObject* parent) : QObject(parent), m_view(view)
 {
-    QSettings s;
-    CompareOptions o;
-    o.alignment = s.value("compare/alignment").toString() == QLatin1String("time") ? vtx::Alignment::Time : vtx::Alignment::Frame;
-    o.offset = s.value("compare/offset", 0).toLongLong();
-    o.epsilon = std::max(0.0, s.value("compare/epsilon", 0.0).toDouble());
-    return o;
+    view->setComparePairing(ComparePairing::load());
+    connect(view, &ViewState::comparePairingChanged, this, &CompareSession::onPairingChanged);
+    // B is a replay like A: opened, cached and fetched by a session of its own, whose view state
+    // (B's playhead) this comparison moves. B's frames are a side view: half the default budget,
+    // so two files open never ask for more than the one did plus a half.
+    m_sessionB = new ReplaySession(&m_viewB, this);
+    m_sessionB->setCacheBudget(vtx::defaultCacheBudget() / 2);
+    connect(m_sessionB, &ReplaySession::opened, this, &CompareSession::onOpenedB);
+    connect(m_sessionB, &ReplaySession::openFailed, this, [this](const QString& path, const QString& message) {
+        m_openingPath.clear();
+        emit openFailed(path, message);
+    });
+    connect(&m_viewB, &ViewState::shownFrameChanged, this, [this] {
+        const vtx::FrameHandle& shown = m_viewB.shownFrame();
+        if (m_wantB < 0 || shown.isNull() || int(shown.index()) != m_wantB)
+            return; // an older answer shown while the wanted one decodes
+        m_frameB = shown;
+        m_frameBError.clear();
+        emit frameBReady();
+    });
+    connect(&m_viewB, &ViewState::frameFailed, this, [this](int frame, const QString& message) {
+        if (frame != m_wantB)
+            return;
+        m_frameBError = message;
+        emit frameBReady();
+    });
 }
 
-void CompareOptions::save() const
-{
-    QSettings s;
-    s.setValue("compare/alignment", QString::fromLatin1(vtx::alignmentName(alignment)));
-    s.setValue("compare/offset", qlonglong(offset));
-    s.setValue("compare/epsilon", epsilon);
-}
-
-CompareSession::CompareSession(QObject* parent) : QObject(parent), m_options(CompareOptions::load()) {}
-
-CompareSession::~CompareSession()
-{
-    m_laneJobs.cancel();
-    m_frameJobs.cancel();
-}
-
-namespace {
-/// B's cache is destroyed on a pool thread: joining its decoders may take a while.
-void retire(std::unique_ptr<vtx::ChunkCache> cache)
-{
-    if (!cache)
-        return;
-    detail::startOnPool([cache = std::shared_ptr<vtx::ChunkCache>(std::move(cache))]() mutable { cache.reset(); });
-}
-} // namespace
+CompareSession::~CompareSession() { m_laneJobs.cancel(); }
 
 void CompareSession::setFileA(std::shared_ptr<const vtx::ReplayFile> a)
 {
     if (a == m_a)
         return;
     close();
-    m_openJobs.cancel();
     m_a = std::move(a);
 }
 
@@ -59,42 +56,31 @@ void CompareSession::openAsync(const QString& path)
     }
     m_openingPath = path;
     emit opening(path);
-    m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
-                   [this, path](JobOutcome outcome, auto result) {
-                       if (outcome != JobOutcome::Current)
-                           return;
-                       m_openJobs.finish(m_openJobs.currentId());
-                       m_openingPath.clear();
-                       if (!result) {
-                           emit openFailed(path, QString::fromStdString(result.message()));
-                           return;
-                       }
-                       if (!m_a) {
-                           emit openFailed(path, tr("The replay to compare with was closed."));
-                           return;
-                       }
-                       close();
-                       m_path = path;
-                       m_b = std::move(*result);
-                       m_sameLayout = vtx::sameLayout(m_a->schema(), m_b->schema());
-                       // B's frames are a side view: half the default budget, so two files
-                       // open never ask for more than the one did plus a half.
-                       vtx::CacheOptions co;
-                       co.budgetBytes = vtx::defaultCacheBudget() / 2;
-                       m_cacheB = std::make_unique<vtx::ChunkCache>(m_b, co);
-                       repair();
-                       emit opened();
-                       startLane();
-                   });
+    m_sessionB->openAsync(path);
 }
 
-void CompareSession::close()
+void CompareSession::onOpenedB()
 {
-    if (!m_b)
+    const QString path = m_openingPath;
+    m_openingPath.clear();
+    if (!m_a) {
+        m_sessionB->close();
+        emit openFailed(path, tr("The replay to compare with was closed."));
         return;
+    }
+    resetComparison();
+    m_path = m_sessionB->path();
+    m_b = m_sessionB->file();
+    m_sameLayout = vtx::sameLayout(m_a->schema(), m_b->schema());
+    repair();
+    m_view->setComparing(true);
+    emit opened();
+    startLane();
+}
+
+void CompareSession::resetComparison()
+{
     m_laneJobs.cancel();
-    m_frameJobs.cancel();
-    retire(std::move(m_cacheB));
     m_b.reset();
     m_path.clear();
     m_partner.clear();
@@ -108,18 +94,24 @@ void CompareSession::close()
     m_firstDivergence = -1;
     m_laneComplete = false;
     m_laneError.clear();
+}
+
+void CompareSession::close()
+{
+    if (!m_b)
+        return;
+    resetComparison();
+    m_sessionB->close();
+    m_view->setComparing(false);
     emit closed();
 }
 
-void CompareSession::setOptions(const CompareOptions& options)
+void CompareSession::onPairingChanged()
 {
-    if (options == m_options)
-        return;
-    m_options = options;
-    m_options.save();
+    pairing().save();
     if (m_b)
-        repair(); // before anyone hears of the change: partnerOf() answers with the new pairing
-    emit optionsChanged();
+        repair(); // before repaired(): partnerOf() answers with the new pairing
+    emit repaired();
     if (!m_b)
         return;
     if (m_wantA >= 0)
@@ -130,7 +122,7 @@ void CompareSession::setOptions(const CompareOptions& options)
 void CompareSession::repair()
 {
     m_partner.assign(size_t(m_a->frameCount()), -1);
-    for (const vtx::FramePair& p : vtx::pairFrames(*m_a, *m_b, m_options.alignment, m_options.offset))
+    for (const vtx::FramePair& p : vtx::pairFrames(*m_a, *m_b, pairing().alignment, pairing().offset))
         m_partner[size_t(p.frameA)] = p.frameB;
 }
 
@@ -149,40 +141,24 @@ void CompareSession::requestFrameFor(int frameA)
     m_wantB = want;
     m_frameBError.clear();
     if (want < 0 || (!m_frameB.isNull() && m_frameB.index() == want)) {
-        m_frameJobs.cancel();
         emit frameBRequested();
         emit frameBReady();
         return;
     }
     // A frame in the chunk on hand needs no request (scrubbing frame by frame mostly is).
     if (const auto& c = m_frameB.chunk(); c && want >= c->startFrame() && want < c->startFrame() + int(c->frameCount())) {
-        m_frameJobs.cancel();
         m_frameB = vtx::FrameHandle(c, want);
         emit frameBRequested();
         emit frameBReady();
         return;
     }
-    const JobToken job = m_frameJobs.start();
-    m_cacheB->request(
-        want,
-        [job, want](const vtx::Result<vtx::FrameHandle>& r) {
-            job.post([job, want, r](JobOutcome outcome) {
-                if (outcome != JobOutcome::Current)
-                    return;
-                auto* self = static_cast<CompareSession*>(job.owner());
-                self->m_frameJobs.finish(job.id());
-                if (self->m_wantB != want)
-                    return;
-                if (r)
-                    self->m_frameB = *r;
-                else
-                    self->m_frameBError = QString::fromStdString(r.message());
-                emit self->frameBReady();
-            });
-        },
-        {true, 0});
     if (changed)
         emit frameBRequested();
+    // B's session fetches it (latest wins) and shows it in B's view state: frameBReady then.
+    if (m_viewB.requestedFrame() != want)
+        m_viewB.setRequestedFrame(want);
+    else
+        m_viewB.requestAgain();
 }
 
 int CompareSession::laneProgressPercent() const
@@ -213,9 +189,9 @@ void CompareSession::startLane()
     m_laneComplete = false;
     m_laneError.clear();
     vtx::DivergeOptions options;
-    options.alignment = m_options.alignment;
-    options.offset = m_options.offset;
-    options.tolerance.absolute = m_options.epsilon;
+    options.alignment = pairing().alignment;
+    options.offset = pairing().offset;
+    options.tolerance.absolute = pairing().epsilon;
     options.maxFirstChanges = 0; // the lane needs counts; the diff panel shows the properties
     std::vector<int32_t> pairedFrames; // A's frames that have a partner, in order: pairs done → frames done
     for (size_t f = 0; f < m_partner.size(); ++f)
@@ -238,13 +214,11 @@ void CompareSession::startLane()
         self->m_pairsTotal = total;
         self->m_comparedUpTo = done >= paired->size() ? framesA : (*paired)[size_t(done)];
     };
-    m_laneJobs.run(
+    m_laneJobs.runLatest(
         [a, b, options, applyCounts](const JobToken& token) mutable {
             options.cancel = token.flag();
             options.progress = [token, applyCounts](uint64_t done, uint64_t total, const vtx::PairDivergence* fresh, size_t n) {
-                token.post([token, applyCounts, done, total, pairs = std::vector<vtx::PairDivergence>(fresh, fresh + n)](JobOutcome outcome) {
-                    if (outcome != JobOutcome::Current)
-                        return;
+                token.postIfCurrent([token, applyCounts, done, total, pairs = std::vector<vtx::PairDivergence>(fresh, fresh + n)] {
                     auto* self = static_cast<CompareSession*>(token.owner());
                     applyCounts(self, done, total, pairs);
                     emit self->laneChanged();
@@ -254,10 +228,7 @@ void CompareSession::startLane()
             // The report's copy of every pair is not needed: the progress posts carried them.
             return r ? vtx::Status::ok() : vtx::Status(vtx::Error{r.message(), r.code()});
         },
-        [this](JobOutcome outcome, vtx::Status status) {
-            if (outcome != JobOutcome::Current)
-                return;
-            m_laneJobs.finish(m_laneJobs.currentId());
+        [this](vtx::Status status) {
             if (status) {
                 m_laneComplete = true;
                 m_comparedUpTo = int(m_entityCounts.size());

@@ -11,6 +11,7 @@
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "session/JobTracker.hpp"
+#include "session/ViewState.hpp"
 
 #include <QObject>
 #include <QString>
@@ -19,21 +20,15 @@
 
 namespace vtxw {
 
-/// What the user chose for a comparison; remembered in QSettings (`compare/…`).
-struct CompareOptions {
-    vtx::Alignment alignment = vtx::Alignment::Frame;
-    int64_t offset = 0;   ///< frames of B, or game-time ticks (Alignment::Time)
-    double epsilon = 0;   ///< absolute float tolerance (0: exact)
-    friend bool operator==(const CompareOptions&, const CompareOptions&) = default;
-
-    static CompareOptions load();
-    void save() const;
-};
+class ReplaySession;
 
 class CompareSession : public QObject {
     Q_OBJECT
 public:
-    explicit CompareSession(QObject* parent = nullptr);
+    /// The pairing is `view`'s (ViewState::comparePairing), loaded from QSettings here and
+    /// saved when it changes.
+    explicit CompareSession(ViewState* view, QObject* parent = nullptr);
+    ViewState* viewState() const { return m_view; }
     ~CompareSession() override;
 
     /// The replay compared against (A): the window's open file; null when none is open
@@ -44,7 +39,7 @@ public:
     void close();
 
     bool isActive() const { return bool(m_b); }
-    bool isOpening() const { return m_openJobs.isRunning(); }
+    bool isOpening() const { return !m_openingPath.isEmpty(); }
     QString path() const { return m_path; }
     QString openingPath() const { return m_openingPath; }
     const std::shared_ptr<const vtx::ReplayFile>& fileB() const { return m_b; }
@@ -52,9 +47,9 @@ public:
     /// directly (otherwise only the lane, which compares by name, can).
     bool sameLayout() const { return m_sameLayout; }
 
-    const CompareOptions& options() const { return m_options; }
-    /// New alignment, offset or tolerance: re-pairs, reloads the B frame and recomputes the lane.
-    void setOptions(const CompareOptions& options);
+    /// The view state's pairing, which this session follows: a new alignment, offset or
+    /// tolerance re-pairs, reloads the B frame and recomputes the lane.
+    const ComparePairing& pairing() const { return m_view->comparePairing(); }
 
     /// B's frame paired with A's `frameA`, or -1 when B has none there.
     int partnerOf(int frameA) const;
@@ -99,7 +94,8 @@ signals:
     void opened();
     void openFailed(const QString& path, const QString& message);
     void closed();
-    void optionsChanged();
+    /// B's partners were worked out again for a new pairing (partnerOf() answers with it).
+    void repaired();
     /// The wanted B frame arrived (or failed: frameBError()).
     void frameBReady();
     /// The wanted B frame changed (now loading unless already on hand).
@@ -109,15 +105,19 @@ signals:
     void laneFinished();
 
 private:
+    void onPairingChanged();
+    void onOpenedB();
+    void resetComparison();
     void repair();
     void startLane();
 
     std::shared_ptr<const vtx::ReplayFile> m_a, m_b;
     QString m_path, m_openingPath;
     bool m_sameLayout = false;
-    CompareOptions m_options;
+    ViewState* m_view;
     std::vector<int32_t> m_partner; ///< per frame of A
-    std::unique_ptr<vtx::ChunkCache> m_cacheB;
+    ViewState m_viewB;                   ///< B's own playhead and shown frame
+    ReplaySession* m_sessionB = nullptr; ///< opens B, owns its cache, fetches its frames
 
     int m_wantA = -1, m_wantB = -1;
     vtx::FrameHandle m_frameB;
@@ -130,8 +130,6 @@ private:
     bool m_laneComplete = false;
     QString m_laneError;
 
-    JobTracker m_openJobs{this};
-    JobTracker m_frameJobs{this};
     JobTracker m_laneJobs{this};
 };
 

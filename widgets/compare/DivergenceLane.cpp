@@ -1,5 +1,6 @@
 #include "compare/DivergenceLane.hpp"
 
+#include "common/ToolTips.hpp"
 #include "compare/CompareSession.hpp"
 #include "session/ReplaySession.hpp"
 #include "timeline/TimelineScrubber.hpp"
@@ -28,8 +29,8 @@ DivergenceLane::DivergenceLane(CompareSession* compare, ReplaySession* session, 
     connect(compare, &CompareSession::laneChanged, this, repaint);
     connect(compare, &CompareSession::opened, this, [this] { setVisible(true); });
     connect(compare, &CompareSession::closed, this, [this] { setVisible(false); });
-    connect(timeline, &TimelineScrubber::visibleRangeChanged, this, repaint);
-    connect(session, &ReplaySession::currentFrameChanged, this, repaint);
+    connect(session->viewState(), &ViewState::zoomChanged, this, repaint);
+    connect(session->viewState(), &ViewState::requestedFrameChanged, this, repaint);
 }
 
 QRect DivergenceLane::barRect() const
@@ -94,7 +95,7 @@ void DivergenceLane::paintEvent(QPaintEvent*)
             p.fillRect(QRect(x, r.center().y(), 1, 1), dim);
         }
     }
-    const int cur = m_session->currentFrame();
+    const int cur = m_session->viewState()->requestedFrame();
     if (cur >= axis.first && cur <= axis.last) {
         const int x = int(std::lround(xOf(cur)));
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
@@ -140,15 +141,8 @@ void DivergenceLane::mousePressEvent(QMouseEvent* e)
 
 bool DivergenceLane::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString tip = toolTipAt(he->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), tip, this);
+    if (showPositionToolTip(this, e, [this](const QPoint& p) { return toolTipAt(p); }))
         return true;
-    }
     return QWidget::event(e);
 }
 

@@ -4,6 +4,8 @@
 // MainWindow.cpp so the comparison is one piece.
 
 #include "compare/CompareBar.hpp"
+#include "shell/StatusPresenter.hpp"
+#include "common/Prompts.hpp"
 #include "compare/CompareSession.hpp"
 #include "diff/DiffPanel.hpp"
 #include "compare/DivergenceLane.hpp"
@@ -40,7 +42,7 @@ QMenu* menuWith(QMenuBar* bar, QAction* action)
 
 void MainWindow::buildComparison()
 {
-    m_compare = new CompareSession(this);
+    m_compare = new CompareSession(m_viewState, this);
     m_compareBar = new CompareBar(m_compare, this);
     m_divergenceLane = new DivergenceLane(m_compare, m_session, m_timeline, this);
     // The lane above the timeline's lanes, in one fixed-height column with the timeline so that
@@ -88,7 +90,7 @@ void MainWindow::buildComparison()
     QAction* compareWith = add(file, afterFollow, "compareWith", tr("Compare &with…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] {
         QSettings settings;
         const QString dir = settings.value("compare/lastDirectory", QFileInfo(m_session->path()).absolutePath()).toString();
-        const QString p = QFileDialog::getOpenFileName(this, tr("Compare with replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
+        const QString p = prompts().openFilePath(this, tr("Compare with replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
         if (!p.isEmpty())
             openComparison(p);
     });
@@ -117,12 +119,12 @@ void MainWindow::buildComparison()
         m_compare->setFileA(nullptr);
         updateActions();
     });
-    connect(m_compare, &CompareSession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1 to compare…").arg(p)); });
+    connect(m_compare, &CompareSession::opening, this, [this](const QString& p) { m_status->showMessage(tr("Opening %1 to compare…").arg(p)); });
     connect(m_compare, &CompareSession::opened, this, [this, updateActions] {
         updateActions();
         QSettings().setValue("compare/lastDirectory", QFileInfo(m_compare->path()).absolutePath());
         setWindowTitle(tr("%1 ↔ %2 — vtxscope").arg(QFileInfo(m_session->path()).fileName(), QFileInfo(m_compare->path()).fileName()));
-        statusBar()->showMessage(tr("Comparing with %1").arg(m_compare->path()), 5000);
+        m_status->showMessage(tr("Comparing with %1").arg(m_compare->path()), 5000);
         showComparisonOnMap();
     });
     connect(m_compare, &CompareSession::closed, this, [this, updateActions] {
@@ -133,9 +135,8 @@ void MainWindow::buildComparison()
     });
     connect(m_compare, &CompareSession::openFailed, this, [this](const QString& path, const QString& message) {
         m_lastError = message;
-        statusBar()->showMessage(tr("Could not compare with %1").arg(path), 8000);
-        if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS"))
-            QMessageBox::critical(this, tr("Could not open replay to compare"),
+        m_status->showMessage(tr("Could not compare with %1").arg(path), 8000);
+        prompts().showError(this, tr("Could not open replay to compare"),
                                   tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(m_compare, &CompareSession::frameBReady, this, &MainWindow::showComparisonOnMap);
@@ -147,7 +148,7 @@ void MainWindow::buildComparison()
 void MainWindow::openComparison(const QString& path)
 {
     if (!m_session->isOpen()) {
-        statusBar()->showMessage(tr("Open a replay first, then compare it with another"), 5000);
+        m_status->showMessage(tr("Open a replay first, then compare it with another"), 5000);
         return;
     }
     m_compare->openAsync(path);
@@ -166,17 +167,17 @@ void MainWindow::showComparisonOnMap()
 void MainWindow::seekDivergence(bool forward)
 {
     if (!m_compare->isActive()) {
-        statusBar()->showMessage(tr("Compare with another replay first (File ▸ Compare with…)"), 5000);
+        m_status->showMessage(tr("Compare with another replay first (File ▸ Compare with…)"), 5000);
         return;
     }
-    const int from = m_session->currentFrame();
+    const int from = m_session->viewState()->requestedFrame();
     const int frame = m_compare->nextDivergence(from, forward);
     if (frame >= 0) {
         m_playback->seek(frame);
         return;
     }
     const QString where = forward ? tr("after frame %1").arg(from) : tr("before frame %1").arg(from);
-    statusBar()->showMessage(m_compare->isLaneComplete() ? tr("No divergence %1").arg(where)
+    m_status->showMessage(m_compare->isLaneComplete() ? tr("No divergence %1").arg(where)
                                                          : tr("No divergence %1 among the frames compared so far").arg(where),
                              5000);
 }

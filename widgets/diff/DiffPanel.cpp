@@ -1,5 +1,6 @@
 #include "diff/DiffPanel.hpp"
 
+#include "common/Prompts.hpp"
 #include "vtx/FrameIntegrity.hpp"
 #include "shell/Theme.hpp"
 
@@ -103,7 +104,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     };
     button(QStringLiteral("▲"), tr("Previous change"), QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { selectNextChange(false); });
     button(QStringLiteral("▼"), tr("Next change"), QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { selectNextChange(true); });
-    button(QStringLiteral("⇄"), tr("Swap A and B"), {}, [this] { swap(); });
+    button(QStringLiteral("⇄"), tr("Swap A and B"), {}, [this] { m_viewState->swapAB(); });
     QToolButton* exportButton = button(tr("Export"), tr("Copy or save the diff"), {}, [] {});
     auto* exportMenu = new QMenu(exportButton);
     exportMenu->addAction(tr("Copy as JSON"), this, [this] { QApplication::clipboard()->setText(toJson()); });
@@ -185,8 +186,9 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         }
     });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) {
-        emit entityActivated({i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()},
-                             i.data(DiffModel::PathRole).toString());
+        const EntityKey entity{i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()};
+        m_viewState->setSelection(entity);
+        emit entityActivated(entity, i.data(DiffModel::PathRole).toString());
     });
     connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex i = m_view->indexAt(pos);
@@ -206,11 +208,12 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         menu.exec(m_view->viewport()->mapToGlobal(pos));
     });
     connect(view, &ViewState::shownFrameChanged, this, &DiffPanel::onFrameReady);
+    connect(view, &ViewState::diffFramesChanged, this, &DiffPanel::syncMarkers);
     connect(session, &ReplaySession::opened, this, [this] {
-        clear();
+        m_viewState->clearAB();
+        syncMarkers();
         rebuildFilters();
     });
-    connect(session, &ReplaySession::closed, this, &DiffPanel::clear);
     updateSummary();
 }
 
@@ -223,73 +226,30 @@ void DiffPanel::setOptions(const vtx::DiffOptions& options)
     recompute();
 }
 
+bool DiffPanel::followsPlayhead() const { return m_comparing || m_viewState->diffMarkers().bFollowsPlayhead; }
+bool DiffPanel::previousFrameMode() const { return !m_comparing && m_viewState->diffMarkers().previousFrame; }
+bool DiffPanel::isActive() const { return m_comparing || m_viewState->diffMarkers().isActive(); }
+
 bool DiffPanel::isUpToDate() const
 {
     const auto& d = m_model->diff();
     return isActive() && d && !d->a.isNull() && !d->b.isNull() && d->a.index() == m_wantA && d->b.index() == m_wantB;
 }
 
-void DiffPanel::pinA(int frame)
+void DiffPanel::syncMarkers()
 {
     if (m_comparing)
-        return;
-    m_previousMode = false;
-    m_wantA = frame >= 0 ? frame : m_session->currentFrame();
-    if (m_followPlayhead)
-        m_wantB = m_session->currentFrame();
-    requestFrames();
-}
-
-void DiffPanel::setB(int frame)
-{
-    if (m_comparing)
-        return;
-    m_followPlayhead = frame < 0;
-    m_wantB = m_followPlayhead ? m_session->currentFrame() : frame;
-    if (m_previousMode)
-        m_wantA = std::max(0, m_wantB - 1);
-    requestFrames();
-}
-
-void DiffPanel::setPreviousFrameMode(bool on)
-{
-    if (m_comparing)
-        return;
-    m_previousMode = on;
-    if (on) {
-        m_followPlayhead = true;
-        m_wantB = m_session->currentFrame();
-        m_wantA = std::max(0, m_wantB - 1);
-    } else {
-        m_wantA = -1;
+        return; // compare mode pairs its own A and B (followCompare)
+    const DiffMarkers& m = m_viewState->diffMarkers();
+    m_wantA = m.isActive() ? m.a : -1;
+    m_wantB = m.isActive() ? m.b : -1;
+    if (!m.isActive())
+        m_a = m_b = {};
+    else if (m.previousFrame && m_a.isNull())
         m_a = {};
-    }
+    if (!m.isActive())
+        m_model->clear();
     requestFrames();
-}
-
-void DiffPanel::swap()
-{
-    if (!isActive() || m_previousMode || m_comparing)
-        return;
-    const int a = m_wantA;
-    m_wantA = m_wantB;
-    m_followPlayhead = false;
-    m_wantB = a;
-    std::swap(m_a, m_b);
-    requestFrames();
-}
-
-void DiffPanel::clear()
-{
-    if (m_comparing)
-        return; // the comparison's close ends compare mode
-    m_wantA = m_wantB = -1;
-    m_previousMode = false;
-    m_followPlayhead = true;
-    m_a = m_b = {};
-    m_model->clear();
-    emit markersChanged(-1, -1);
-    updateSummary();
 }
 
 void DiffPanel::onFrameReady()
@@ -298,23 +258,18 @@ void DiffPanel::onFrameReady()
         followCompare();
         return;
     }
-    if (!isActive() || !m_followPlayhead)
+    if (!isActive() || !followsPlayhead())
         return;
     // B follows what the playhead shows, exactly like the inspector: no extra request.
     const vtx::FrameHandle& shown = m_viewState->shownFrame();
     if (shown.isNull())
         return;
-    m_wantB = m_viewState->requestedFrame();
     m_b = shown;
-    if (m_previousMode)
-        m_wantA = std::max(0, m_wantB - 1);
     requestFrames();
 }
 
 void DiffPanel::requestFrames()
 {
-    // Comparing two replays, B is a frame of the other file: no marker on this timeline.
-    emit markersChanged(m_comparing ? -1 : m_wantA, isActive() && !m_comparing ? m_wantB : -1);
     if (!isActive()) {
         updateSummary();
         return;
@@ -335,6 +290,8 @@ void DiffPanel::requestFrames()
             slot = h;
             return;
         }
+        if (&slot == &m_b && followsPlayhead() && !m_comparing)
+            return; // the playhead's frame arrives as the shown frame (onFrameReady)
         vtx::FrameHandle* target = &slot;
         m_session->requestFrame(want, channel, [this, target, want](const vtx::FrameHandle& h) {
             const int current = target == &m_a ? m_wantA : m_wantB;
@@ -401,10 +358,10 @@ void DiffPanel::updateSummary()
                               "or <b>Ctrl+D</b> to diff each frame with the previous one."));
         return;
     }
-    QString text = m_previousMode ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)
+    QString text = previousFrameMode() ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)
                    : m_comparing  ? tr("A = this replay, frame %1  ·  B = compared replay, frame %2").arg(m_wantA).arg(m_wantB)
                                   : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
-    if (!m_followPlayhead && !m_comparing)
+    if (!followsPlayhead() && !m_comparing)
         text += tr(" (B set)");
     if (const auto& d = m_model->diff()) {
         const vtx::BucketDiffCounts t = d->totals();
@@ -573,12 +530,12 @@ void DiffPanel::exportTo(bool json)
     if (!isUpToDate())
         return;
     const QString suggested = QStringLiteral("diff_%1_%2.%3").arg(m_wantA).arg(m_wantB).arg(json ? "json" : "csv");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save diff"), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    const QString path = prompts().saveFilePath(this, tr("Save diff"), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write((json ? toJson() : toCsv()).toUtf8()) < 0)
-        QMessageBox::warning(this, tr("Save diff"), tr("Could not write %1: %2").arg(path, f.errorString()));
+        prompts().showError(this, tr("Save diff"), tr("Could not write %1: %2").arg(path, f.errorString()));
 }
 
 } // namespace vtxw

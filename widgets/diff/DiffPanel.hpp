@@ -27,29 +27,22 @@ class ViewState;
 class DiffPanel : public QWidget {
     Q_OBJECT
 public:
-    /// B follows `view`'s shown frame; other frames come from `session`'s side channels.
+    /// A and B are `view`'s markers (ViewState::pinA, setB, …); B following the playhead is
+    /// `view`'s shown frame, other frames come from `session`'s side channels.
     DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
 
-    /// Pins A at `frame` (the playhead when -1).
-    void pinA(int frame = -1);
-    /// Sets B to `frame` and stops following the playhead (-1: follow the playhead again).
-    void setB(int frame);
-    /// "Diff with previous frame": A is always the frame before B.
-    void setPreviousFrameMode(bool on);
-    void swap();
-    void clear();
 
     /// Two replays (File ▸ Compare with…): while `compare` has a file open, A is this replay at
-    /// the playhead and B the compared replay's paired frame, following the playhead; pinning A,
-    /// setting B, swapping and clearing wait until the comparison is closed. DiffPanelCompare.cpp.
+    /// the playhead and B the compared replay's paired frame, following the playhead (the view
+    /// state's markers stay cleared meanwhile). DiffPanelCompare.cpp.
     void setCompareSession(CompareSession* compare);
     bool isComparingFiles() const { return m_comparing; }
 
     int frameA() const { return m_wantA; }
     int frameB() const { return m_wantB; }
-    bool followsPlayhead() const { return m_followPlayhead; }
-    bool previousFrameMode() const { return m_previousMode; }
-    bool isActive() const { return m_comparing || m_previousMode || m_wantA >= 0; }
+    bool followsPlayhead() const;
+    bool previousFrameMode() const;
+    bool isActive() const;
     bool isUpToDate() const;
 
     DiffModel* model() const { return m_model; }
@@ -72,12 +65,12 @@ public:
     std::shared_ptr<const vtx::FrameDiff> visibleDiff() const;
 
 signals:
-    void markersChanged(int a, int b);
     /// The user activated a row: select this entity (and property, when not empty).
     void entityActivated(const EntityKey& entity, const QString& path);
     void diffUpdated();
 
 private:
+    void syncMarkers();
     void onFrameReady();
     void requestFrames();
     void recompute();
@@ -106,9 +99,7 @@ private:
     QLineEdit* m_epsilon;
 
     vtx::DiffOptions m_options;
-    int m_wantA = -1, m_wantB = -1;
-    bool m_followPlayhead = true;
-    bool m_previousMode = false;
+    int m_wantA = -1, m_wantB = -1; ///< the frames the diff needs: the view's markers, or compare mode's pair
     CompareSession* m_compare = nullptr;
     bool m_comparing = false; ///< comparing two replays (m_compare has a file open)
     vtx::FrameHandle m_a, m_b;

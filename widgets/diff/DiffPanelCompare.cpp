@@ -12,29 +12,27 @@ namespace vtxw {
 void DiffPanel::setCompareSession(CompareSession* compare)
 {
     m_compare = compare;
+    // The view state cleared A and B on entering and leaving compare mode (ViewState::setComparing).
     connect(compare, &CompareSession::opened, this, [this] {
-        m_comparing = false;
-        clear();
         m_comparing = true;
         vtx::DiffOptions o = m_options;
-        o.tolerance.absolute = m_compare->options().epsilon;
+        o.tolerance.absolute = m_compare->pairing().epsilon;
         m_options = o;
         m_epsilon->setText(o.tolerance.absolute > 0 ? QString::number(o.tolerance.absolute) : QString());
-        emit markersChanged(-1, -1);
         followCompare();
     });
     connect(compare, &CompareSession::closed, this, [this] {
         if (!m_comparing)
             return;
         m_comparing = false;
-        clear();
+        syncMarkers();
     });
     connect(compare, &CompareSession::frameBReady, this, &DiffPanel::compareArrived);
-    connect(compare, &CompareSession::optionsChanged, this, [this] {
+    connect(compare, &CompareSession::repaired, this, [this] {
         if (!m_comparing)
             return;
-        if (m_options.tolerance.absolute != m_compare->options().epsilon) {
-            m_options.tolerance.absolute = m_compare->options().epsilon;
+        if (m_options.tolerance.absolute != m_compare->pairing().epsilon) {
+            m_options.tolerance.absolute = m_compare->pairing().epsilon;
             m_epsilon->setText(m_options.tolerance.absolute > 0 ? QString::number(m_options.tolerance.absolute) : QString());
         }
         m_b = {}; // re-paired: the B frame on hand may no longer be the partner
@@ -49,16 +47,15 @@ void DiffPanel::setCompareSession(CompareSession* compare)
 
 void DiffPanel::syncCompareTolerance()
 {
-    if (!m_comparing || !m_compare || m_compare->options().epsilon == m_options.tolerance.absolute)
+    if (!m_comparing || !m_compare || m_compare->pairing().epsilon == m_options.tolerance.absolute)
         return;
-    CompareOptions o = m_compare->options();
+    ComparePairing o = m_compare->pairing();
     o.epsilon = m_options.tolerance.absolute;
-    m_compare->setOptions(o);
+    m_compare->viewState()->setComparePairing(o);
 }
 
 void DiffPanel::followCompare()
 {
-    m_followPlayhead = true;
     m_wantA = m_viewState->requestedFrame();
     // A is what the inspector shows; while the playhead's frame decodes, the shown one lags and
     // the summary says "loading" (isUpToDate compares the frames with the ones wanted).

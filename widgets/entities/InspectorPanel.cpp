@@ -96,8 +96,9 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
-    connect(session, &ReplaySession::loadingChanged, m_loading, [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
+    connect(session->viewState(), &ViewState::loadingChanged, m_loading, [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
     connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
+    connect(view, &ViewState::frameFailed, this, &InspectorPanel::refresh); // "frame N is unavailable"
     connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
     connect(session, &ReplaySession::closed, this, [this] {
         m_previous = {};
@@ -124,8 +125,8 @@ void InspectorPanel::refresh()
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
     } else if (shown.isNull()) {
-        m_header->setText(m_session->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_session->currentFrame())
-                                                             : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_session->currentFrame()));
+        m_header->setText(m_viewState->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame())
+                                                             : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame()));
     } else if (c.isNull()) {
         m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(shown.index()));
     } else {

@@ -40,7 +40,7 @@ void ChangeSeeker::seekCondition(const QString& expression, bool forward)
     vtx::FrameScanRequest req;
     req.mode = vtx::FrameScanRequest::Mode::ConditionBecomesTrue;
     req.condition = std::move(*e);
-    req.from = m_session->currentFrame();
+    req.from = m_session->viewState()->requestedFrame();
     req.forward = forward;
     run(std::move(req), tr("Searching for the %1 frame where %2").arg(forward ? tr("next") : tr("previous"), expression));
 }
@@ -55,7 +55,7 @@ void ChangeSeeker::start(const EntityKey& entity, const QString& what, bool forw
     }
     vtx::FrameScanRequest req;
     req.entity = {uint32_t(entity.bucket), entity.uniqueId.toStdString()};
-    req.from = m_session->currentFrame();
+    req.from = m_session->viewState()->requestedFrame();
     req.forward = forward;
     req.mode = vtx::FrameScanRequest::Mode::NextChange;
     req.path = what.toStdString();
@@ -68,24 +68,19 @@ void ChangeSeeker::run(vtx::FrameScanRequest req, const QString& description)
     const bool forward = req.forward;
     QPointer<ChangeSeeker> self(this);
     // The scan starts in the chunk on screen, which is already decoded.
-    std::shared_ptr<const vtx::DecodedChunk> shown = m_session->displayedFrame().chunk();
+    std::shared_ptr<const vtx::DecodedChunk> shown = m_session->viewState()->shownFrame().chunk();
     auto work = [self, file, req, shown](const JobToken& job) {
         vtx::FrameScanControl ctl;
         ctl.cancel = job.flag();
         ctl.decoded = {shown};
         ctl.progress = [self, job](int64_t done, int64_t total) {
             const int percent = total > 0 ? int(done * 100 / total) : 100;
-            job.post([self, percent](JobOutcome outcome) {
-                if (outcome == JobOutcome::Current)
-                    emit self->progress(percent);
-            });
+            job.postIfCurrent([self, percent] { emit self->progress(percent); });
         };
         return vtx::scanFrames(*file, req, ctl);
     };
-    m_jobs.run(std::move(work), [self, forward](JobOutcome outcome, vtx::Result<vtx::FrameScanResult> r) {
-        if (outcome != JobOutcome::Current)
-            return; // superseded by a newer seek (which reports itself) or cancelled (reported by cancel())
-        self->m_jobs.finish(self->m_jobs.currentId());
+    // Superseded: the newer seek reports itself; cancelled: cancel() reported it.
+    m_jobs.runLatest(std::move(work), [self, forward](vtx::Result<vtx::FrameScanResult> r) {
         if (!r) {
             emit self->finished(-1, QString::fromStdString(r.message()));
             return;

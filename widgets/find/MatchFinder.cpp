@@ -35,7 +35,7 @@ void MatchFinder::findAll(const QString& expression)
         return;
     }
     QPointer<MatchFinder> self(this);
-    std::shared_ptr<const vtx::DecodedChunk> shown = m_session->displayedFrame().chunk();
+    std::shared_ptr<const vtx::DecodedChunk> shown = m_session->viewState()->shownFrame().chunk();
     auto work = [self, file, expr = std::move(*e), shown](const JobToken& job) {
         vtx::query::QueryScanOptions opt;
         opt.listEntities = false; // the lane needs frames only
@@ -43,17 +43,12 @@ void MatchFinder::findAll(const QString& expression)
         opt.decoded = {shown};
         opt.progress = [self, job](int64_t done, int64_t total) {
             const int percent = total > 0 ? int(done * 100 / total) : 100;
-            job.post([self, percent](JobOutcome outcome) {
-                if (outcome == JobOutcome::Current)
-                    emit self->progress(percent);
-            });
+            job.postIfCurrent([self, percent] { emit self->progress(percent); });
         };
         return vtx::query::scanQuery(*file, expr, opt);
     };
-    m_jobs.run(std::move(work), [self, expression](JobOutcome outcome, vtx::Result<vtx::query::QueryScanResult> r) {
-        if (outcome != JobOutcome::Current)
-            return; // superseded (the newer search reports) or cancelled (cancel() reported)
-        self->m_jobs.finish(self->m_jobs.currentId());
+    // Superseded: the newer search reports; cancelled: cancel() reported it.
+    m_jobs.runLatest(std::move(work), [self, expression](vtx::Result<vtx::query::QueryScanResult> r) {
         if (!r) {
             emit self->failed(QString::fromStdString(r.message()));
             return;

@@ -1,5 +1,6 @@
 #include "map/MapView.hpp"
 
+#include "common/Prompts.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
 
@@ -408,7 +409,7 @@ void MapView::onOpened()
     rebuildPositionsMenu();
     // The up axis comes from the first frames, decoded here on a worker, never on the UI thread.
     const vtx::EntityPositions positions = m_positions;
-    m_upJobs.run(
+    m_upJobs.runLatest(
         [file, positions](const JobToken& job) -> std::optional<vtx::UpAxis> {
             std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks;
             std::vector<vtx::FrameView> frames;
@@ -425,10 +426,7 @@ void MapView::onOpened()
                 return std::nullopt;
             return vtx::chooseUpAxis(frames, positions);
         },
-        [this](JobOutcome outcome, std::optional<vtx::UpAxis> up) {
-            if (outcome != JobOutcome::Current)
-                return;
-            m_upJobs.finish(m_upJobs.currentId());
+        [this](std::optional<vtx::UpAxis> up) {
             m_autoUp = up.value_or(vtx::UpAxis::Z);
             m_autoUpKnown = true;
             updatePlaneControls();
@@ -938,8 +936,8 @@ void MapView::requestTrails()
                     // Filled in as chunks decode: what is read so far goes on screen now.
                     vtx::TrailSet partial = a.trails;
                     vtx::finishTrails(partial, file->footer().times);
-                    job.post([self, frame, first, partial = std::move(partial)](JobOutcome outcome) mutable {
-                        if (outcome != JobOutcome::Current || !self || self->m_view->shownFrame().index() != frame)
+                    job.postIfCurrent([self, frame, first, partial = std::move(partial)]() mutable {
+                        if (!self || self->m_view->shownFrame().index() != frame)
                             return;
                         self->m_trails = std::move(partial);
                         self->m_trailFrame = frame;
@@ -953,7 +951,7 @@ void MapView::requestTrails()
             return a;
         },
         [self, frame, first](JobOutcome outcome, Answer a) {
-            if (outcome != JobOutcome::Current || !self) {
+            if (outcome != JobOutcome::Current || !self) { // not runLatest: a dropped answer's chunks are retired off the UI thread
                 retireOnPool(std::move(a.chunks));
                 return;
             }
@@ -983,16 +981,15 @@ void MapView::setBackground(const QString& imagePath, const QRectF& world)
 
 void MapView::chooseBackground()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Background image"), {}, tr("Images (*.png *.jpg *.jpeg *.bmp *.webp)"));
+    const QString path = prompts().openFilePath(this, tr("Background image"), {}, tr("Images (*.png *.jpg *.jpeg *.bmp *.webp)"));
     if (path.isEmpty())
         return;
     // World bounds of the image's corners, on the map's plane: left, bottom, right, top.
     const QRectF current = m_canvas->scene().worldBounds();
     const QString initial = QStringLiteral("%1 %2 %3 %4").arg(current.left()).arg(current.top()).arg(current.right()).arg(current.bottom());
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Background bounds"),
-                                               tr("World bounds of the image on the %1 plane: left bottom right top").arg(QString::fromLatin1(vtx::planeName(m_plane.up))),
-                                               QLineEdit::Normal, initial, &ok);
+    QString text = initial;
+    const bool ok = prompts().askText(this, tr("Background bounds"),
+                                               tr("World bounds of the image on the %1 plane: left bottom right top").arg(QString::fromLatin1(vtx::planeName(m_plane.up))), text);
     if (!ok)
         return;
     const QStringList parts = text.split(' ', Qt::SkipEmptyParts);
@@ -1009,7 +1006,7 @@ bool MapView::exportPng(const QString& path)
 
 void MapView::chooseExport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export map view"), QStringLiteral("map.png"), tr("PNG images (*.png)"));
+    const QString path = prompts().saveFilePath(this, tr("Export map view"), QStringLiteral("map.png"), tr("PNG images (*.png)"));
     if (!path.isEmpty())
         exportPng(path);
 }

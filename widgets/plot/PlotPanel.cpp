@@ -1,4 +1,6 @@
 #include "plot/PlotPanel.hpp"
+#include "common/Prompts.hpp"
+#include "common/CsvFile.hpp"
 #include "vtx/plot/ExpressionSeries.hpp"
 
 #include "vtx/analysis/Analyses.hpp"
@@ -50,7 +52,7 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
     connect(model, &QAbstractItemModel::rowsInserted, this, restale);
     connect(model, &QAbstractItemModel::rowsRemoved, this, restale);
     connect(model, &QAbstractItemModel::modelReset, this, restale);
-    connect(session, &ReplaySession::currentFrameChanged, this, [this](int f) {
+    connect(session->viewState(), &ViewState::requestedFrameChanged, this, [this](int f) {
         m_scene.playhead = f;
         update();
     });
@@ -323,7 +325,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     connect(m_canvas, &PlotCanvas::seekRequested, this, &PlotPanel::seekRequested);
     connect(m_canvas, &PlotCanvas::xRangeChanged, this, [this](double first, double last) {
         if (isLinked())
-            emit linkedRangeRequested(first, last);
+            m_view->setZoom(first, last); // the timeline and every linked panel follow
     });
     connect(m_canvas, &PlotCanvas::yRangeChanged, this, [this](double lo, double hi) {
         m_fitY->setChecked(false);
@@ -354,13 +356,13 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     connect(m_yMin, &QDoubleSpinBox::valueChanged, this, manualY);
     connect(m_yMax, &QDoubleSpinBox::valueChanged, this, manualY);
     connect(csv, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as CSV"), QStringLiteral("plot.csv"), tr("CSV (*.csv)"));
+        const QString path = prompts().saveFilePath(this, tr("Export plot as CSV"), QStringLiteral("plot.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error))
             m_status->setText(error);
     });
     connect(png, &QToolButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot as PNG"), QStringLiteral("plot.png"), tr("PNG (*.png)"));
+        const QString path = prompts().saveFilePath(this, tr("Export plot as PNG"), QStringLiteral("plot.png"), tr("PNG (*.png)"));
         if (!path.isEmpty() && !exportPng(path))
             m_status->setText(tr("Could not write %1").arg(path));
     });
@@ -429,11 +431,10 @@ void PlotPanel::askForExpression()
     if (!m_session->isOpen())
         return;
     QSettings settings;
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Plot an expression"),
+    QString text = settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString();
+    const bool ok = prompts().askText(this, tr("Plot an expression"),
                                                tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
-                                                  "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"),
-                                               QLineEdit::Normal, settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString(), &ok);
+                                                  "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"), text);
     if (!ok || text.trimmed().isEmpty())
         return;
     settings.setValue("plot/lastExpression", text);
@@ -508,7 +509,7 @@ void PlotPanel::startScan()
         bool cancelled = false;
     };
     QPointer<PlotPanel> self(this);
-    m_jobs.run(
+    m_jobs.runLatest(
         [file, todo, self](const JobToken& job) {
             Answer a;
             std::vector<std::unique_ptr<vtx::SeriesSampler>> samplers;
@@ -525,10 +526,9 @@ void PlotPanel::startScan()
             control.cancel = job.flag();
             control.progress = [&job](int64_t done, int64_t total) {
                 const int permille = int(1000 * done / std::max<int64_t>(1, total));
-                job.post([job, permille](JobOutcome o) {
-                    if (o == JobOutcome::Current)
-                        if (auto* panel = qobject_cast<PlotPanel*>(job.owner()))
-                            panel->m_progress->setValue(permille);
+                job.postIfCurrent([job, permille] {
+                    if (auto* panel = qobject_cast<PlotPanel*>(job.owner()))
+                        panel->m_progress->setValue(permille);
                 });
             };
             vtx::SeriesScanResult r = vtx::scanSeries(*file, samplers, control);
@@ -540,10 +540,9 @@ void PlotPanel::startScan()
             }
             return a;
         },
-        [self](JobOutcome outcome, Answer a) {
-            if (outcome != JobOutcome::Current || a.cancelled)
-                return; // superseded (a newer scan reads these too) or cancelled (cancel() removed them)
-            self->m_jobs.finish(self->m_jobs.currentId());
+        [self](Answer a) { // superseded: a newer scan reads these too; cancelled: cancel() removed them
+            if (a.cancelled)
+                return;
             self->m_progress->setVisible(false);
             self->m_cancelButton->setVisible(false);
             self->m_failed = a.failed;
@@ -610,15 +609,7 @@ bool PlotPanel::exportCsv(const QString& path, QString* error) const
         }
         t.rows.push_back(std::move(row));
     }
-    std::ostringstream out;
-    vtx::writeCsv(t, out);
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(QByteArray::fromStdString(out.str())) < 0) {
-        if (error)
-            *error = tr("Could not write %1: %2").arg(path, f.errorString());
-        return false;
-    }
-    return true;
+    return saveCsvFile(t, path, error);
 }
 
 bool PlotPanel::exportPng(const QString& path) const { return m_canvas->grab().save(path, "PNG"); }

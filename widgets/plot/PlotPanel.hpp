@@ -126,8 +126,6 @@ signals:
     void seekRequested(int frame);
     /// A computation finished and its series are on screen.
     void finished();
-    /// Linked, the user zoomed or panned the plot: the timeline should show this range.
-    void linkedRangeRequested(double first, double last);
 
 private:
     void startScan();

@@ -64,12 +64,30 @@ public:
     template <class Deliver>
     void post(Deliver deliver) const;
 
+    /// The job's final answer: `done()` runs on the UI thread only when the job is still its
+    /// tracker's latest and not cancelled, after the tracker marked it finished (isRunning()
+    /// reads false inside). Superseded and cancelled answers are dropped: the newer job, or
+    /// whoever cancelled, reports for them.
+    template <class Done>
+    void finishWith(Done done) const;
+
+    /// A part of the answer (progress, rows found so far): `show()` runs on the UI thread only
+    /// while the job is its tracker's latest and not cancelled; the job keeps running.
+    template <class Show>
+    void postIfCurrent(Show show) const
+    {
+        post([show = std::move(show)](JobOutcome outcome) mutable {
+            if (outcome == JobOutcome::Current)
+                show();
+        });
+    }
+
 private:
     friend class JobTracker;
     uint64_t m_id = 0;
     std::shared_ptr<std::atomic<bool>> m_flag;
-    QPointer<QObject> m_owner;             ///< created on the UI thread, only copied elsewhere
-    const JobTracker* m_tracker = nullptr; ///< a member of the owner: valid while m_owner is
+    QPointer<QObject> m_owner;       ///< created on the UI thread, only copied elsewhere
+    JobTracker* m_tracker = nullptr; ///< a member of the owner: valid while m_owner is
 };
 
 /// Jobs of one kind for one owner (the playhead's frame, the plot's series, a seek). Lives on
@@ -136,6 +154,19 @@ public:
         return token;
     }
 
+    /// Like run(), when only the latest answer matters (nearly always): `done(result)` runs on
+    /// the UI thread only for the tracker's current job, after finish() (see finishWith).
+    template <class Work, class Done>
+    JobToken runLatest(Work work, Done done)
+    {
+        return run(std::move(work), [this, done = std::move(done)](JobOutcome outcome, auto result) mutable {
+            if (outcome != JobOutcome::Current)
+                return;
+            finish(m_current.m_id);
+            done(std::move(result));
+        });
+    }
+
 private:
     QObject* m_owner;
     JobToken m_current;
@@ -159,6 +190,17 @@ void JobToken::post(Deliver deliver) const
     detail::postToUiThread([owner = m_owner, tracker = m_tracker, id = m_id, deliver = std::move(deliver)]() mutable {
         if (owner)
             deliver(tracker->outcomeOf(id));
+    });
+}
+
+template <class Done>
+void JobToken::finishWith(Done done) const
+{
+    post([token = *this, done = std::move(done)](JobOutcome outcome) mutable {
+        if (outcome != JobOutcome::Current)
+            return;
+        token.m_tracker->finish(token.m_id);
+        done();
     });
 }
 

@@ -6,12 +6,18 @@
 
 namespace vtxw {
 
-PlaybackController::PlaybackController(ReplaySession* session, QObject* parent) : QObject(parent), m_session(session)
+PlaybackController::PlaybackController(ReplaySession* session, QObject* parent)
+    : QObject(parent), m_session(session), m_view(session->viewState())
 {
     m_timer.setInterval(15);
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &PlaybackController::tick);
     connect(session, &ReplaySession::closed, this, &PlaybackController::pause);
+    // A seek from anywhere (a panel, a shortcut, a test) moves the game-time clock with it.
+    connect(m_view, &ViewState::requestedFrameChanged, this, [this](int frame) {
+        if (!m_ticking)
+            m_targetTicks = double(m_session->gameTimeTicks(frame));
+    });
 }
 
 const std::vector<double>& PlaybackController::speeds()
@@ -24,11 +30,11 @@ void PlaybackController::play()
 {
     if (!m_session->isOpen() || isPlaying())
         return;
-    if (isLooping() && (m_session->currentFrame() < m_loopFirst || m_session->currentFrame() >= m_loopLast))
-        m_session->setCurrentFrame(m_loopFirst);
-    else if (m_session->currentFrame() >= m_session->frameCount() - 1)
-        m_session->setCurrentFrame(0);
-    m_targetTicks = double(m_session->gameTimeTicks(m_session->currentFrame()));
+    if (m_view->isLooping() && (m_view->requestedFrame() < m_view->loopFirst() || m_view->requestedFrame() >= m_view->loopLast()))
+        m_view->setRequestedFrame(m_view->loopFirst());
+    else if (m_view->requestedFrame() >= m_session->frameCount() - 1)
+        m_view->setRequestedFrame(0);
+    m_targetTicks = double(m_session->gameTimeTicks(m_view->requestedFrame()));
     m_clock.start();
     m_timer.start();
     emit playingChanged(true);
@@ -75,48 +81,28 @@ void PlaybackController::tick()
     const int last = m_session->frameCount() - 1;
     int frame = m_session->frameAtGameTime(int64_t(m_targetTicks));
     // Never step backwards while playing forward (nearest-frame rounding could).
-    frame = std::max(frame, m_session->currentFrame());
-    if (isLooping() && frame >= m_loopLast) {
+    frame = std::max(frame, m_view->requestedFrame());
+    if (m_view->isLooping() && frame >= m_view->loopLast()) {
         // Past B: back to A, keeping the game-time clock in step with the jump.
-        seek(m_loopFirst);
+        seek(m_view->loopFirst());
         return;
     }
-    if (frame != m_session->currentFrame())
-        m_session->setCurrentFrame(frame);
+    if (frame != m_view->requestedFrame()) {
+        m_ticking = true; // the clock leads the playhead here: keep its fractional ticks
+        m_view->setRequestedFrame(frame);
+        m_ticking = false;
+    }
     if (frame >= last)
         pause();
 }
 
-void PlaybackController::setLoop(int first, int last)
-{
-    if (first > last)
-        std::swap(first, last);
-    if (first < 0 || last <= first) {
-        clearLoop();
-        return;
-    }
-    if (first == m_loopFirst && last == m_loopLast)
-        return;
-    m_loopFirst = first;
-    m_loopLast = last;
-    emit loopChanged(true); // also when only the range moved: the timeline shades it
-}
-
-void PlaybackController::clearLoop()
-{
-    if (!isLooping())
-        return;
-    m_loopFirst = m_loopLast = -1;
-    emit loopChanged(false);
-}
-
-void PlaybackController::stepFrames(int delta) { seek(m_session->currentFrame() + delta); }
+void PlaybackController::stepFrames(int delta) { seek(m_view->requestedFrame() + delta); }
 
 void PlaybackController::stepSeconds(double seconds)
 {
-    const int64_t t = m_session->gameTimeTicks(m_session->currentFrame()) + int64_t(seconds * 1e7);
+    const int64_t t = m_session->gameTimeTicks(m_view->requestedFrame()) + int64_t(seconds * 1e7);
     int frame = m_session->frameAtGameTime(t);
-    if (frame == m_session->currentFrame())
+    if (frame == m_view->requestedFrame())
         frame += seconds > 0 ? 1 : -1;
     seek(frame);
 }
@@ -126,8 +112,8 @@ void PlaybackController::goToEnd() { seek(m_session->frameCount() - 1); }
 
 void PlaybackController::seek(int frame)
 {
-    m_session->setCurrentFrame(std::clamp(frame, 0, std::max(0, m_session->frameCount() - 1)));
-    m_targetTicks = double(m_session->gameTimeTicks(m_session->currentFrame()));
+    m_view->setRequestedFrame(std::clamp(frame, 0, std::max(0, m_session->frameCount() - 1)));
+    m_targetTicks = double(m_session->gameTimeTicks(m_view->requestedFrame()));
 }
 
 } // namespace vtxw

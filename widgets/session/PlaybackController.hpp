@@ -1,6 +1,7 @@
 #pragma once
 // Play/pause, speed and stepping, in game time: at 4x the playhead follows game time and skips
-// frames rather than falling behind; reaching the end stops.
+// frames rather than falling behind; reaching the end stops; the view state's A–B loop jumps
+// back. It moves the view state's requested frame like every other panel.
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -9,6 +10,7 @@
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class PlaybackController : public QObject {
     Q_OBJECT
@@ -18,12 +20,6 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     static const std::vector<double>& speeds();
-    /// A–B loop: while playing, reaching `last` jumps back to `first` (Playback ▸ Loop A–B).
-    void setLoop(int first, int last);
-    void clearLoop();
-    bool isLooping() const { return m_loopFirst >= 0; }
-    int loopFirst() const { return m_loopFirst; }
-    int loopLast() const { return m_loopLast; }
 
 public slots:
     void play();
@@ -41,18 +37,17 @@ public slots:
 
 signals:
     void playingChanged(bool playing);
-    /// The loop was turned on or off, or its range moved.
-    void loopChanged(bool looping);
     void speedChanged(double speed);
 
 private:
     void tick();
     ReplaySession* m_session;
+    ViewState* m_view;
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_speed = 1.0;
     double m_targetTicks = 0; ///< game time the playhead should show
-    int m_loopFirst = -1, m_loopLast = -1;
+    bool m_ticking = false;   ///< tick() is moving the playhead (not a seek)
 };
 
 } // namespace vtxw

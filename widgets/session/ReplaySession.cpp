@@ -26,8 +26,9 @@ void retireOffUiThread(std::unique_ptr<vtx::ChunkCache> cache, bool releaseMemor
 }
 } // namespace
 
-ReplaySession::ReplaySession(QObject* parent) : QObject(parent)
+ReplaySession::ReplaySession(ViewState* view, QObject* parent) : QObject(parent), m_view(view)
 {
+    view->setFrameSource(this);
     m_clock.start();
     connect(&m_followTimer, &QTimer::timeout, this, &ReplaySession::pollFollowedFile);
 }
@@ -51,11 +52,8 @@ void ReplaySession::pollFollowedFile()
     std::shared_ptr<const vtx::ReplayFile> file = m_file;
     // Disk reads and the decode of new chunks stay off the UI thread. close() and a new open
     // cancel the job; stopping following is checked on delivery.
-    m_refreshJobs.run([file](const JobToken&) { return file->refresh(); },
-                      [this, file](JobOutcome outcome, auto result) {
-                          if (outcome != JobOutcome::Current)
-                              return;
-                          m_refreshJobs.finish(m_refreshJobs.currentId());
+    m_refreshJobs.runLatest([file](const JobToken&) { return file->refresh(); },
+                      [this, file](auto result) {
                           if (m_file != file || !isFollowing())
                               return;
                           if (!result) {
@@ -70,18 +68,23 @@ void ReplaySession::pollFollowedFile()
 void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
 {
     const int before = frameCount();
-    const bool tailing = m_current >= before - 1;
+    const int requested = m_view->requestedFrame();
+    const bool tailing = requested >= before - 1;
     if (!m_cache->extendTo(file)) {
         // Rewritten rather than grown: decoded chunks no longer match the file.
-        m_displayed = {};
         m_playheadJobs.cancel();
         for (JobTracker& jobs : m_channelJobs)
             jobs.cancel();
         retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file, m_cacheOptions)), false);
     }
     m_file = std::move(file);
+    m_view->setFrameCount(frameCount());
     emit grew(before, frameCount());
-    setCurrentFrame(tailing ? frameCount() - 1 : m_current);
+    // Like `tail -f`: a playhead on the last frame moves to the new last frame.
+    if (const int target = tailing ? frameCount() - 1 : requested; target != m_view->requestedFrame())
+        m_view->setRequestedFrame(target);
+    else
+        m_view->requestAgain();
 }
 
 ReplaySession::~ReplaySession() = default;
@@ -106,11 +109,8 @@ void ReplaySession::openAsync(const QString& path)
     m_opening = true;
     emit opening(path);
     // A newer open supersedes this one (its answer arrives as Superseded and is dropped).
-    m_openJobs.run([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
-                   [this, path](JobOutcome outcome, auto result) {
-                       if (outcome != JobOutcome::Current)
-                           return;
-                       m_openJobs.finish(m_openJobs.currentId());
+    m_openJobs.runLatest([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
+                   [this, path](auto result) {
                        m_opening = false;
                        if (!result) {
                            emit openFailed(path, QString::fromStdString(result.message()));
@@ -120,8 +120,13 @@ void ReplaySession::openAsync(const QString& path)
                        m_path = path;
                        m_file = std::move(*result);
                        m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
-                       m_current = 0;
-                       setCurrentFrame(0); // before opened(): listeners may seek elsewhere
+                       m_view->setFrameCount(frameCount());
+                       m_view->showAll();
+                       // Frame 0 is asked for before opened(): listeners may seek elsewhere.
+                       if (m_view->requestedFrame() != 0)
+                           m_view->setRequestedFrame(0);
+                       else
+                           m_view->requestAgain();
                        emit opened();
                    });
 }
@@ -130,8 +135,6 @@ void ReplaySession::close()
 {
     if (!m_file)
         return;
-    m_displayed = {};
-    m_frameError.clear();
     m_playheadJobs.cancel();
     m_refreshJobs.cancel();
     for (JobTracker& jobs : m_channelJobs)
@@ -140,7 +143,7 @@ void ReplaySession::close()
     retireOffUiThread(std::move(m_cache), true);
     m_file.reset();
     m_path.clear();
-    m_loading = false;
+    m_view->reset();
     emit closed();
 }
 
@@ -152,15 +155,10 @@ void ReplaySession::requestFromSource(int32_t frame, vtx::ChunkCache::Callback d
         m_cache->request(frame, std::move(done), options);
 }
 
-void ReplaySession::setCurrentFrame(int frame)
+void ReplaySession::fetchRequestedFrame(int frame)
 {
     if (!m_cache)
         return;
-    frame = std::clamp(frame, 0, std::max(0, frameCount() - 1));
-    const bool moved = frame != m_current;
-    m_current = frame;
-    if (moved)
-        emit currentFrameChanged(frame);
     if (m_recorder)
         m_recorder->record(frame);
     const qint64 requested = m_clock.nsecsElapsed();
@@ -174,10 +172,8 @@ void ReplaySession::setCurrentFrame(int frame)
             self->deliver(outcome, job.id(), frame, r, requested);
         });
     }, {});
-    if (m_playheadJobs.isRunning() && !m_loading) {
-        m_loading = true;
-        emit loadingChanged(true);
-    }
+    if (m_playheadJobs.isRunning())
+        m_view->setLoading(true);
 }
 
 void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done)
@@ -192,12 +188,7 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
         [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
             if (!r)
                 return;
-            job.post([job, channel, done, h = *r](JobOutcome outcome) {
-                if (outcome != JobOutcome::Current)
-                    return;
-                static_cast<ReplaySession*>(job.owner())->m_channelJobs[int(channel)].finish(job.id());
-                done(h);
-            });
+            job.finishWith([done, h = *r] { done(h); });
         },
         {true, int(channel)});
 }
@@ -214,26 +205,17 @@ void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const v
         if (!current)
             return; // a superseded request's error (Errc::Superseded or a real one) says nothing about the playhead
         m_playheadJobs.finish(job);
-        if (m_loading) {
-            m_loading = false;
-            emit loadingChanged(false);
-        }
-        m_frameError = QString::fromStdString(r.message());
-        emit frameFailed(frame, m_frameError);
+        m_view->setLoading(false);
+        m_view->setFrameFailed(frame, QString::fromStdString(r.message()));
         return;
     }
-    if (current) {
-        m_frameError.clear();
+    if (current)
         m_playheadJobs.finish(job);
-    }
     m_lastLatencyMs = double(m_clock.nsecsElapsed() - requestedNs) / 1e6;
     m_shownJob = job;
-    m_displayed = *r;
-    if (current && m_loading) {
-        m_loading = false;
-        emit loadingChanged(false);
-    }
-    emit frameReady();
+    if (current)
+        m_view->setLoading(false);
+    m_view->setShownFrame(*r, &m_file->schema());
 }
 
 int ReplaySession::frameAtGameTime(int64_t ticks) const

@@ -1,12 +1,15 @@
 #pragma once
-// The open replay as the GUI sees it: the file, its chunk cache, the current frame and the last
-// decoded frame shown. Opening runs on a worker thread; frames are requested from the cache
-// asynchronously (latest wins) and arrive on the UI thread. The UI thread never decodes.
+// The open replay as the GUI sees it: the file and its chunk cache, and the frame source of the
+// view state: it hears of every requested frame, asks the cache for it (latest wins) and
+// publishes what it shows — loading, the shown frame or why it failed — back into the view
+// state, which panels observe. Opening runs on a worker thread; frames arrive on the UI thread.
+// The UI thread never decodes.
 
 #include "vtx/ReplayFile.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "session/JobTracker.hpp"
+#include "session/ViewState.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -17,10 +20,11 @@
 
 namespace vtxw {
 
-class ReplaySession : public QObject {
+class ReplaySession : public QObject, public FrameSource {
     Q_OBJECT
 public:
-    explicit ReplaySession(QObject* parent = nullptr);
+    /// Becomes `view`'s frame source: the requested frame is `view`'s, the shown one goes there.
+    explicit ReplaySession(ViewState* view, QObject* parent = nullptr);
     ~ReplaySession() override;
 
     /// Opens on a worker thread; emits opened() or openFailed().
@@ -34,15 +38,8 @@ public:
     vtx::ChunkCache* cache() const { return m_cache.get(); }
     int frameCount() const { return m_file ? m_file->frameCount() : 0; }
 
-    int currentFrame() const { return m_current; }
-    /// Moves the playhead; the frame arrives later through frameReady().
-    void setCurrentFrame(int frame);
-    /// The last decoded frame (may lag currentFrame() while its chunk decodes).
-    const vtx::FrameHandle& displayedFrame() const { return m_displayed; }
-    bool isLoading() const { return m_loading; }
-    /// Why the playhead's frame could not be shown (its chunk failed to decode), empty when it
-    /// is on screen. The last good frame stays displayed meanwhile.
-    const QString& frameError() const { return m_frameError; }
+    ViewState* viewState() const { return m_view; }
+    /// From the playhead's request to its frame on screen, for the last frame shown.
     double lastLatencyMs() const { return m_lastLatencyMs; }
 
     /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
@@ -85,17 +82,14 @@ signals:
     void opened();
     void openFailed(const QString& path, const QString& message);
     void closed();
-    void currentFrameChanged(int frame);
-    void frameReady();
-    /// The playhead's frame cannot be decoded (frameError() says why).
-    void frameFailed(int frame, const QString& message);
-    void loadingChanged(bool loading);
     /// The followed file grew (or was rewritten): more frames, chunks or a footer.
     void grew(int oldFrameCount, int newFrameCount);
     void followFailed(const QString& message);
     void followingChanged(bool on);
 
 private:
+    /// FrameSource: the view state's requested frame moved (or is asked for again).
+    void fetchRequestedFrame(int frame) override;
     void pollFollowedFile();
     void adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file);
     void deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
@@ -108,10 +102,7 @@ private:
     std::shared_ptr<const vtx::ReplayFile> m_file;
     std::unique_ptr<vtx::ChunkCache> m_cache;
     vtx::CacheOptions m_cacheOptions; ///< for every cache this session makes
-    int m_current = 0;
-    vtx::FrameHandle m_displayed;
-    bool m_loading = false;
-    QString m_frameError;
+    ViewState* m_view;
     double m_lastLatencyMs = 0;
     JobTracker m_playheadJobs{this};  ///< one job per playhead request (latest wins)
     uint64_t m_shownJob = 0;           ///< the job whose frame is on screen: older answers never replace it

@@ -1,13 +1,67 @@
 #include "session/ViewState.hpp"
 
+#include <QSettings>
+#include <algorithm>
+
 namespace vtxw {
+
+ComparePairing ComparePairing::load()
+{
+    QSettings s;
+    ComparePairing p;
+    p.alignment = s.value("compare/alignment").toString() == QLatin1String("time") ? vtx::Alignment::Time : vtx::Alignment::Frame;
+    p.offset = s.value("compare/offset", 0).toLongLong();
+    p.epsilon = std::max(0.0, s.value("compare/epsilon", 0.0).toDouble());
+    return p;
+}
+
+void ComparePairing::save() const
+{
+    QSettings s;
+    s.setValue("compare/alignment", QString::fromLatin1(vtx::alignmentName(alignment)));
+    s.setValue("compare/offset", qlonglong(offset));
+    s.setValue("compare/epsilon", epsilon);
+}
+
+int ViewState::clampFrame(int frame) const { return std::clamp(frame, 0, std::max(0, m_frameCount - 1)); }
+
+void ViewState::setFrameCount(int count)
+{
+    count = std::max(0, count);
+    if (count == m_frameCount)
+        return;
+    const bool showedAll = m_zoomFirst <= 0 && m_zoomLast >= std::max(1, m_frameCount - 1);
+    m_frameCount = count;
+    emit frameCountChanged(count);
+    // A view showing everything keeps showing everything; a zoomed one stays where it is.
+    if (showedAll)
+        showAll();
+    else
+        setZoom(m_zoomFirst, m_zoomLast);
+}
 
 void ViewState::setRequestedFrame(int frame)
 {
+    frame = clampFrame(frame);
     if (frame == m_requested)
         return;
     m_requested = frame;
+    // B following the playhead moves with it, before anyone hears of the move: a panel
+    // reacting to the new frame already sees the markers that go with it.
+    const DiffMarkers moved = followed(m_markers);
+    const bool markersMoved = moved != m_markers;
+    m_markers = moved;
     emit requestedFrameChanged(frame);
+    if (markersMoved)
+        emit diffFramesChanged(frameA(), frameB());
+    if (m_source)
+        m_source->fetchRequestedFrame(frame);
+}
+
+void ViewState::requestAgain()
+{
+    if (m_source)
+        m_source->fetchRequestedFrame(m_requested);
 }
 
 void ViewState::setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema)
@@ -16,7 +70,23 @@ void ViewState::setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* 
     m_schema = schema;
     m_integrity = frame.isNull() || !schema ? vtx::FrameIntegrity{}
                                             : vtx::checkFrameIntegrity(frame.view(), *schema, frame.chunk()->hashTrust());
+    if (!frame.isNull() && frame.index() == m_requested)
+        m_frameError.clear();
     emit shownFrameChanged();
+}
+
+void ViewState::setLoading(bool loading)
+{
+    if (loading == m_loading)
+        return;
+    m_loading = loading;
+    emit loadingChanged(loading);
+}
+
+void ViewState::setFrameFailed(int frame, const QString& message)
+{
+    m_frameError = message;
+    emit frameFailed(frame, message);
 }
 
 void ViewState::setSelection(const EntityKey& entity)
@@ -27,24 +97,6 @@ void ViewState::setSelection(const EntityKey& entity)
     emit selectionChanged(entity);
 }
 
-void ViewState::setDiffFrames(int a, int b)
-{
-    if (a == m_a && b == m_b)
-        return;
-    m_a = a;
-    m_b = b;
-    emit diffFramesChanged(a, b);
-}
-
-void ViewState::setZoom(double first, double last)
-{
-    if (first == m_zoomFirst && last == m_zoomLast)
-        return;
-    m_zoomFirst = first;
-    m_zoomLast = last;
-    emit zoomChanged(first, last);
-}
-
 void ViewState::setEntityFilter(const QString& text)
 {
     if (text == m_filter)
@@ -53,11 +105,151 @@ void ViewState::setEntityFilter(const QString& text)
     emit entityFilterChanged(text);
 }
 
+void ViewState::setZoom(double first, double last)
+{
+    // The timeline's rule: at least 20 frames, never past either end of the replay.
+    const double end = std::max(1.0, double(m_frameCount) - 1);
+    const double span = std::clamp(last - first, 20.0, std::max(20.0, end));
+    last = first + span;
+    if (first < 0)
+        first = 0, last = std::min(end, span);
+    if (last > end)
+        last = end, first = std::max(0.0, end - span);
+    if (first == m_zoomFirst && last == m_zoomLast)
+        return;
+    m_zoomFirst = first;
+    m_zoomLast = last;
+    emit zoomChanged(first, last);
+}
+
+void ViewState::showAll() { setZoom(0, std::max(1.0, double(m_frameCount) - 1)); }
+
+DiffMarkers ViewState::followed(DiffMarkers m) const
+{
+    if (!m.isActive())
+        return m;
+    if (m.previousFrame || m.bFollowsPlayhead)
+        m.b = m_requested;
+    if (m.previousFrame)
+        m.a = std::max(0, m.b - 1);
+    return m;
+}
+
+void ViewState::setMarkers(const DiffMarkers& markers)
+{
+    if (markers == m_markers)
+        return;
+    m_markers = markers;
+    emit diffFramesChanged(frameA(), frameB());
+    // Moving A or a set B moves a running loop with them (a B that follows the playhead moves
+    // every frame while playing: the loop keeps the end it started with).
+    if (isLooping() && frameA() >= 0)
+        setLoop(frameA(), frameB() >= 0 && !m_markers.bFollowsPlayhead ? frameB() : m_loopLast);
+}
+
+void ViewState::pinA(int frame)
+{
+    if (m_comparing)
+        return;
+    DiffMarkers m = m_markers;
+    m.previousFrame = false;
+    m.a = frame >= 0 ? clampFrame(frame) : m_requested;
+    setMarkers(followed(m));
+}
+
+void ViewState::setB(int frame)
+{
+    if (m_comparing)
+        return;
+    DiffMarkers m = m_markers;
+    m.bFollowsPlayhead = frame < 0;
+    m.b = frame < 0 ? m_requested : clampFrame(frame);
+    if (m.previousFrame)
+        m.a = std::max(0, m.b - 1);
+    setMarkers(followed(m));
+}
+
+void ViewState::setPreviousFrameMode(bool on)
+{
+    if (m_comparing)
+        return;
+    DiffMarkers m = m_markers;
+    m.previousFrame = on;
+    if (on)
+        m.bFollowsPlayhead = true;
+    else
+        m.a = m.b = -1, m.bFollowsPlayhead = true;
+    setMarkers(followed(m));
+}
+
+void ViewState::swapAB()
+{
+    if (m_comparing || !m_markers.isActive() || m_markers.previousFrame)
+        return;
+    DiffMarkers m = m_markers;
+    std::swap(m.a, m.b);
+    m.bFollowsPlayhead = false;
+    setMarkers(m);
+}
+
+void ViewState::clearAB()
+{
+    if (m_comparing)
+        return;
+    setMarkers({});
+}
+
+void ViewState::setLoop(int first, int last)
+{
+    if (first > last)
+        std::swap(first, last);
+    if (first < 0 || last <= first) {
+        clearLoop();
+        return;
+    }
+    if (first == m_loopFirst && last == m_loopLast)
+        return;
+    m_loopFirst = first;
+    m_loopLast = last;
+    emit loopChanged(true); // also when only the range moved: the timeline shades it
+}
+
+void ViewState::clearLoop()
+{
+    if (!isLooping())
+        return;
+    m_loopFirst = m_loopLast = -1;
+    emit loopChanged(false);
+}
+
+void ViewState::setComparing(bool on)
+{
+    if (on == m_comparing)
+        return;
+    // Entering or leaving a comparison starts the diff afresh (compare mode sets its own A/B).
+    m_comparing = false;
+    setMarkers({});
+    m_comparing = on;
+    emit comparingChanged(on);
+}
+
+void ViewState::setComparePairing(const ComparePairing& pairing)
+{
+    if (pairing == m_pairing)
+        return;
+    m_pairing = pairing;
+    emit comparePairingChanged();
+}
+
 void ViewState::reset()
 {
     setShownFrame({}, nullptr);
+    setLoading(false);
+    m_frameError.clear();
+    setFrameCount(0);
     setRequestedFrame(0);
-    setDiffFrames(-1, -1);
+    setMarkers({});
+    clearLoop();
 }
 
 } // namespace vtxw

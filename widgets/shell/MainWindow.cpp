@@ -1,5 +1,6 @@
 #include "shell/MainWindow.hpp"
 
+#include "common/Prompts.hpp"
 #include "shell/AboutBox.hpp"
 #include "shell/AppIcon.hpp"
 #include "shell/Bookmarks.hpp"
@@ -19,7 +20,9 @@
 #include "shell/RecentFiles.hpp"
 #include "session/ReplaySession.hpp"
 #include "shell/SettingsDialog.hpp"
+#include "shell/DockLayout.hpp"
 #include "shell/ShortcutSheet.hpp"
+#include "shell/StatusPresenter.hpp"
 #include "shell/TextFieldKeys.hpp"
 #include "shell/Theme.hpp"
 #include "info/TimeDataPanel.hpp"
@@ -70,10 +73,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setWindowIcon(appIcon());
     setAcceptDrops(true);
     setDockNestingEnabled(true);
-    m_session = new ReplaySession(this);
+    m_layout = std::make_unique<DockLayout>(this);
+    m_viewState = new ViewState(this);
+    m_session = new ReplaySession(m_viewState, this);
     m_settings = new UserSettings(this);
     m_bookmarks = new Bookmarks(this);
-    m_viewState = new ViewState(this);
     m_playback = new PlaybackController(m_session, this);
     m_entityModel = new EntityTreeModel(this);
     m_entityProxy = new EntityFilterProxy(this);
@@ -169,22 +173,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_seeker = new ChangeSeeker(m_session, this);
     m_matchFinder = new MatchFinder(m_session, this);
 
+    m_status = new StatusPresenter(statusBar(), m_banner, m_session, m_settings, this);
     buildActions();
     buildDocks();
     buildComparison();
 
-    m_statusFrame = new QLabel(this);
-    m_statusTime = new QLabel(this);
-    m_statusLatency = new QLabel(this);
-    m_statusCache = new QLabel(this);
-    for (QLabel* l : {m_statusFrame, m_statusTime, m_statusLatency, m_statusCache})
-        statusBar()->addPermanentWidget(l);
-    m_seekProgress = new QProgressBar(this);
-    m_seekProgress->setRange(0, 100);
-    m_seekProgress->setMaximumWidth(140);
-    m_seekProgress->setVisible(false);
-    statusBar()->addWidget(m_seekProgress);
-    statusBar()->showMessage(tr("Ready"));
     // Esc belongs to dialogs and editors unless a search runs or a text field was just left
     // with Esc (the second press clears that field).
     m_fieldKeys = new TextFieldKeys(m_timeline, this);
@@ -198,60 +191,36 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_seeker, &ChangeSeeker::started, escape, updateEscape);
     connect(m_seeker, &ChangeSeeker::finished, escape, updateEscape);
     connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
-    connect(m_seeker, &ChangeSeeker::started, this, [this](const QString& what) {
-        m_seekProgress->setValue(0);
-        m_seekProgress->setVisible(true);
-        statusBar()->showMessage(what + tr(" (Esc cancels)"));
-    });
-    connect(m_seeker, &ChangeSeeker::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_seeker, &ChangeSeeker::started, m_status, &StatusPresenter::startProgress);
+    connect(m_seeker, &ChangeSeeker::progress, m_status, &StatusPresenter::setProgress);
     connect(m_seeker, &ChangeSeeker::finished, this, [this](int frame, const QString& message) {
-        m_seekProgress->setVisible(false);
-        statusBar()->showMessage(message, 5000);
+        m_status->finishProgress(message, 5000);
         if (frame >= 0)
             m_playback->seek(frame);
     });
     // The view state is the one place panels learn what is shown; the window only wires.
-    connect(m_session, &ReplaySession::currentFrameChanged, m_viewState, &ViewState::setRequestedFrame);
     connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
             [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
     connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
-    connect(m_diff, &DiffPanel::markersChanged, m_viewState, &ViewState::setDiffFrames);
-    connect(m_viewState, &ViewState::diffFramesChanged, m_timeline, &TimelineScrubber::setMarkers);
-    connect(m_timeline, &TimelineScrubber::visibleRangeChanged, m_viewState, &ViewState::setZoom);
-    connect(m_diff, &DiffPanel::entityActivated, this, [this](const EntityKey& e, const QString&) { selectEntity(e); });
 
-    connect(m_session, &ReplaySession::opening, this, [this](const QString& p) { statusBar()->showMessage(tr("Opening %1…").arg(p)); });
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
     connect(m_session, &ReplaySession::followingChanged, this, [this](bool on) {
         m_followAction->setChecked(on);
-        if (on)
-            m_followError.clear();
         showFileInfo();
     });
-    connect(m_session, &ReplaySession::grew, this, [this](int before, int after) {
+    connect(m_session, &ReplaySession::grew, this, [this] {
         m_timeline->extend();
         showFileInfo();
-        updateStatus();
-        statusBar()->showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
     });
     connect(m_session, &ReplaySession::followFailed, this, [this](const QString& message) {
         m_lastError = message;
-        m_followError = message;
         m_session->setFollowing(false);
-        updateBanner();
+        m_status->setFollowError(message);
     });
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
-    connect(m_session, &ReplaySession::frameReady, this, &MainWindow::onFrameReady);
-    connect(m_session, &ReplaySession::frameFailed, this, [this] {
-        updateBanner();
-        m_inspector->refresh();
-        updateStatus();
-    });
-    connect(m_session, &ReplaySession::currentFrameChanged, this, &MainWindow::updateStatus);
     connect(m_timeline, &TimelineScrubber::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_plot, &PlotPanel::seekRequested, m_playback, &PlaybackController::seek);
-    connect(m_plot, &PlotPanel::linkedRangeRequested, m_timeline, &TimelineScrubber::setVisibleRange);
     connect(m_analysis, &AnalysisPanel::seekRequested, m_playback, &PlaybackController::seek);
     connect(m_inspector, &InspectorPanel::watchRequested, this, [this](const EntityKey& e, const QString& p) { m_watchModel->addWatch({e, p}); });
     connect(m_inspector, &InspectorPanel::plotRequested, this, [this](const EntityKey& e, const QString& p) {
@@ -259,15 +228,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         if (auto* d = findChild<QDockWidget*>("plotDock"))
             d->raise();
     });
-    connect(m_cachePanel, &CachePanel::summaryChanged, m_statusCache, &QLabel::setText);
+    connect(m_cachePanel, &CachePanel::summaryChanged, m_status, &StatusPresenter::setCacheSummary);
 
-    m_defaultState = saveState();
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray());
+    m_layout->captureDefault();
+    m_layout->restoreSaved();
     applyUserSettings();
     updateRecentMenu();
-    updateStatus();
     updateFileActions();
 }
 
@@ -288,7 +254,7 @@ void MainWindow::buildActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
         const QString dir = m_recent->lastDirectory();
-        const QString p = QFileDialog::getOpenFileName(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
+        const QString p = prompts().openFilePath(this, tr("Open replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
         if (!p.isEmpty())
             openFile({p});
     });
@@ -314,11 +280,11 @@ void MainWindow::buildActions()
     add(go, "back1s", tr("Back 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { m_playback->stepSeconds(-1); });
     add(go, "forward1s", tr("Forward 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { m_playback->stepSeconds(1); });
     add(go, "prevEvent", tr("Previous event"), QKeySequence(Qt::Key_BracketLeft), [this] {
-        if (int f = m_eventsModel->previousEventFrame(m_session->currentFrame()); f >= 0)
+        if (int f = m_eventsModel->previousEventFrame(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
     add(go, "nextEvent", tr("Next event"), QKeySequence(Qt::Key_BracketRight), [this] {
-        if (int f = m_eventsModel->nextEventFrame(m_session->currentFrame()); f >= 0)
+        if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
     add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); });
@@ -347,19 +313,19 @@ void MainWindow::buildActions()
     });
 
     QMenu* diff = menuBar()->addMenu(tr("&Diff"));
-    add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_diff->pinA(); });
+    add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_viewState->pinA(); });
     add(diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B), [this] {
-        if (!m_diff->isActive())
-            m_diff->pinA(m_session->currentFrame());
-        m_diff->setB(m_session->currentFrame());
+        if (!m_viewState->diffMarkers().isActive())
+            m_viewState->pinA();
+        m_viewState->setB(m_viewState->requestedFrame());
     });
-    add(diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_diff->setB(-1); });
+    add(diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_viewState->setB(-1); });
     QAction* previous = add(diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
-                            [this](bool on) { m_diff->setPreviousFrameMode(on); });
+                            [this](bool on) { m_viewState->setPreviousFrameMode(on); });
     previous->setCheckable(true);
-    connect(m_diff, &DiffPanel::markersChanged, previous, [this, previous] { previous->setChecked(m_diff->previousFrameMode()); });
-    add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_diff->swap(); });
-    add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_diff->clear(); });
+    connect(m_viewState, &ViewState::diffFramesChanged, previous, [this, previous] { previous->setChecked(m_viewState->diffMarkers().previousFrame); });
+    add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_viewState->swapAB(); });
+    add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_viewState->clearAB(); });
     diff->addSeparator();
     add(diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); });
     add(diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); });
@@ -372,30 +338,21 @@ void MainWindow::buildActions()
     // A–B loop between the diff's frames A and B (the markers already on the timeline).
     QAction* loop = add(play, "loopAB", tr("&Loop A–B"), QKeySequence(Qt::CTRL | Qt::Key_L), [this](bool on) {
         if (!on) {
-            m_playback->clearLoop();
+            m_viewState->clearLoop();
             return;
         }
         const int a = m_viewState->frameA();
-        const int b = m_viewState->frameB() >= 0 && !m_diff->followsPlayhead() ? m_viewState->frameB() : m_session->currentFrame();
+        const int b = m_viewState->frameB() >= 0 && !m_viewState->diffMarkers().bFollowsPlayhead ? m_viewState->frameB() : m_viewState->requestedFrame();
         if (a < 0 || a == b) {
-            statusBar()->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
-            m_playback->clearLoop();
+            m_status->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
+            m_viewState->clearLoop();
             findChild<QAction*>("loopAB")->setChecked(false);
             return;
         }
-        m_playback->setLoop(a, b);
+        m_viewState->setLoop(a, b);
     });
     loop->setCheckable(true);
-    connect(m_playback, &PlaybackController::loopChanged, loop, &QAction::setChecked);
-    // Moving A or a set B moves a running loop with them (a B that follows the playhead moves
-    // every frame while playing: the loop keeps the end it started with).
-    connect(m_viewState, &ViewState::diffFramesChanged, m_playback, [this](int a, int b) {
-        if (m_playback->isLooping() && a >= 0)
-            m_playback->setLoop(a, b >= 0 && !m_diff->followsPlayhead() ? b : m_playback->loopLast());
-    });
-    connect(m_playback, &PlaybackController::loopChanged, m_timeline, [this] {
-        m_timeline->setLoopRange(m_playback->loopFirst(), m_playback->loopLast());
-    });
+    connect(m_viewState, &ViewState::loopChanged, loop, &QAction::setChecked);
     faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts
 
     // Bookmarks: named frames of this replay, saved per file; ' and Shift+' walk them.
@@ -403,16 +360,16 @@ void MainWindow::buildActions()
     m_bookmarkMenu->setObjectName("bookmarkMenu");
     add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); });
     add(m_bookmarkMenu, "nextBookmark", tr("&Next bookmark"), QKeySequence(Qt::Key_Apostrophe), [this] {
-        if (int f = m_bookmarks->next(m_session->currentFrame()); f >= 0)
+        if (int f = m_bookmarks->next(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
     QAction* prevBookmark = add(m_bookmarkMenu, "prevBookmark", tr("&Previous bookmark"), QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), [this] {
-        if (int f = m_bookmarks->previous(m_session->currentFrame()); f >= 0)
+        if (int f = m_bookmarks->previous(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
     // Shift+' arrives as '"' on US-style layouts.
     prevBookmark->setShortcuts({QKeySequence(Qt::SHIFT | Qt::Key_Apostrophe), QKeySequence(Qt::Key_QuoteDbl)});
-    add(m_bookmarkMenu, "removeBookmark", tr("&Remove bookmark at the playhead"), {}, [this] { m_bookmarks->remove(m_session->currentFrame()); });
+    add(m_bookmarkMenu, "removeBookmark", tr("&Remove bookmark at the playhead"), {}, [this] { m_bookmarks->remove(m_viewState->requestedFrame()); });
     m_bookmarkMenu->addSeparator();
     connect(m_bookmarks, &Bookmarks::changed, this, &MainWindow::updateBookmarkMenu);
     connect(m_bookmarks, &Bookmarks::changed, this, [this] { m_timeline->setBookmarks(m_bookmarks->list()); });
@@ -430,11 +387,10 @@ void MainWindow::buildActions()
         m_analysis->runLifetimes();
     });
     add(analysis, "analysisUniqueValues", tr("&Unique values…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_U), [this, showAnalysis] {
-        bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Unique values"),
+        QString text = QSettings().value("analysis/uniqueValues").toString();
+        const bool ok = prompts().askText(this, tr("Unique values"),
                                                    tr("Properties to group entities by, comma-separated; optionally a type first:\n"
-                                                      "  Team, IsAlive      Player: Team, Weapon.Name"),
-                                                   QLineEdit::Normal, QSettings().value("analysis/uniqueValues").toString(), &ok);
+                                                      "  Team, IsAlive      Player: Team, Weapon.Name"), text);
         if (!ok || text.trimmed().isEmpty())
             return;
         QSettings().setValue("analysis/uniqueValues", text);
@@ -451,11 +407,10 @@ void MainWindow::buildActions()
         m_analysis->runUniqueValues(request);
     });
     add(analysis, "analysisSpans", tr("Property &spans…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S), [this, showAnalysis] {
-        bool ok = false;
-        const QString text = QInputDialog::getText(this, tr("Property spans"),
+        QString text = QSettings().value("analysis/spans").toString();
+        const bool ok = prompts().askText(this, tr("Property spans"),
                                                    tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
-                                                      "  Health      Player: Weapon.Name"),
-                                                   QLineEdit::Normal, QSettings().value("analysis/spans").toString(), &ok);
+                                                      "  Health      Player: Weapon.Name"), text);
         if (!ok || text.trimmed().isEmpty())
             return;
         QSettings().setValue("analysis/spans", text);
@@ -487,11 +442,11 @@ void MainWindow::buildActions()
     QAction* record = add(debug, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
     record->setCheckable(true);
     add(debug, "saveTrace", tr("Save access trace…"), {}, [this] {
-        const QString p = QFileDialog::getSaveFileName(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
+        const QString p = prompts().saveFilePath(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
         if (p.isEmpty())
             return;
         if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
-            QMessageBox::warning(this, tr("Save access trace"), QString::fromStdString(st.message()));
+            prompts().showError(this, tr("Save access trace"), QString::fromStdString(st.message()));
     });
     QMenu* policy = debug->addMenu(tr("Cache &policy"));
     auto* policies = new QActionGroup(policy);
@@ -682,7 +637,7 @@ void MainWindow::buildDocks()
     QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
     tabifyDockWidget(plotDock, analysisDock);
     plotDock->raise();
-    applyDefaultDockSizes();
+    m_layout->applyDefaultSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
     flash->setCheckable(true);
@@ -693,26 +648,7 @@ void MainWindow::buildDocks()
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
 
-void MainWindow::applyDefaultDockSizes()
-{
-    auto* ent = findChild<QDockWidget*>("entitiesDock");
-    auto* diff = findChild<QDockWidget*>("diffDock");
-    auto* watch = findChild<QDockWidget*>("watchDock");
-    resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
-    resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
-    // Room for a plot with readable axes; the inspector keeps the rest.
-    resizeDocks({findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
-}
-
-void MainWindow::resetLayout()
-{
-    // The saved default state holds the arrangement; the sizes are applied again because the
-    // state captured before the first show does not know them yet.
-    restoreState(m_defaultState);
-    for (QDockWidget* d : findChildren<QDockWidget*>())
-        d->setVisible(true);
-    applyDefaultDockSizes();
-}
+void MainWindow::resetLayout() { m_layout->reset(); }
 
 void MainWindow::showFilterError()
 {
@@ -724,15 +660,15 @@ void MainWindow::showFilterError()
                                          : error);
     m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
     if (!error.isEmpty())
-        statusBar()->showMessage(tr("Filter: %1").arg(error), 8000);
-    else if (statusBar()->currentMessage().startsWith(tr("Filter: ")))
-        statusBar()->clearMessage(); // the error of a half-typed expression is gone
+        m_status->showMessage(tr("Filter: %1").arg(error), 8000);
+    else if (m_status->currentMessage().startsWith(tr("Filter: ")))
+        m_status->clearMessage(); // the error of a half-typed expression is gone
 }
 
 void MainWindow::focusFirstEntityMatch()
 {
     if (!m_entityProxy->filter().error().isEmpty()) {
-        statusBar()->showMessage(tr("Filter: %1").arg(m_entityProxy->filter().error()), 8000);
+        m_status->showMessage(tr("Filter: %1").arg(m_entityProxy->filter().error()), 8000);
         return;
     }
     for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
@@ -743,7 +679,7 @@ void MainWindow::focusFirstEntityMatch()
             return;
         }
     }
-    statusBar()->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
+    m_status->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
 }
 
 void MainWindow::updateFileActions()
@@ -757,16 +693,7 @@ void MainWindow::updateFileActions()
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
-    // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
-    // small window would stay there. One still at its minimum when there is room again was
-    // squeezed, not chosen, and gets its default width back.
-    if (e->oldSize().isValid() && e->size().width() > e->oldSize().width() && width() >= 1024) {
-        auto* ent = findChild<QDockWidget*>("entitiesDock");
-        // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out
-        // a few pixels above the hint (178 px for a 170 px hint).
-        if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 24)
-            resizeDocks({ent}, {260}, Qt::Horizontal);
-    }
+    m_layout->windowResized(e->oldSize(), e->size());
 }
 
 void MainWindow::showEvent(QShowEvent* e)
@@ -790,7 +717,7 @@ void MainWindow::seekPropertyChange(bool forward)
             entity = e, path = p;
     }
     if (!entity.isValid() || path.isEmpty()) {
-        statusBar()->showMessage(tr("Select a property in the inspector or the diff first"), 5000);
+        m_status->showMessage(tr("Select a property in the inspector or the diff first"), 5000);
         return;
     }
     m_seeker->seekChange(entity, path, forward);
@@ -799,7 +726,7 @@ void MainWindow::seekPropertyChange(bool forward)
 void MainWindow::seekCondition(const QString& condition, bool forward)
 {
     if (!m_session->isOpen()) {
-        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        m_status->showMessage(tr("Open a replay first"), 5000);
         return;
     }
     m_seeker->seekCondition(condition, forward);
@@ -808,17 +735,16 @@ void MainWindow::seekCondition(const QString& condition, bool forward)
 QString MainWindow::askExpression(const QString& title, const QString& what)
 {
     if (!m_session->isOpen()) {
-        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        m_status->showMessage(tr("Open a replay first"), 5000);
         return {};
     }
     QSettings settings;
-    bool ok = false;
-    const QString last = settings.value("search/lastCondition", QStringLiteral("Player.Health < 20")).toString();
-    const QString c = QInputDialog::getText(this, title,
-                                            tr("Expression (e.g. Player.Health < 20, type == Weapon && Clip == 0,\n"
-                                               "any(IsAlive == false), changed(Money); see README \"Query language\").\n%1")
-                                                .arg(what),
-                                            QLineEdit::Normal, last, &ok);
+    QString c = settings.value("search/lastCondition", QStringLiteral("Player.Health < 20")).toString();
+    const bool ok = prompts().askText(this, title,
+                                      tr("Expression (e.g. Player.Health < 20, type == Weapon && Clip == 0,\n"
+                                         "any(IsAlive == false), changed(Money); see README \"Query language\").\n%1")
+                                          .arg(what),
+                                      c);
     if (!ok || c.trimmed().isEmpty())
         return {};
     settings.setValue("search/lastCondition", c);
@@ -828,7 +754,7 @@ QString MainWindow::askExpression(const QString& title, const QString& what)
 void MainWindow::findAll(const QString& expression)
 {
     if (!m_session->isOpen()) {
-        statusBar()->showMessage(tr("Open a replay first"), 5000);
+        m_status->showMessage(tr("Open a replay first"), 5000);
         return;
     }
     m_matchFinder->findAll(expression);
@@ -840,21 +766,13 @@ void MainWindow::wireMatchFinder(const std::function<void()>& updateEscape)
     connect(m_matchFinder, &MatchFinder::started, escape, updateEscape);
     connect(m_matchFinder, &MatchFinder::found, escape, updateEscape);
     connect(m_matchFinder, &MatchFinder::failed, escape, updateEscape);
-    connect(m_matchFinder, &MatchFinder::started, this, [this](const QString& what) {
-        m_seekProgress->setValue(0);
-        m_seekProgress->setVisible(true);
-        statusBar()->showMessage(what + tr(" (Esc cancels)"));
-    });
-    connect(m_matchFinder, &MatchFinder::progress, m_seekProgress, &QProgressBar::setValue);
+    connect(m_matchFinder, &MatchFinder::started, m_status, &StatusPresenter::startProgress);
+    connect(m_matchFinder, &MatchFinder::progress, m_status, &StatusPresenter::setProgress);
     connect(m_matchFinder, &MatchFinder::found, this, [this](const QString& expression, const std::vector<int>& frames, const QString& message) {
-        m_seekProgress->setVisible(false);
         m_timeline->setMatches(expression, frames);
-        statusBar()->showMessage(message, 8000);
+        m_status->finishProgress(message, 8000);
     });
-    connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& message) {
-        m_seekProgress->setVisible(false);
-        statusBar()->showMessage(message, 8000);
-    });
+    connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& message) { m_status->finishProgress(message, 8000); });
 }
 
 void MainWindow::findConditionDialog()
@@ -880,52 +798,22 @@ void MainWindow::openFile(const OpenRequest& request)
     m_session->openAsync(request.path);
 }
 
-QString MainWindow::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
-
-void MainWindow::updateBanner()
-{
-    const auto& f = m_session->file();
-    QString text;
-    if (!f) {
-        text.clear();
-    } else if (!m_session->frameError().isEmpty()) {
-        // The frame on screen is older than the playhead: say so first.
-        text = tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_session->currentFrame()).arg(m_session->frameError());
-    } else if (!m_followError.isEmpty()) {
-        text = tr("Stopped following: %1").arg(m_followError);
-    } else if (f->isRecovered()) {
-        text = tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
-                                                    m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
-    } else {
-        int serious = 0;
-        const vtx::Problem* first = nullptr;
-        for (const auto& p : f->problems())
-            if (p.severity != vtx::Problem::Severity::Info && !serious++)
-                first = &p;
-        if (first)
-            text = tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, serious).arg(QString::fromStdString(first->message));
-    }
-    if (m_banner->text() != text)
-        m_banner->setText(text);
-    m_banner->setVisible(!text.isEmpty());
-}
+QString MainWindow::bannerText() const { return m_status->bannerText(); }
 
 void MainWindow::showFileInfo()
 {
     if (const auto& f = m_session->file()) {
-        updateBanner();
+        m_status->refresh();
         m_fileInfo->showFile(*f, m_session->path());
     }
 }
 
 void MainWindow::onOpened()
 {
-    m_followError.clear();
     if (m_session->path() != m_lastOpenedPath)
         m_watchModel->clear(); // watches name entities of one replay
     m_lastOpenedPath = m_session->path();
     m_bookmarks->load(m_session->path());
-    m_playback->clearLoop();
     updateFileActions();
     if (!focusWidget() || !focusWidget()->isVisible() || m_centre->widget(0)->isAncestorOf(focusWidget()))
         m_timeline->setFocus(Qt::OtherFocusReason);
@@ -954,16 +842,13 @@ void MainWindow::onOpened()
     if (!m_pending.compare.isEmpty())
         openComparison(m_pending.compare);
     m_pending = {};
-    statusBar()->showMessage(tr("Opened %1").arg(m_session->path()), 5000);
 }
 
 void MainWindow::onOpenFailed(const QString& path, const QString& message)
 {
     m_lastError = message;
-    statusBar()->showMessage(tr("Could not open %1").arg(path), 8000);
     // A dialog only when opening fails; the app stays usable.
-    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS"))
-        QMessageBox::critical(this, tr("Could not open replay"), tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+    prompts().showError(this, tr("Could not open replay"), tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     if (!m_session->isOpen())
         m_centre->setCurrentIndex(0);
 }
@@ -971,24 +856,13 @@ void MainWindow::onOpenFailed(const QString& path, const QString& message)
 void MainWindow::onClosed()
 {
     m_bookmarks->load({});
-    m_playback->clearLoop();
-    m_viewState->reset();
+
     m_centre->setCurrentIndex(0);
-    m_banner->setVisible(false);
     m_fileInfo->clear();
     m_cachePanel->refresh();
     setWindowTitle(tr("vtxscope"));
-    updateStatus();
     updateRecentMenu();
     updateFileActions();
-}
-
-void MainWindow::onFrameReady()
-{
-    updateBanner();
-    const auto& f = m_session->file();
-    m_viewState->setShownFrame(m_session->displayedFrame(), f ? &f->schema() : nullptr);
-    updateStatus();
 }
 
 EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); }
@@ -1009,32 +883,17 @@ void MainWindow::restoreSelection()
         m_entityView->setCurrentIndex(i);
 }
 
-void MainWindow::updateStatus()
-{
-    if (!m_session->isOpen()) {
-        m_statusFrame->setText(tr("no replay"));
-        m_statusTime->clear();
-        m_statusLatency->clear();
-        return;
-    }
-    const int f = m_session->currentFrame();
-    m_statusFrame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
-    m_statusTime->setText(statusTimeText(*m_session->file(), f, m_settings->timeUnit()));
-    m_statusLatency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
-}
-
 void MainWindow::goToDialog()
 {
     if (!m_session->isOpen())
         return;
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Go to"), tr("Frame number, or time in seconds (e.g. 12.5s):"), QLineEdit::Normal,
-                                               QString::number(m_session->currentFrame()), &ok);
+    QString text = QString::number(m_viewState->requestedFrame());
+    const bool ok = prompts().askText(this, tr("Go to"), tr("Frame number, or time in seconds (e.g. 12.5s):"), text);
     if (!ok)
         return;
     const auto target = GoToTarget::parse(text);
     if (!target)
-        statusBar()->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
+        m_status->showMessage(tr("Not a frame or time: %1").arg(text), 5000);
     else if (target->kind == GoToTarget::Kind::Seconds)
         m_playback->seek(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
     else
@@ -1068,17 +927,13 @@ void MainWindow::addBookmarkDialog()
 {
     if (!m_session->isOpen())
         return;
-    const int frame = m_session->currentFrame();
+    const int frame = m_viewState->requestedFrame();
     const Bookmark* existing = m_bookmarks->at(frame);
     QString name = existing ? existing->name : tr("Frame %1").arg(frame);
-    if (!qEnvironmentVariableIsSet("VTXSCOPE_NO_DIALOGS")) {
-        bool ok = false;
-        name = QInputDialog::getText(this, tr("Add bookmark"), tr("Name of the bookmark at frame %1:").arg(frame), QLineEdit::Normal, name, &ok);
-        if (!ok)
-            return;
-    }
+    if (!prompts().askText(this, tr("Add bookmark"), tr("Name of the bookmark at frame %1:").arg(frame), name))
+        return;
     m_bookmarks->add(frame, name.trimmed().isEmpty() ? tr("Frame %1").arg(frame) : name.trimmed());
-    statusBar()->showMessage(tr("Bookmark at frame %1").arg(frame), 3000);
+    m_status->showMessage(tr("Bookmark at frame %1").arg(frame), 3000);
 }
 
 void MainWindow::updateBookmarkMenu()
@@ -1105,7 +960,6 @@ void MainWindow::applyUserSettings()
     auto timeUnit = [this](TimeUnit u) {
         m_timeline->setTimeUnit(u);
         m_plot->setTimeUnit(u);
-        updateStatus();
     };
     timeUnit(m_settings->timeUnit());
     connect(m_settings, &UserSettings::timeUnitChanged, this, timeUnit);
@@ -1125,9 +979,7 @@ void MainWindow::showSettings()
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
+    m_layout->save();
     e->accept();
 }
 

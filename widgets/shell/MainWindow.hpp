@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 #include <functional>
+#include <memory>
 #include <QPointer>
 
 class QAction;
@@ -44,6 +45,8 @@ class MapView;
 class CompareSession;
 class CompareBar;
 class DivergenceLane;
+class StatusPresenter;
+class DockLayout;
 
 struct OpenRequest {
     OpenRequest(QString p = {}) : path(std::move(p)) {}
@@ -117,10 +120,7 @@ private:
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
     void showFileInfo();
-    void updateBanner();
     void onClosed();
-    void onFrameReady();
-    void updateStatus();
     void updateRecentMenu();
     void goToDialog();
     void findConditionDialog();
@@ -131,7 +131,6 @@ private:
     void showFilterError();
     void restoreSelection();
     void resetLayout();
-    void applyDefaultDockSizes();
     void focusFirstEntityMatch();
     void updateFileActions();
     void applyUserSettings();
@@ -160,19 +159,15 @@ private:
     CompareSession* m_compare = nullptr;
     CompareBar* m_compareBar = nullptr;
     DivergenceLane* m_divergenceLane = nullptr;
-    QProgressBar* m_seekProgress;
     FileInfoPanel* m_fileInfo;
     CachePanel* m_cachePanel;
     RecentFiles* m_recent;
     QStackedWidget* m_centre;
     QLabel* m_banner;
-    QLabel* m_statusFrame;
-    QLabel* m_statusTime;
-    QLabel* m_statusLatency;
-    QLabel* m_statusCache;
+    StatusPresenter* m_status = nullptr; ///< the status bar and the banner
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
-    QByteArray m_defaultState;
+    std::unique_ptr<DockLayout> m_layout; ///< default, reset, saved arrangement of the docks
     ViewState* m_viewState;
     UserSettings* m_settings;
     TimeDataPanel* m_timeData = nullptr;
@@ -181,7 +176,6 @@ private:
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;
-    QString m_followError; ///< why following stopped (the file vanished, ...), shown until the next open
     TextFieldKeys* m_fieldKeys = nullptr;
     QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
     bool m_shownOnce = false;

@@ -1,5 +1,8 @@
 #include "timeline/TimelineScrubber.hpp"
 
+#include "common/ToolTips.hpp"
+#include "session/ViewState.hpp"
+
 #include "session/ReplaySession.hpp"
 #include "timeline/TimeFormat.hpp"
 
@@ -31,7 +34,8 @@ QColor eventColour(const QString& type)
 }
 } // namespace
 
-TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session)
+TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_view(session->viewState())
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
@@ -44,11 +48,20 @@ TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QW
     setFixedHeight(lanesBottom + 16);
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::closed, this, &TimelineScrubber::reload);
-    connect(session, &ReplaySession::currentFrameChanged, this, [this] {
+    // Everything the scrub lane shows of the view comes from the view state.
+    connect(m_view, &ViewState::requestedFrameChanged, this, [this] {
         followPlayhead();
         update();
     });
-    connect(session, &ReplaySession::frameReady, this, qOverload<>(&QWidget::update));
+    connect(m_view, &ViewState::shownFrameChanged, this, qOverload<>(&QWidget::update));
+    connect(m_view, &ViewState::loadingChanged, this, qOverload<>(&QWidget::update));
+    connect(m_view, &ViewState::diffFramesChanged, this, qOverload<>(&QWidget::update));
+    connect(m_view, &ViewState::loopChanged, this, qOverload<>(&QWidget::update));
+    connect(m_view, &ViewState::zoomChanged, this, [this](double first, double last) {
+        m_axis.first = first;
+        m_axis.last = last;
+        update();
+    });
     m_cachePoll.setInterval(150);
     connect(&m_cachePoll, &QTimer::timeout, this, &TimelineScrubber::refreshCacheState);
     m_cachePoll.start();
@@ -66,8 +79,8 @@ void TimelineScrubber::reload()
     m_chunkRanges.clear();
     m_chunkStates.clear();
     m_axis.frameCount = std::max(1, m_session->frameCount());
-    m_axis.showAll();
-    announceRange();
+    m_axis.first = m_view->zoomFirst(); // the view state keeps the zoom across growth
+    m_axis.last = std::max(m_axis.first + 1, m_view->zoomLast());
     if (const auto& f = m_session->file()) {
         for (const auto& e : f->footer().events) {
             const int frame = m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * 1e7));
@@ -86,18 +99,7 @@ void TimelineScrubber::reload()
     update();
 }
 
-void TimelineScrubber::extend()
-{
-    const bool showingAll = m_axis.first <= 0 && m_axis.last >= m_axis.frameCount - 1;
-    const double first = m_axis.first, last = m_axis.last;
-    reload();
-    if (!showingAll) {
-        m_axis.first = first;
-        m_axis.last = last;
-        announceRange();
-        update();
-    }
-}
+void TimelineScrubber::extend() { reload(); }
 
 void TimelineScrubber::refreshCacheState()
 {
@@ -113,13 +115,6 @@ void TimelineScrubber::refreshCacheState()
 void TimelineScrubber::setBookmarks(const QList<Bookmark>& bookmarks)
 {
     m_bookmarks = bookmarks;
-    update();
-}
-
-void TimelineScrubber::setLoopRange(int first, int last)
-{
-    m_loopFirst = first;
-    m_loopLast = last;
     update();
 }
 
@@ -143,7 +138,7 @@ void TimelineScrubber::centreViewOn(int frame)
 
 void TimelineScrubber::followPlayhead()
 {
-    const int cur = m_session->currentFrame();
+    const int cur = m_view->requestedFrame();
     if (m_drag == Drag::Seek || (m_axis.first <= 0 && m_axis.last >= m_axis.frameCount - 1))
         return;
     if (cur >= m_axis.first && cur <= m_axis.last)
@@ -289,19 +284,12 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
         break;
     }
     case ScrubLane:
-        if (m_loopFirst >= 0 && m_axis.frameIndexAt(x) >= m_loopFirst && m_axis.frameIndexAt(x) <= m_loopLast)
-            return tr("%1<br>A–B loop: frames %2–%3").arg(frameLabel(m_axis.frameIndexAt(x))).arg(m_loopFirst).arg(m_loopLast);
+        if (m_view->loopFirst() >= 0 && m_axis.frameIndexAt(x) >= m_view->loopFirst() && m_axis.frameIndexAt(x) <= m_view->loopLast())
+            return tr("%1<br>A–B loop: frames %2–%3").arg(frameLabel(m_axis.frameIndexAt(x))).arg(m_view->loopFirst()).arg(m_view->loopLast());
         break;
     case LaneCount: break;
     }
     return frameLabel(m_axis.frameIndexAt(x));
-}
-
-void TimelineScrubber::setMarkers(int a, int b)
-{
-    m_markerA = a;
-    m_markerB = b;
-    update();
 }
 
 void TimelineScrubber::setMatches(const QString& expression, std::vector<int> frames, bool partial)
@@ -408,24 +396,7 @@ void TimelineScrubber::showAll()
     update();
 }
 
-void TimelineScrubber::setVisibleRange(double first, double last)
-{
-    const double span = std::clamp(last - first, 20.0, std::max(20.0, m_axis.frameCount - 1));
-    m_axis.first = first;
-    m_axis.last = first + span;
-    m_axis.clampToFile();
-    announceRange();
-    update();
-}
-
-void TimelineScrubber::announceRange()
-{
-    if (m_axis.first == m_announcedFirst && m_axis.last == m_announcedLast)
-        return;
-    m_announcedFirst = m_axis.first;
-    m_announcedLast = m_axis.last;
-    emit visibleRangeChanged(m_axis.first, m_axis.last);
-}
+void TimelineScrubber::announceRange() { m_view->setZoom(m_axis.first, m_axis.last); }
 
 QString TimelineScrubber::frameLabel(int frame) const
 {
@@ -515,7 +486,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         }
     for (const Bookmark& b : m_bookmarks)
         p.fillRect(QRect(int(overviewX(b.frame)) - 1, ov.top(), 2, ov.height()), kBookmarkColour);
-    p.fillRect(QRect(int(overviewX(m_session->currentFrame())) - 1, ov.top(), 2, ov.height()), palette().color(QPalette::Highlight));
+    p.fillRect(QRect(int(overviewX(m_view->requestedFrame())) - 1, ov.top(), 2, ov.height()), palette().color(QPalette::Highlight));
     if (firstVisible > 0 || lastVisible < m_axis.frameCount - 1) {
         const int xa = int(overviewX(firstVisible)), xb = std::max(xa + 3, int(overviewX(lastVisible)));
         QColor band = palette().color(QPalette::Highlight);
@@ -584,8 +555,8 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     // Scrub bar, A/B markers and the playhead.
     const QRect sr = laneRect(ScrubLane);
     p.fillRect(sr.adjusted(0, sr.height() / 2 - 2, 0, -(sr.height() / 2 - 2)), dim);
-    if (m_loopFirst >= 0 && m_loopLast >= firstVisible && m_loopFirst <= lastVisible) {
-        const int xa = std::max(sr.left(), int(m_axis.x(m_loopFirst))), xb = std::min(sr.right(), int(m_axis.x(m_loopLast)));
+    if (m_view->loopFirst() >= 0 && m_view->loopLast() >= firstVisible && m_view->loopFirst() <= lastVisible) {
+        const int xa = std::max(sr.left(), int(m_axis.x(m_view->loopFirst()))), xb = std::min(sr.right(), int(m_axis.x(m_view->loopLast())));
         QColor band = palette().color(QPalette::Highlight);
         band.setAlpha(50);
         p.fillRect(QRect(xa, sr.top(), std::max(1, xb - xa), sr.height()), band);
@@ -598,9 +569,9 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.drawLine(x, sr.top(), x, sr.bottom());
         p.drawText(QRect(x + 3, sr.top(), 20, sr.height()), Qt::AlignTop | Qt::AlignLeft, label);
     };
-    marker(m_markerA, "A", QColor(0x00, 0x72, 0xB2));
-    marker(m_markerB, "B", QColor(0xD5, 0x5E, 0x00));
-    const int cur = m_session->currentFrame();
+    marker(m_view->frameA(), "A", QColor(0x00, 0x72, 0xB2));
+    marker(m_view->frameB(), "B", QColor(0xD5, 0x5E, 0x00));
+    const int cur = m_view->requestedFrame();
     if (cur >= firstVisible && cur <= lastVisible) {
         const int x = int(m_axis.x(cur));
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
@@ -608,7 +579,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.setBrush(palette().color(QPalette::Highlight));
         p.setPen(Qt::NoPen);
         p.drawEllipse(QPoint(x, sr.center().y()), 5, 5);
-        if (m_session->isLoading()) { // thin "loading" mark, not a spinner
+        if (m_view->isLoading()) { // thin "loading" mark, not a spinner
             p.setPen(QPen(QColor(0xE6, 0x9F, 0x00), 2));
             p.drawLine(x - 6, sr.bottom(), x + 6, sr.bottom());
         }
@@ -698,15 +669,8 @@ void TimelineScrubber::wheelEvent(QWheelEvent* e)
 
 bool TimelineScrubber::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString tip = toolTipAt(he->pos());
-        if (tip.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), tip, this);
+    if (showPositionToolTip(this, e, [this](const QPoint& p) { return toolTipAt(p); }))
         return true;
-    }
     return QWidget::event(e);
 }
 

@@ -20,6 +20,7 @@
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class TimelineScrubber : public QWidget {
     Q_OBJECT
@@ -27,10 +28,7 @@ public:
     explicit TimelineScrubber(ReplaySession* session, QWidget* parent = nullptr);
 
     const TimelineAxis& axis() const { return m_axis; }
-    void setMarkers(int a, int b);
     void setBookmarks(const QList<Bookmark>& bookmarks);
-    /// The A–B loop's range, shaded on the scrub lane (first < 0: no loop).
-    void setLoopRange(int first, int last);
     /// The tooltip text at a point of the widget (for tests; the ToolTip event shows it).
     QString toolTipAt(const QPoint& pos) const;
     /// The matches lane: the frames where `expression` holds (sorted), with their count;
@@ -51,9 +49,6 @@ public:
     int scrubLaneY() const;
     void zoomIn(double factor, int anchorFrame);
     void showAll();
-    /// Shows frames [first, last] (clamped to the file, at least the smallest zoom span): a
-    /// linked panel (the plot) zoomed or panned.
-    void setVisibleRange(double first, double last);
     int frameCount() const { return int(m_axis.frameCount); }
     /// The followed file grew: new chunks join the lanes; a view showing everything keeps
     /// showing everything, a zoomed view stays where it is.
@@ -67,8 +62,6 @@ public:
 signals:
     void seekRequested(int frame);
     void hoverChanged(int frame);
-    /// The visible frame range changed (zoom, pan, show all, the file grew).
-    void visibleRangeChanged(double first, double last);
 
 protected:
     void announceRange();
@@ -82,7 +75,6 @@ protected:
     void leaveEvent(QEvent*) override;
 
 private:
-    double m_announcedFirst = -1, m_announcedLast = -1;
     enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, MatchesLane, ChunksLane, ScrubLane, LaneCount };
     /// Brings a playhead that left the zoomed view back into it.
     void followPlayhead();
@@ -101,6 +93,7 @@ private:
         QString type, label, entity;
     };
     ReplaySession* m_session;
+    ViewState* m_view; ///< the playhead, zoom, A/B markers and loop it shows (and moves)
     TimelineAxis m_axis;
     std::vector<EventMark> m_events; ///< sorted by frame
     std::vector<int> m_gaps, m_segments;
@@ -111,9 +104,7 @@ private:
     int nearestMatch(int x) const;
     std::vector<std::pair<int, int>> m_chunkRanges;
     std::vector<vtx::ChunkState> m_chunkStates;
-    int m_markerA = -1, m_markerB = -1;
     QList<Bookmark> m_bookmarks;
-    int m_loopFirst = -1, m_loopLast = -1;
     TimeUnit m_unit = TimeUnit::Frame;
     int m_hoverX = -1;
     enum class Drag { None, Seek, Pan, Overview } m_drag = Drag::None;

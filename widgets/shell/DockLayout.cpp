@@ -1,0 +1,60 @@
+#include "shell/DockLayout.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QSettings>
+
+namespace vtxw {
+
+void DockLayout::captureDefault() { m_default = m_window->saveState(); }
+
+void DockLayout::restoreSaved()
+{
+    QSettings settings;
+    m_window->restoreGeometry(settings.value("window/geometry").toByteArray());
+    m_window->restoreState(settings.value("window/state").toByteArray());
+}
+
+void DockLayout::save() const
+{
+    QSettings s;
+    s.setValue("window/geometry", m_window->saveGeometry());
+    s.setValue("window/state", m_window->saveState());
+}
+
+void DockLayout::applyDefaultSizes()
+{
+    auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
+    auto* diff = m_window->findChild<QDockWidget*>("diffDock");
+    auto* watch = m_window->findChild<QDockWidget*>("watchDock");
+    m_window->resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
+    m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+    // Room for a plot with readable axes; the inspector keeps the rest.
+    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
+}
+
+void DockLayout::reset()
+{
+    // The saved default state holds the arrangement; the sizes are applied again because the
+    // state captured before the first show does not know them yet.
+    m_window->restoreState(m_default);
+    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
+        d->setVisible(true);
+    applyDefaultSizes();
+}
+
+void DockLayout::windowResized(const QSize& before, const QSize& after)
+{
+    // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
+    // small window would stay there. One still at its minimum when there is room again was
+    // squeezed, not chosen, and gets its default width back.
+    if (!before.isValid() || after.width() <= before.width() || after.width() < 1024)
+        return;
+    auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
+    // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out a few
+    // pixels above the hint (178 px for a 170 px hint).
+    if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 24)
+        m_window->resizeDocks({ent}, {260}, Qt::Horizontal);
+}
+
+} // namespace vtxw

@@ -1,0 +1,131 @@
+#include "shell/StatusPresenter.hpp"
+
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+#include "shell/UserSettings.hpp"
+#include "timeline/TimeFormat.hpp"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QStatusBar>
+
+namespace vtxw {
+
+StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession* session, UserSettings* settings, QObject* parent)
+    : QObject(parent), m_bar(bar), m_banner(banner), m_session(session), m_view(session->viewState()), m_settings(settings)
+{
+    m_frame = new QLabel(bar);
+    m_time = new QLabel(bar);
+    m_latency = new QLabel(bar);
+    m_cache = new QLabel(bar);
+    for (QLabel* l : {m_frame, m_time, m_latency, m_cache})
+        bar->addPermanentWidget(l);
+    m_progress = new QProgressBar(bar);
+    m_progress->setRange(0, 100);
+    m_progress->setMaximumWidth(140);
+    m_progress->setVisible(false);
+    bar->addWidget(m_progress);
+    bar->showMessage(tr("Ready"));
+
+    connect(m_view, &ViewState::requestedFrameChanged, this, &StatusPresenter::updateLabels);
+    connect(m_view, &ViewState::shownFrameChanged, this, &StatusPresenter::refresh);
+    connect(m_view, &ViewState::frameFailed, this, &StatusPresenter::refresh);
+    connect(session, &ReplaySession::opening, this, [this](const QString& p) { showMessage(tr("Opening %1…").arg(p)); });
+    connect(session, &ReplaySession::opened, this, [this] {
+        m_followError.clear();
+        showMessage(tr("Opened %1").arg(m_session->path()), 5000);
+        refresh();
+    });
+    connect(session, &ReplaySession::closed, this, &StatusPresenter::refresh);
+    connect(session, &ReplaySession::openFailed, this, [this](const QString& path) { showMessage(tr("Could not open %1").arg(path), 8000); });
+    connect(session, &ReplaySession::grew, this, [this](int before, int after) {
+        refresh();
+        showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
+    });
+    connect(session, &ReplaySession::followingChanged, this, [this](bool on) {
+        if (on)
+            m_followError.clear();
+        refresh();
+    });
+    connect(settings, &UserSettings::timeUnitChanged, this, &StatusPresenter::updateLabels);
+    refresh();
+}
+
+void StatusPresenter::showMessage(const QString& text, int timeoutMs) { m_bar->showMessage(text, timeoutMs); }
+QString StatusPresenter::currentMessage() const { return m_bar->currentMessage(); }
+void StatusPresenter::clearMessage() { m_bar->clearMessage(); }
+
+void StatusPresenter::startProgress(const QString& what)
+{
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    showMessage(what + tr(" (Esc cancels)"));
+}
+
+void StatusPresenter::setProgress(int percent) { m_progress->setValue(percent); }
+
+void StatusPresenter::finishProgress(const QString& message, int timeoutMs)
+{
+    m_progress->setVisible(false);
+    showMessage(message, timeoutMs);
+}
+
+void StatusPresenter::setFollowError(const QString& message)
+{
+    m_followError = message;
+    updateBanner();
+}
+
+QString StatusPresenter::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+
+void StatusPresenter::setCacheSummary(const QString& text) { m_cache->setText(text); }
+
+void StatusPresenter::refresh()
+{
+    updateBanner();
+    updateLabels();
+}
+
+void StatusPresenter::updateLabels()
+{
+    if (!m_session->isOpen()) {
+        m_frame->setText(tr("no replay"));
+        m_time->clear();
+        m_latency->clear();
+        return;
+    }
+    const int f = m_view->requestedFrame();
+    m_frame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
+    m_time->setText(statusTimeText(*m_session->file(), f, m_settings->timeUnit()));
+    m_latency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
+}
+
+void StatusPresenter::updateBanner()
+{
+    const auto& f = m_session->file();
+    QString text;
+    if (!f) {
+        text.clear();
+    } else if (!m_view->frameError().isEmpty()) {
+        // The frame on screen is older than the playhead: say so first.
+        text = tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
+    } else if (!m_followError.isEmpty()) {
+        text = tr("Stopped following: %1").arg(m_followError);
+    } else if (f->isRecovered()) {
+        text = tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
+                                                    m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+    } else {
+        int serious = 0;
+        const vtx::Problem* first = nullptr;
+        for (const auto& p : f->problems())
+            if (p.severity != vtx::Problem::Severity::Info && !serious++)
+                first = &p;
+        if (first)
+            text = tr("%n problem(s) in this file (see the File panel). First: %1", nullptr, serious).arg(QString::fromStdString(first->message));
+    }
+    if (m_banner->text() != text)
+        m_banner->setText(text);
+    m_banner->setVisible(!text.isEmpty());
+}
+
+} // namespace vtxw
