@@ -4,6 +4,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "entities/EntityListPanel.hpp"
 #include "WindowWait.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "diff/DiffModel.hpp"
@@ -240,8 +241,8 @@ private slots:
         const int other = lonelyGlyph(map, 14, lone);
         QVERIFY(other >= 0);
         const EntityKey key = map.scene().glyphs[size_t(other)].key;
-        QTreeView* list = w.entityView();
-        const QModelIndex src = w.entityModel()->indexOf(key);
+        QTreeView* list = w.entityList()->view();
+        const QModelIndex src = w.entityList()->model()->indexOf(key);
         QVERIFY(src.isValid());
         QModelIndex row;
         for (QModelIndex i = src; i.isValid(); i = i.parent())
@@ -261,7 +262,7 @@ private slots:
         QVERIFY(!(clicked == key));
         QTest::mouseClick(map.canvas(), Qt::LeftButton, {}, map.pixelOf(clicked)->toPoint());
         QCOMPARE(w.viewState()->selection(), clicked);
-        QCOMPARE(w.entityModel()->keyOf(proxy->mapToSource(list->currentIndex())), clicked);
+        QCOMPARE(w.entityList()->model()->keyOf(proxy->mapToSource(list->currentIndex())), clicked);
         QCOMPARE(map.scene().selected, map.glyphOf(clicked));
 
         // Trails: what the map draws for an entity is its positions over the window, read

@@ -3,6 +3,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "entities/EntityListPanel.hpp"
 #include "WindowWait.hpp"
 #include "vtx/JsonExport.hpp"
 #include "vtx/ReplayWriter.hpp"
@@ -383,7 +384,7 @@ private slots:
             QVERIFY(cli.waitForFinished(60000));
             const auto json = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
             const auto& bucket = json["buckets"][0];
-            QCOMPARE(w.entityModel()->rowCount(w.entityModel()->index(0, 0)), int(bucket["entities"].size()));
+            QCOMPARE(w.entityList()->model()->rowCount(w.entityList()->model()->index(0, 0)), int(bucket["entities"].size()));
             for (const auto& e : bucket["entities"]) {
                 const QString id = QString::fromStdString(e["unique_id"].get<std::string>());
                 w.selectEntity({0, id});
@@ -445,7 +446,7 @@ private slots:
         key(Qt::Key_Minus);
         QCOMPARE(w.playback()->speed(), 0.5);
         key(Qt::Key_F, Qt::ControlModifier);
-        QTRY_VERIFY(w.entityFilter()->hasFocus());
+        QTRY_VERIFY(w.entityList()->filterField()->hasFocus());
     }
 
     void playbackKeepsGameTime()
@@ -525,14 +526,14 @@ private slots:
         QVERIFY(settle(w));
         QCOMPARE(w.inspector()->entity().uniqueId, proj);
         QVERIFY(w.inspector()->model()->rowCount() > 0);
-        const QModelIndex cur = w.entityView()->currentIndex();
+        const QModelIndex cur = w.entityList()->view()->currentIndex();
         QCOMPARE(cur.data(EntityTreeModel::UniqueIdRole).toString(), proj);
         // A player stays selected across seeks too.
         w.selectEntity({0, "player_4"});
         for (int f : {10, 900, 1700, 3}) {
             w.playback()->seek(f);
             QVERIFY(settle(w));
-            QCOMPARE(w.entityView()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_4"));
+            QCOMPARE(w.entityList()->view()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_4"));
         }
     }
 
@@ -553,7 +554,7 @@ private slots:
         QVERIFY(failed.wait(10000));
         QVERIFY(w.lastError().contains("missing.vtx"));
         QVERIFY(openAndWait(w, demoPath()));
-        QVERIFY(w.entityModel()->rowCount() > 0);
+        QVERIFY(w.entityList()->model()->rowCount() > 0);
     }
 
     // File > Follow: the window opens a recording that is still being written (recovery mode,
@@ -771,7 +772,7 @@ private slots:
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
         QVERIFY(!w.playback()->isPlaying());
 
-        QLineEdit* filter = w.entityFilter();
+        QLineEdit* filter = w.entityList()->filterField();
         filter->setFocus();
         QTest::keyClicks(filter, "player_2");
         QTest::keyClick(filter, Qt::Key_Escape);
@@ -785,7 +786,7 @@ private slots:
         filter->setFocus();
         QTest::keyClicks(filter, "player_3");
         QTest::keyClick(filter, Qt::Key_Return);
-        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.entityView()));
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.entityList()->view()));
         QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
         QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
         // Keys typed into a field stay there.
@@ -798,7 +799,7 @@ private slots:
         QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
         QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
         filter->clear();
-        QCOMPARE(w.entityView()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
+        QCOMPARE(w.entityList()->view()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
     }
 
     // Issue 16 (7): the window fits 800×600, the entity names stay visible there, Reset layout
@@ -848,7 +849,7 @@ private slots:
         QTRY_COMPARE(w.size(), QSize(800, 600));
         auto* entities = w.findChild<QDockWidget*>("entitiesDock");
         QTRY_VERIFY(entities->width() >= 160);
-        QVERIFY(w.entityView()->header()->sectionSize(EntityTreeModel::NameColumn) >= 70);
+        QVERIFY(w.entityList()->view()->header()->sectionSize(EntityTreeModel::NameColumn) >= 70);
         w.resize(1400, 900);
         QTRY_COMPARE(w.size(), QSize(1400, 900));
         // Squeezed by the small window, the entity dock gets its width back when there is room.
@@ -900,10 +901,10 @@ private slots:
             auto* entities = w.findChild<QDockWidget*>("entitiesDock");
             w.resizeDocks({entities}, {180}, Qt::Horizontal);
             QTRY_VERIFY(entities->width() <= 240);
-            const int viewport = w.entityView()->viewport()->width();
-            QTRY_VERIFY2(w.entityView()->header()->sectionSize(EntityTreeModel::TypeColumn) <= viewport * 2 / 5 + 1,
-                         qPrintable(QString::number(w.entityView()->header()->sectionSize(EntityTreeModel::TypeColumn))));
-            QVERIFY(w.entityView()->header()->sectionSize(EntityTreeModel::NameColumn) >= viewport / 2);
+            const int viewport = w.entityList()->view()->viewport()->width();
+            QTRY_VERIFY2(w.entityList()->view()->header()->sectionSize(EntityTreeModel::TypeColumn) <= viewport * 2 / 5 + 1,
+                         qPrintable(QString::number(w.entityList()->view()->header()->sectionSize(EntityTreeModel::TypeColumn))));
+            QVERIFY(w.entityList()->view()->header()->sectionSize(EntityTreeModel::NameColumn) >= viewport / 2);
         }
     }
 
@@ -951,7 +952,7 @@ private slots:
         QVERIFY(openAndWait(w, QString::fromStdString(path)));
         w.playback()->seek(3);
         QTRY_COMPARE(w.viewState()->shownFrame().index(), 3);
-        auto* model = w.entityModel();
+        auto* model = w.entityList()->model();
         const QModelIndex counter = model->indexOf({0, "counter"}), other = model->indexOf({0, "other"});
         QVERIFY(counter.isValid() && other.isValid());
         QTRY_VERIFY(!counter.data(EntityTreeModel::DamageRole).toString().isEmpty());

@@ -13,6 +13,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QSettings>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <sstream>
@@ -201,6 +202,50 @@ void AnalysisPanel::runPropertySpans(const vtx::PropertySpansRequest& request)
             return r.status();
         return vtx::propertySpansTable(*r);
     });
+}
+
+bool AnalysisPanel::askUniqueValues()
+{
+    QString text = QSettings().value("analysis/uniqueValues").toString();
+    const bool ok = prompts().askText(this, tr("Unique values"),
+                                      tr("Properties to group entities by, comma-separated; optionally a type first:\n"
+                                         "  Team, IsAlive      Player: Team, Weapon.Name"),
+                                      text);
+    if (!ok || text.trimmed().isEmpty())
+        return false;
+    QSettings().setValue("analysis/uniqueValues", text);
+    vtx::UniqueValuesRequest request;
+    QString paths = text;
+    if (const int colon = text.indexOf(':'); colon > 0 && !text.left(colon).contains(',')) {
+        request.type = text.left(colon).trimmed().toStdString();
+        paths = text.mid(colon + 1);
+    }
+    for (const QString& p : paths.split(',', Qt::SkipEmptyParts))
+        if (!p.trimmed().isEmpty())
+            request.paths.push_back(p.trimmed().toStdString());
+    runUniqueValues(request);
+    return true;
+}
+
+bool AnalysisPanel::askPropertySpans()
+{
+    QString text = QSettings().value("analysis/spans").toString();
+    const bool ok = prompts().askText(this, tr("Property spans"),
+                                      tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
+                                         "  Health      Player: Weapon.Name"),
+                                      text);
+    if (!ok || text.trimmed().isEmpty())
+        return false;
+    QSettings().setValue("analysis/spans", text);
+    vtx::PropertySpansRequest request;
+    QString path = text;
+    if (const int colon = text.indexOf(':'); colon > 0) {
+        request.type = text.left(colon).trimmed().toStdString();
+        path = text.mid(colon + 1);
+    }
+    request.path = path.trimmed().toStdString();
+    runPropertySpans(request);
+    return true;
 }
 
 bool AnalysisPanel::exportCsv(const QString& path, QString* error) const

@@ -30,6 +30,10 @@ public:
     /// Runs `work` on a worker (a running analysis is superseded); `title` names it.
     void run(const QString& title, Work work);
     void runLifetimes();
+    /// Analysis ▸ Unique values… / Property spans…: asks for the properties (the last answer
+    /// offered, remembered in QSettings) and runs the analysis; false when the user cancelled.
+    bool askUniqueValues();
+    bool askPropertySpans();
     void runUniqueValues(const vtx::UniqueValuesRequest& request);
     void runPropertySpans(const vtx::PropertySpansRequest& request);
     void cancel();

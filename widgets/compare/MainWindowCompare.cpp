@@ -4,6 +4,7 @@
 // MainWindow.cpp so the comparison is one piece.
 
 #include "compare/CompareBar.hpp"
+#include "shell/ActionTable.hpp"
 #include "shell/StatusPresenter.hpp"
 #include "common/Prompts.hpp"
 #include "compare/CompareSession.hpp"
@@ -68,16 +69,9 @@ void MainWindow::buildComparison()
     }
     m_diff->setCompareSession(m_compare);
 
-    auto add = [this](QMenu* menu, QAction* before, const QString& name, const QString& text, const QKeySequence& key, auto slot) {
-        auto* a = new QAction(text, this);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        a->setShortcutContext(Qt::WindowShortcut);
-        connect(a, &QAction::triggered, this, slot);
-        if (menu)
-            menu->insertAction(before, a);
-        addAction(a);
-        return a;
+    using When = ActionTable::When;
+    auto add = [this](QMenu* menu, QAction* before, const QString& id, const QString& text, const QKeySequence& key, auto handler, When when) {
+        return m_actions->add(menu, id, text, key, handler, when, before);
     };
     QAction* follow = findChild<QAction*>("follow");
     QMenu* file = menuWith(menuBar(), follow);
@@ -93,22 +87,18 @@ void MainWindow::buildComparison()
         const QString p = prompts().openFilePath(this, tr("Compare with replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
         if (!p.isEmpty())
             openComparison(p);
-    });
+    }, When::ReplayOpen);
     compareWith->setToolTip(tr("Open a second replay of the same scenario and show where the two runs diverge"));
-    QAction* closeCompare = add(file, afterFollow, "closeComparison", tr("Close compa&rison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W),
-                                [this] { m_compare->close(); });
+    add(file, afterFollow, "closeComparison", tr("Close compa&rison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W),
+                                [this] { m_compare->close(); }, When::Comparing);
     QMenu* go = menuWith(menuBar(), findChild<QAction*>("goTo"));
     if (go)
         go->addSeparator();
-    QAction* nextDiv = add(go, nullptr, "nextDivergence", tr("Next divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketRight),
-                           [this] { seekDivergence(true); });
-    QAction* prevDiv = add(go, nullptr, "prevDivergence", tr("Previous divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketLeft),
-                           [this] { seekDivergence(false); });
-    auto updateActions = [=, this] {
-        compareWith->setEnabled(m_session->isOpen());
-        for (QAction* a : {closeCompare, nextDiv, prevDiv})
-            a->setEnabled(m_compare->isActive());
-    };
+    add(go, nullptr, "nextDivergence", tr("Next divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketRight),
+                           [this] { seekDivergence(true); }, When::Comparing);
+    add(go, nullptr, "prevDivergence", tr("Previous divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketLeft),
+                           [this] { seekDivergence(false); }, When::Comparing);
+    auto updateActions = [this] { updateFileActions(); };
     updateActions();
 
     connect(m_session, &ReplaySession::opened, this, [this, updateActions] {

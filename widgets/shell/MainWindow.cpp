@@ -12,6 +12,8 @@
 #include "info/EventsModel.hpp"
 #include "info/FileInfoPanel.hpp"
 #include "find/GoToTarget.hpp"
+#include "compare/CompareSession.hpp"
+#include "entities/EntityListPanel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "map/MapView.hpp"
 #include "session/PlaybackController.hpp"
@@ -20,6 +22,7 @@
 #include "shell/RecentFiles.hpp"
 #include "session/ReplaySession.hpp"
 #include "shell/SettingsDialog.hpp"
+#include "shell/ActionTable.hpp"
 #include "shell/DockLayout.hpp"
 #include "shell/ShortcutSheet.hpp"
 #include "shell/StatusPresenter.hpp"
@@ -74,42 +77,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setAcceptDrops(true);
     setDockNestingEnabled(true);
     m_layout = std::make_unique<DockLayout>(this);
+    m_actions = new ActionTable(this);
     m_viewState = new ViewState(this);
     m_session = new ReplaySession(m_viewState, this);
     m_settings = new UserSettings(this);
     m_bookmarks = new Bookmarks(this);
     m_playback = new PlaybackController(m_session, this);
-    m_entityModel = new EntityTreeModel(this);
-    m_entityProxy = new EntityFilterProxy(this);
-    m_entityProxy->setSourceModel(m_entityModel);
-    // While the filter or a new frame removes rows, Qt moves the current index to a neighbour:
-    // that is not the user choosing another entity, so the selection stays (and comes back
-    // when the entity is shown again). Connected before any view: the view's selection model
-    // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
-    for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
-        connect(m_entityProxy, about, this, [this] { m_entityRowsChanging = true; });
-    // Restored once the proxy is done: during invalidateFilter() it inserts rows in several
-    // steps, and moving the current index from inside one of them reads mappings it has not
-    // finished (a crash in QSortFilterProxyModel::buddy).
-    for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
-        connect(m_entityProxy, done, this, [this] {
-            m_entityRowsChanging = false;
-            if (!m_selectionRestoreQueued) {
-                m_selectionRestoreQueued = true;
-                QMetaObject::invokeMethod(
-                    this,
-                    [this] {
-                        m_selectionRestoreQueued = false;
-                        restoreSelection();
-                    },
-                    Qt::QueuedConnection);
-            }
-        });
-    connect(m_entityProxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_entityRowsChanging = true; });
-    connect(m_entityProxy, &QAbstractItemModel::layoutChanged, this, [this] {
-        m_entityRowsChanging = false;
-        restoreSelection();
-    });
     m_watchModel = new WatchModel(m_viewState, this);
     m_eventsModel = new EventsModel(m_session, this);
     m_recent = new RecentFiles(this);
@@ -181,7 +154,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Esc belongs to dialogs and editors unless a search runs or a text field was just left
     // with Esc (the second press clears that field).
     m_fieldKeys = new TextFieldKeys(m_timeline, this);
-    m_fieldKeys->watch(m_filter, [this] { focusFirstEntityMatch(); });
+    m_fieldKeys->watch(m_entities->filterField(), [this] { m_entities->focusFirstMatch(); });
     for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
         m_fieldKeys->watch(field);
     QAction* escape = findChild<QAction*>("cancelSearch");
@@ -199,9 +172,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_playback->seek(frame);
     });
     // The view state is the one place panels learn what is shown; the window only wires.
-    connect(m_viewState, &ViewState::shownFrameChanged, m_entityModel,
-            [this] { m_entityModel->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
-    connect(m_viewState, &ViewState::selectionChanged, this, &MainWindow::restoreSelection);
 
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
     connect(m_session, &ReplaySession::followingChanged, this, [this](bool on) {
@@ -241,15 +211,9 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildActions()
 {
-    auto add = [this](QMenu* menu, const QString& name, const QString& text, const QKeySequence& key, auto slot) {
-        QAction* a = menu->addAction(text);
-        a->setObjectName(name);
-        if (!key.isEmpty())
-            a->setShortcut(key);
-        a->setShortcutContext(Qt::WindowShortcut);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
+    using When = ActionTable::When;
+    auto add = [this](QMenu* menu, const QString& id, const QString& text, const QKeySequence& key, auto handler, When when = When::Always) {
+        return m_actions->add(menu, id, text, key, handler, when);
     };
     QMenu* file = menuBar()->addMenu(tr("&File"));
     add(file, "open", tr("&Open…"), QKeySequence::Open, [this] {
@@ -260,9 +224,9 @@ void MainWindow::buildActions()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
-    add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); });
+    add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); }, When::ReplayOpen);
     m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
-                         [this](bool on) { m_session->setFollowing(on); });
+                         [this](bool on) { m_session->setFollowing(on); }, When::ReplayOpen);
     m_followAction->setCheckable(true);
     m_followAction->setToolTip(tr("Re-read a replay that is still being recorded and extend the timeline as chunks land"));
     file->addSeparator();
@@ -287,16 +251,16 @@ void MainWindow::buildActions()
         if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
-    add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); });
+    add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); }, When::ReplayOpen);
     add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
-        m_filter->setFocus();
-        m_filter->selectAll();
+        m_entities->filterField()->setFocus();
+        m_entities->filterField()->selectAll();
     });
 
     add(go, "nextChange", tr("Next change of the selected property"), QKeySequence(Qt::Key_F3), [this] { seekPropertyChange(true); });
     add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
         [this] { seekPropertyChange(false); });
-    add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); });
+    add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); }, When::ReplayOpen);
     add(go, "findNextWhere", tr("Find next frame where (last expression)"), QKeySequence(Qt::Key_F4), [this] { repeatConditionSeek(true); });
     add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4), [this] { repeatConditionSeek(false); });
     add(go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
@@ -350,7 +314,7 @@ void MainWindow::buildActions()
             return;
         }
         m_viewState->setLoop(a, b);
-    });
+    }, When::ReplayOpen);
     loop->setCheckable(true);
     connect(m_viewState, &ViewState::loopChanged, loop, &QAction::setChecked);
     faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts
@@ -358,7 +322,7 @@ void MainWindow::buildActions()
     // Bookmarks: named frames of this replay, saved per file; ' and Shift+' walk them.
     m_bookmarkMenu = menuBar()->addMenu(tr("Book&marks"));
     m_bookmarkMenu->setObjectName("bookmarkMenu");
-    add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); });
+    add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); }, When::ReplayOpen);
     add(m_bookmarkMenu, "nextBookmark", tr("&Next bookmark"), QKeySequence(Qt::Key_Apostrophe), [this] {
         if (int f = m_bookmarks->next(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
@@ -387,42 +351,12 @@ void MainWindow::buildActions()
         m_analysis->runLifetimes();
     });
     add(analysis, "analysisUniqueValues", tr("&Unique values…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_U), [this, showAnalysis] {
-        QString text = QSettings().value("analysis/uniqueValues").toString();
-        const bool ok = prompts().askText(this, tr("Unique values"),
-                                                   tr("Properties to group entities by, comma-separated; optionally a type first:\n"
-                                                      "  Team, IsAlive      Player: Team, Weapon.Name"), text);
-        if (!ok || text.trimmed().isEmpty())
-            return;
-        QSettings().setValue("analysis/uniqueValues", text);
-        vtx::UniqueValuesRequest request;
-        QString paths = text;
-        if (const int colon = text.indexOf(':'); colon > 0 && !text.left(colon).contains(',')) {
-            request.type = text.left(colon).trimmed().toStdString();
-            paths = text.mid(colon + 1);
-        }
-        for (const QString& p : paths.split(',', Qt::SkipEmptyParts))
-            if (!p.trimmed().isEmpty())
-                request.paths.push_back(p.trimmed().toStdString());
-        showAnalysis();
-        m_analysis->runUniqueValues(request);
+        if (m_analysis->askUniqueValues())
+            showAnalysis();
     });
     add(analysis, "analysisSpans", tr("Property &spans…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_S), [this, showAnalysis] {
-        QString text = QSettings().value("analysis/spans").toString();
-        const bool ok = prompts().askText(this, tr("Property spans"),
-                                                   tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
-                                                      "  Health      Player: Weapon.Name"), text);
-        if (!ok || text.trimmed().isEmpty())
-            return;
-        QSettings().setValue("analysis/spans", text);
-        vtx::PropertySpansRequest request;
-        QString path = text;
-        if (const int colon = text.indexOf(':'); colon > 0) {
-            request.type = text.left(colon).trimmed().toStdString();
-            path = text.mid(colon + 1);
-        }
-        request.path = path.trimmed().toStdString();
-        showAnalysis();
-        m_analysis->runPropertySpans(request);
+        if (m_analysis->askPropertySpans())
+            showAnalysis();
     });
     analysis->addSeparator();
     add(analysis, "plotExpression", tr("&Plot an expression…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P), [this] {
@@ -447,7 +381,7 @@ void MainWindow::buildActions()
             return;
         if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
             prompts().showError(this, tr("Save access trace"), QString::fromStdString(st.message()));
-    });
+    }, When::ReplayOpen);
     QMenu* policy = debug->addMenu(tr("Cache &policy"));
     auto* policies = new QActionGroup(policy);
     for (const QString& spec : {QStringLiteral("adaptive"), QStringLiteral("fixed:2,2"), QStringLiteral("none")}) {
@@ -481,44 +415,10 @@ void MainWindow::buildDocks()
     };
 
     // Entities
-    auto* entities = new QWidget(this);
-    auto* el = new QVBoxLayout(entities);
-    el->setContentsMargins(2, 2, 2, 2);
-    m_filter = new QLineEdit(entities);
-    m_filter->setPlaceholderText(tr("filter: id, type or expression (Health < 20)"));
-    m_filter->setClearButtonEnabled(true);
-    m_entityView = new QTreeView(entities);
-    m_entityView->setModel(m_entityProxy);
-    m_entityView->setUniformRowHeights(true);
-    m_entityView->setSelectionMode(QAbstractItemView::SingleSelection);
-    // The name column takes the room; the type column fits its text. The dock keeps a usable
-    // minimum so the names never disappear at small window sizes.
-    new EntityColumns(m_entityView, EntityTreeModel::NameColumn, EntityTreeModel::TypeColumn);
-    entities->setMinimumWidth(170);
-    el->addWidget(m_filter);
-    el->addWidget(m_entityView, 1);
-    connect(m_filter, &QLineEdit::textChanged, m_viewState, &ViewState::setEntityFilter);
-    connect(m_viewState, &ViewState::entityFilterChanged, this, [this](const QString& t) {
-        if (m_filter->text() != t)
-            m_filter->setText(t);
-        m_entityProxy->setFilter(t);
-        showFilterError();
-        m_entityView->expandAll();
-        restoreSelection();
-    });
-    connect(m_entityView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
-        if (m_entityRowsChanging)
-            return;
-        const EntityKey key = m_entityModel->keyOf(m_entityProxy->mapToSource(i));
-        if (key.isValid()) {
-            m_viewState->setSelection(key);
-        }
-    });
-    connect(m_entityModel, &QAbstractItemModel::modelReset, m_entityView, &QTreeView::expandAll);
-    // A new frame's entities came in row by row: the selected one gets its row back at once
-    // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
-    connect(m_entityModel, &EntityTreeModel::frameApplied, this, &MainWindow::restoreSelection);
-    dock("entitiesDock", tr("Entities"), entities, Qt::LeftDockWidgetArea);
+    m_entities = new EntityListPanel(m_viewState, this);
+    connect(m_entities, &EntityListPanel::filterErrorChanged, m_status, &StatusPresenter::showFilterError);
+    connect(m_entities, &EntityListPanel::message, m_status, &StatusPresenter::showMessage);
+    dock("entitiesDock", tr("Entities"), m_entities, Qt::LeftDockWidgetArea);
 
     // Watch
     auto* watch = new QTableView(this);
@@ -650,44 +550,9 @@ void MainWindow::buildDocks()
 
 void MainWindow::resetLayout() { m_layout->reset(); }
 
-void MainWindow::showFilterError()
-{
-    // A filter that does not compile says why (column, expected, did you mean) instead of
-    // showing an empty list; the list then filters by the plain text.
-    const QString error = m_entityProxy->filter().error();
-    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches ids and types. Otherwise an expression on the shown frame, "
-                                              "e.g. Player.Health < 20 && IsAlive (README \"Query language\").")
-                                         : error);
-    m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
-    if (!error.isEmpty())
-        m_status->showMessage(tr("Filter: %1").arg(error), 8000);
-    else if (m_status->currentMessage().startsWith(tr("Filter: ")))
-        m_status->clearMessage(); // the error of a half-typed expression is gone
-}
-
-void MainWindow::focusFirstEntityMatch()
-{
-    if (!m_entityProxy->filter().error().isEmpty()) {
-        m_status->showMessage(tr("Filter: %1").arg(m_entityProxy->filter().error()), 8000);
-        return;
-    }
-    for (int b = 0; b < m_entityProxy->rowCount(); ++b) {
-        const QModelIndex bucket = m_entityProxy->index(b, 0);
-        if (m_entityProxy->rowCount(bucket) > 0) {
-            m_entityView->setCurrentIndex(m_entityProxy->index(0, 0, bucket));
-            m_entityView->setFocus(Qt::ShortcutFocusReason);
-            return;
-        }
-    }
-    m_status->showMessage(tr("No entity matches %1").arg(m_filter->text()), 5000);
-}
-
 void MainWindow::updateFileActions()
 {
-    const bool open = m_session->isOpen();
-    for (const char* name : {"close", "follow", "saveTrace", "goTo", "findCondition", "addBookmark", "loopAB"})
-        if (auto* a = findChild<QAction*>(name))
-            a->setEnabled(open);
+    m_actions->update(m_session->isOpen(), m_compare && m_compare->isActive());
 }
 
 void MainWindow::resizeEvent(QResizeEvent* e)
@@ -870,17 +735,6 @@ EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); 
 void MainWindow::selectEntity(const EntityKey& key)
 {
     m_viewState->setSelection(key); // the inspector and the entity list follow
-}
-
-void MainWindow::restoreSelection()
-{
-    const EntityKey selected = m_viewState->selection();
-    if (!selected.isValid())
-        return;
-    const QModelIndex src = m_entityModel->indexOf(selected);
-    const QModelIndex i = m_entityProxy->mapFromSource(src);
-    if (i.isValid() && m_entityView->currentIndex() != i)
-        m_entityView->setCurrentIndex(i);
 }
 
 void MainWindow::goToDialog()

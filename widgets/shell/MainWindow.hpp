@@ -46,6 +46,8 @@ class CompareSession;
 class CompareBar;
 class DivergenceLane;
 class StatusPresenter;
+class ActionTable;
+class EntityListPanel;
 class DockLayout;
 
 struct OpenRequest {
@@ -69,13 +71,11 @@ public:
     PlaybackController* playback() const { return m_playback; }
     TimelineScrubber* timeline() const { return m_timeline; }
     InspectorPanel* inspector() const { return m_inspector; }
-    EntityTreeModel* entityModel() const { return m_entityModel; }
-    QTreeView* entityView() const { return m_entityView; }
+    EntityListPanel* entityList() const { return m_entities; }
     WatchModel* watchModel() const { return m_watchModel; }
     EventsModel* eventsModel() const { return m_eventsModel; }
     PlotPanel* plot() const { return m_plot; }
     AnalysisPanel* analysis() const { return m_analysis; }
-    QLineEdit* entityFilter() const { return m_filter; }
     DiffPanel* diffPanel() const { return m_diff; }
     ChangeSeeker* changeSeeker() const { return m_seeker; }
     MatchFinder* matchFinder() const { return m_matchFinder; }
@@ -128,10 +128,7 @@ private:
     QString askExpression(const QString& title, const QString& what);
     /// F4 / Shift+F4: the last expression again, forward or backward.
     void repeatConditionSeek(bool forward);
-    void showFilterError();
-    void restoreSelection();
     void resetLayout();
-    void focusFirstEntityMatch();
     void updateFileActions();
     void applyUserSettings();
     void addBookmarkDialog();
@@ -143,10 +140,7 @@ private:
     PlaybackController* m_playback;
     TimelineScrubber* m_timeline;
     InspectorPanel* m_inspector;
-    EntityTreeModel* m_entityModel;
-    EntityFilterProxy* m_entityProxy;
-    QTreeView* m_entityView;
-    QLineEdit* m_filter;
+    EntityListPanel* m_entities;
     WatchModel* m_watchModel;
     EventsModel* m_eventsModel;
     PlotPanel* m_plot;
@@ -165,6 +159,7 @@ private:
     QStackedWidget* m_centre;
     QLabel* m_banner;
     StatusPresenter* m_status = nullptr; ///< the status bar and the banner
+    ActionTable* m_actions = nullptr;    ///< every command: menus, shortcuts, when enabled
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
     std::unique_ptr<DockLayout> m_layout; ///< default, reset, saved arrangement of the docks
@@ -179,8 +174,6 @@ private:
     TextFieldKeys* m_fieldKeys = nullptr;
     QString m_lastOpenedPath; ///< watches belong to one file: another file starts without them
     bool m_shownOnce = false;
-    bool m_entityRowsChanging = false; ///< the entity proxy is adding or removing rows
-    bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
 };
 
 } // namespace vtxw

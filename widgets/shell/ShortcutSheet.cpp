@@ -1,5 +1,7 @@
 #include "shell/ShortcutSheet.hpp"
 
+#include "shell/ActionTable.hpp"
+
 #include <QAction>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -13,37 +15,24 @@
 
 namespace vtxw {
 
-namespace {
-QString plain(QString text)
-{
-    // "&Open…" → "Open…"; "&&" stays a literal ampersand.
-    text.replace(QLatin1String("&&"), QChar(0x1));
-    text.remove(QLatin1Char('&'));
-    text.replace(QChar(0x1), QLatin1Char('&'));
-    return text;
-}
-
-void menuOf(QMenu* menu, const QString& group, std::map<QAction*, QString>& where, QStringList& order)
-{
-    if (!order.contains(group))
-        order << group;
-    for (QAction* a : menu->actions()) {
-        if (a->menu())
-            menuOf(a->menu(), group, where, order);
-        else if (!where.count(a))
-            where[a] = group;
-    }
-}
-} // namespace
 
 QList<ShortcutEntry> collectShortcuts(QWidget* window)
 {
+    // The window's commands come from its action table, grouped by menu in menu-bar order;
+    // every other action with a key belongs to a panel (the diff's Ctrl+↑, the plot's Delete).
     std::map<QAction*, QString> where;
     QStringList order;
     if (auto* main = qobject_cast<QMainWindow*>(window))
         for (QAction* top : main->menuBar()->actions())
             if (top->menu())
-                menuOf(top->menu(), plain(top->text()), where, order);
+                order << ActionTable::plainText(top->text());
+    if (const auto* table = window->findChild<ActionTable*>(QStringLiteral("actionTable"), Qt::FindDirectChildrenOnly))
+        for (const ActionTable::Entry& e : table->entries())
+            if (!e.menu.isEmpty()) {
+                where[e.action] = e.menu;
+                if (!order.contains(e.menu))
+                    order << e.menu;
+            }
     const QString panels = QObject::tr("Panels");
     order << panels;
     std::map<QString, QList<ShortcutEntry>> byGroup;
@@ -56,7 +45,7 @@ QList<ShortcutEntry> collectShortcuts(QWidget* window)
             text << k.toString(QKeySequence::NativeText);
         const auto it = where.find(a);
         const QString group = it != where.end() ? it->second : panels;
-        byGroup[group].append({group, plain(a->text()), text.join(QObject::tr(" or ")), a->objectName()});
+        byGroup[group].append({group, ActionTable::plainText(a->text()), text.join(QObject::tr(" or ")), a->objectName()});
     }
     QList<ShortcutEntry> out;
     for (const QString& g : order)

@@ -1,5 +1,6 @@
 #pragma once
-// Help ▸ Keyboard shortcuts: generated from the window's QActions at the moment it opens, so
+// Help ▸ Keyboard shortcuts: generated from the window's action table (ActionTable) and the panels'
+// own keyed actions at the moment it opens, so
 // it lists exactly the keys that work (a renamed or rebound action shows up as it is).
 
 #include <QDialog>

@@ -80,6 +80,14 @@ QString StatusPresenter::bannerText() const { return m_banner->isVisible() ? m_b
 
 void StatusPresenter::setCacheSummary(const QString& text) { m_cache->setText(text); }
 
+void StatusPresenter::showFilterError(const QString& error)
+{
+    if (!error.isEmpty())
+        showMessage(tr("Filter: %1").arg(error), 8000);
+    else if (currentMessage().startsWith(tr("Filter: ")))
+        clearMessage(); // the error of a half-typed expression is gone
+}
+
 void StatusPresenter::refresh()
 {
     updateBanner();

@@ -41,6 +41,8 @@ public:
     /// The banner's text when it is shown, else empty.
     QString bannerText() const;
     void setCacheSummary(const QString& text);
+    /// The entity filter's expression error ("Filter: …" until it compiles; empty: none).
+    void showFilterError(const QString& error);
 
     /// Brings the frame / time / latency labels and the banner up to date.
     void refresh();

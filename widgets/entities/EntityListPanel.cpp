@@ -1,0 +1,123 @@
+#include "entities/EntityListPanel.hpp"
+
+#include "entities/EntityColumns.hpp"
+#include "session/ViewState.hpp"
+
+#include <QLineEdit>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace vtxw {
+
+EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(parent), m_viewState(view)
+{
+    m_model = new EntityTreeModel(this);
+    m_proxy = new EntityFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    // While the filter or a new frame removes rows, Qt moves the current index to a neighbour:
+    // that is not the user choosing another entity, so the selection stays (and comes back
+    // when the entity is shown again). Connected before any view: the view's selection model
+    // moves the current index in its own rowsAboutToBeRemoved slot, which must run after this.
+    for (auto about : {&QAbstractItemModel::rowsAboutToBeRemoved, &QAbstractItemModel::rowsAboutToBeInserted})
+        connect(m_proxy, about, this, [this] { m_rowsChanging = true; });
+    // Restored once the proxy is done: during invalidateFilter() it inserts rows in several
+    // steps, and moving the current index from inside one of them reads mappings it has not
+    // finished (a crash in QSortFilterProxyModel::buddy).
+    for (auto done : {&QAbstractItemModel::rowsRemoved, &QAbstractItemModel::rowsInserted})
+        connect(m_proxy, done, this, [this] {
+            m_rowsChanging = false;
+            if (!m_selectionRestoreQueued) {
+                m_selectionRestoreQueued = true;
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        m_selectionRestoreQueued = false;
+                        restoreSelection();
+                    },
+                    Qt::QueuedConnection);
+            }
+        });
+    connect(m_proxy, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] { m_rowsChanging = true; });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, [this] {
+        m_rowsChanging = false;
+        restoreSelection();
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("filter: id, type or expression (Health < 20)"));
+    m_filter->setClearButtonEnabled(true);
+    m_view = new QTreeView(this);
+    m_view->setModel(m_proxy);
+    m_view->setUniformRowHeights(true);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    // The name column takes the room; the type column fits its text. The dock keeps a usable
+    // minimum so the names never disappear at small window sizes.
+    new EntityColumns(m_view, EntityTreeModel::NameColumn, EntityTreeModel::TypeColumn);
+    setMinimumWidth(170);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+
+    connect(m_filter, &QLineEdit::textChanged, view, &ViewState::setEntityFilter);
+    connect(view, &ViewState::entityFilterChanged, this, &EntityListPanel::applyFilter);
+    connect(view, &ViewState::shownFrameChanged, this,
+            [this] { m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
+    connect(view, &ViewState::selectionChanged, this, &EntityListPanel::restoreSelection);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
+        if (m_rowsChanging)
+            return;
+        if (const EntityKey key = m_model->keyOf(m_proxy->mapToSource(i)); key.isValid())
+            m_viewState->setSelection(key);
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
+    // A new frame's entities came in row by row: the selected one gets its row back at once
+    // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
+    connect(m_model, &EntityTreeModel::frameApplied, this, &EntityListPanel::restoreSelection);
+}
+
+void EntityListPanel::applyFilter(const QString& text)
+{
+    if (m_filter->text() != text)
+        m_filter->setText(text);
+    m_proxy->setFilter(text);
+    // A filter that does not compile says why (column, expected, did you mean) instead of
+    // showing an empty list; the list then filters by the plain text.
+    const QString error = m_proxy->filter().error();
+    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches ids and types. Otherwise an expression on the shown frame, "
+                                              "e.g. Player.Health < 20 && IsAlive (README \"Query language\").")
+                                         : error);
+    m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
+    emit filterErrorChanged(error);
+    m_view->expandAll();
+    restoreSelection();
+}
+
+void EntityListPanel::restoreSelection()
+{
+    const EntityKey selected = m_viewState->selection();
+    if (!selected.isValid())
+        return;
+    const QModelIndex i = m_proxy->mapFromSource(m_model->indexOf(selected));
+    if (i.isValid() && m_view->currentIndex() != i)
+        m_view->setCurrentIndex(i);
+}
+
+void EntityListPanel::focusFirstMatch()
+{
+    if (const QString error = m_proxy->filter().error(); !error.isEmpty()) {
+        emit filterErrorChanged(error);
+        return;
+    }
+    for (int b = 0; b < m_proxy->rowCount(); ++b) {
+        const QModelIndex bucket = m_proxy->index(b, 0);
+        if (m_proxy->rowCount(bucket) > 0) {
+            m_view->setCurrentIndex(m_proxy->index(0, 0, bucket));
+            m_view->setFocus(Qt::ShortcutFocusReason);
+            return;
+        }
+    }
+    emit message(tr("No entity matches %1").arg(m_filter->text()), 5000);
+}
+
+} // namespace vtxw

@@ -1,0 +1,51 @@
+#pragma once
+// The Entities dock: the shown frame's entities by bucket, with the filter field above them. It
+// shows the view state's shown frame and selection and sets the view state's selection and
+// filter; the list keeps the selected entity's row current while frames and the filter add and
+// remove rows (Qt would move the current row to a neighbour, which is not the user choosing).
+
+#include "entities/EntityTreeModel.hpp"
+
+#include <QWidget>
+
+class QLineEdit;
+class QTreeView;
+
+namespace vtxw {
+
+class ViewState;
+
+class EntityListPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit EntityListPanel(ViewState* view, QWidget* parent = nullptr);
+
+    EntityTreeModel* model() const { return m_model; }
+    EntityFilterProxy* proxy() const { return m_proxy; }
+    QTreeView* view() const { return m_view; }
+    QLineEdit* filterField() const { return m_filter; }
+
+    /// Makes the selected entity's row current again (when it is listed).
+    void restoreSelection();
+    /// Enter in the filter: the first entity listed becomes current and takes the focus.
+    void focusFirstMatch();
+
+signals:
+    /// The filter's expression error, empty when it compiles (or is one word).
+    void filterErrorChanged(const QString& error);
+    /// Something to say in the status bar for `timeoutMs`.
+    void message(const QString& text, int timeoutMs);
+
+private:
+    void applyFilter(const QString& text);
+
+    ViewState* m_viewState;
+    EntityTreeModel* m_model;
+    EntityFilterProxy* m_proxy;
+    QLineEdit* m_filter;
+    QTreeView* m_view;
+    bool m_rowsChanging = false;          ///< the proxy is adding or removing rows
+    bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
+};
+
+} // namespace vtxw
