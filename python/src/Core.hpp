@@ -10,6 +10,7 @@
 #include "vtx/UnnamedData.hpp"
 #include "vtx/Validate.hpp"
 #include "vtx/Value.hpp"
+#include "vtx/analysis/ReplayWalk.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/Diverge.hpp"

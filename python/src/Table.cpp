@@ -1,5 +1,7 @@
 #include "Table.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <future>
 #include <limits>

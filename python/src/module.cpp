@@ -5,6 +5,7 @@
 #include "Core.hpp"
 #include "Errors.hpp"
 #include "Table.hpp"
+#include "PropertyWalk.hpp" // bench/: the full read the benchmarks measure
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -62,7 +63,7 @@ struct ToPython {
         py::list l(s.values.size());
         for (size_t i = 0; i < s.values.size(); ++i)
             l[i] = py::bool_(s.values[i] != 0);
-        return std::move(l);
+        return l;
     }
     template <class T>
     py::object operator()(std::span<const T> s) const
@@ -70,7 +71,7 @@ struct ToPython {
         py::list l(s.size());
         for (size_t i = 0; i < s.size(); ++i)
             l[i] = (*this)(s[i]);
-        return std::move(l);
+        return l;
     }
     template <class L>
     py::object operator()(const vtx::ListSlice<L>& s) const
@@ -78,7 +79,7 @@ struct ToPython {
         py::list l(s.size());
         for (size_t i = 0; i < s.size(); ++i)
             l[i] = (*this)(s[i]);
-        return std::move(l);
+        return l;
     }
     py::object operator()(vtx::MapView m) const
     {
@@ -87,7 +88,7 @@ struct ToPython {
         const vtx::ContainerList values = m.values();
         for (size_t i = 0; i < m.size(); ++i)
             d[text(keys[i])] = structObject(values[i], depth + 1);
-        return std::move(d);
+        return d;
     }
 
     /// properties, unnamed ({member: {slot: value}}) and blobs ({field: bytes}) of a container.
@@ -494,6 +495,21 @@ py::object divergeJson(const Replay& a, const Replay& b, const std::string& alig
     return jsonObject(j);
 }
 
+/// The baseline of the table() bench: every chunk decoded and every named property of every
+/// entity read into a checksum (bench/PropertyWalk, the full read `vtxscope-bench` measures), in
+/// C++ with the GIL released. Returns (values read, checksum).
+py::tuple fullRead(const Replay& r)
+{
+    const auto f = r.shared();
+    vtxbench::WalkTotals totals;
+    {
+        py::gil_scoped_release release;
+        const vtxbench::PropertyWalk walk(f->schema());
+        vtx::walkReplay(*f, {}, [&](int32_t, const vtx::FrameView& fv, const vtx::DecodedChunk&) { walk.frame(fv, totals); });
+    }
+    return py::make_tuple(totals.values, totals.checksum);
+}
+
 } // namespace
 
 PYBIND11_MODULE(_vtxscope, m)
@@ -525,5 +541,6 @@ PYBIND11_MODULE(_vtxscope, m)
         .def("validate", &Replay::validate);
     m.def("diverge", &divergeJson, py::arg("a"), py::arg("b"), py::arg("align"), py::arg("offset"), py::arg("epsilon"), py::arg("relative"),
           py::arg("ignore"));
+    m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
     m.def("default_budget_bytes", [] { return vtx::defaultCacheBudget(); });
 }

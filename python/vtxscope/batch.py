@@ -116,7 +116,8 @@ def _conform(df: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
                 col = col.astype(object).where(col.notna(), None)
             out[c] = col.astype(dtype) if col.dtype != dtype else col
         else:
-            out[c] = pd.Series([pd.NA if dtype != object else None] * n, dtype=dtype) if n else pd.Series(dtype=dtype)
+            fill = None if dtype == object else (np.nan if getattr(dtype, "kind", "") == "f" else pd.NA)
+            out[c] = pd.Series([fill] * n, dtype=dtype)
     return pd.DataFrame(out, index=pd.RangeIndex(n))
 
 
