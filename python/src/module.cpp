@@ -220,7 +220,8 @@ public:
                     continue;
                 py::dict fd;
                 fd["type"] = vtx::fieldTypeName(f.key.type);
-                fd["container"] = vtx::containerKindName(f.key.container);
+                // "scalar" where the schema token (containerKindName) is "None".
+                fd["container"] = f.key.container == vtx::ContainerKind::Scalar ? "scalar" : vtx::containerKindName(f.key.container);
                 fd["struct_type"] = f.structType.empty() ? py::object(py::none()) : py::object(text(f.structType));
                 fd["display_name"] = text(f.displayName);
                 fd["category"] = text(f.category);

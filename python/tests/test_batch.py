@@ -30,7 +30,7 @@ def replays(tmp_path_factory):
     for i in range(10):
         backend = "fbs" if i % 2 == 0 else "proto"
         paths.append(generate("demo", d / f"run{i:02d}_{backend}.vtx", backend, frames=120 + 90 * i, seed=1 + i % 3))
-    full = d / "run00_fbs.vtx"
+    full = paths[-1]  # the largest, several chunks: recovery keeps the complete ones
     trunc = d / "truncated.vtx"
     data = full.read_bytes()
     trunc.write_bytes(data[: len(data) * 2 // 3])

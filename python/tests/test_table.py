@@ -56,7 +56,7 @@ def assert_table_equals_slow(t, rows):
             got = col[i]
             where = f"{t.type} row {i} ({row['frame']}, {row['id']}) column {name}"
             if want is None:
-                assert got is None or (isinstance(got, float) and np.isnan(got)), where
+                assert got is None or (isinstance(got, (float, np.floating)) and np.isnan(got)), where
             elif isinstance(want, str):
                 assert got == want, where
             elif isinstance(want, float) and np.isnan(want):

@@ -39,7 +39,8 @@ DOTNET_UNIX_EPOCH_TICKS = 621355968000000000
 
 class Times(NamedTuple):
     """Per-frame times: ``game_time`` (float64 seconds), ``game_ticks`` (int64, 100 ns),
-    ``utc`` (``datetime64[ns]``, NaT where unknown) and ``utc_ticks`` (int64 .NET ticks)."""
+    ``utc`` (``datetime64[ns]``, NaT where unknown) and ``utc_ticks`` (int64 as stored: 100 ns
+    ticks since the Unix epoch, or .NET ticks since 0001-01-01, told apart as the viewer does)."""
     game_time: np.ndarray
     game_ticks: np.ndarray
     utc: np.ndarray
@@ -117,8 +118,10 @@ class Replay:
     def times(self) -> Times:
         """Per-frame game time and UTC as numpy arrays (empty when the file has no frame times)."""
         game, utc = self._r.times()
-        known = utc != 0
-        ns = np.where(known, (utc - DOTNET_UNIX_EPOCH_TICKS) * 100, 0).astype("datetime64[ns]")
+        # 100 ns ticks since the Unix epoch, or .NET ticks (since 0001-01-01): as the viewer reads them.
+        unix = np.where(utc >= DOTNET_UNIX_EPOCH_TICKS, utc - DOTNET_UNIX_EPOCH_TICKS, utc)
+        known = unix > 0
+        ns = np.where(known, unix * 100, 0).astype("datetime64[ns]")
         ns[~known] = np.datetime64("NaT")
         return Times(game.astype(np.float64) / 1e7, game, ns, utc)
 
