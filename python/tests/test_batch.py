@@ -113,7 +113,7 @@ def test_cli_diverge_on_scheduler_and_two_workers(replays, tmp_path):
     gold = replays[0]
     same = tmp_path / "same.vtx"
     shutil.copy(gold, same)
-    runs = [str(same), replays[2], replays[3], replays[-1]]  # agrees, diverges, diverges (other backend), unreadable
+    runs = [str(same), replays[2], replays[5], replays[-1]]  # agrees, diverges (seed 3), diverges (seed 3, protobuf), unreadable
     port = _free_port()
     env = dict(os.environ)
     procs = []

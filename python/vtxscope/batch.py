@@ -286,11 +286,15 @@ _DIVERGE_META = {"file": object, "baseline": object, "error": object, "diverged"
                  "divergent_pairs": "Int64", "schema_differences": "Int64"}
 
 
+def _count(v):
+    return len(v) if isinstance(v, list) else v
+
+
 def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
     """One row of :func:`diverge` from ``vtxscope.diverge(baseline, path)``'s report."""
     row: Dict[str, Any] = {k: None for k in _DIVERGE_META}
     row.update(file=path, baseline=baseline, diverged=bool(report.get("diverged")),
-               pairs_compared=report.get("pairs_compared"), divergent_pairs=report.get("divergent_pairs"),
+               pairs_compared=report.get("pairs_compared"), divergent_pairs=_count(report.get("divergent_frames")),
                schema_differences=len(report.get("schema_differences", []) or []))
     first = report.get("first_divergence")
     if first:
@@ -299,7 +303,7 @@ def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
         ents = first.get("entities") or []
         if ents:
             e = ents[0]
-            row["entity"] = e.get("id")
+            row["entity"] = e.get("unique_id")
             row["type"] = e.get("type")
             props = e.get("properties") or []
             if props:
