@@ -63,10 +63,11 @@ def main() -> int:
             t.to_pandas()
             pandas_t.append(time.perf_counter() - t0)
             rows = len(t)
+        frames = len(r)
     b, tb, tp = (statistics.median(x) for x in (base, table, pandas_t))
     print(f"host: {platform.node()} {platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}, "
           f"python {platform.python_version()}")
-    print(f"replay: {os.path.basename(path)} {size_mb:.1f} MB, {len(r)} frames; table({args.type!r}, {props}): {rows} rows")
+    print(f"replay: {os.path.basename(path)} {size_mb:.1f} MB, {frames} frames; table({args.type!r}, {props}): {rows} rows")
     print(f"full read (C++)         {b * 1e3:8.1f} ms  (median of {args.runs})")
     print(f"table()                 {tb * 1e3:8.1f} ms  = {tb / b:.2f}x full read, {size_mb / tb:.0f} MB/s/core (demoparser2: ~63)")
     print(f"table().to_pandas()     {tp * 1e3:8.1f} ms  = +{(tp / tb - 1) * 100:.1f} % over table()")
