@@ -289,12 +289,8 @@ int cmdQuery(const std::vector<std::string>& args)
     auto expr = vtx::query::Expression::compile(args[1], f.schema(), &error);
     if (!expr) {
         // Exit 2 like bad usage: the expression is part of the command line.
-        if (json) {
-            vtx::Json e{{"column", error.column}, {"message", error.message}};
-            if (!error.suggestion.empty())
-                e["did_you_mean"] = error.suggestion;
-            print(vtx::Json{{"expression", args[1]}, {"error", e}});
-        }
+        if (json)
+            print(vtx::query::expressionErrorJson(args[1], error));
         std::fprintf(stderr, "vtxscope-cli: expression: %s\n  %s\n  %s^\n", error.text().c_str(), args[1].c_str(), std::string(error.column, ' ').c_str());
         return 2;
     }
@@ -304,28 +300,7 @@ int cmdQuery(const std::vector<std::string>& args)
     const auto& schema = f.schema();
     auto typeName = [&](int32_t t) { const vtx::StructDef* s = schema.structById(t); return s ? s->name : "type " + std::to_string(t); };
     if (json) {
-        vtx::Json frames = vtx::Json::array();
-        for (const auto& m : result->frames) {
-            vtx::Json entities = vtx::Json::array();
-            for (const auto& e : m.entities)
-                entities.push_back({{"bucket", schema.bucketName(e.bucket)}, {"id", e.uniqueId}, {"type", typeName(e.typeId)}});
-            vtx::Json jf{{"frame", m.frame}};
-            if (expr->perEntity())
-                jf["entities"] = std::move(entities);
-            frames.push_back(std::move(jf));
-        }
-        vtx::Json problems = vtx::Json::array();
-        for (const auto& p : result->problems)
-            problems.push_back(p.message);
-        print(vtx::Json{{"expression", expr->text()},
-                        {"from", opt.from},
-                        {"to", opt.to},
-                        {"per_entity", expr->perEntity()},
-                        {"frames_scanned", result->framesScanned},
-                        {"matching_frames", result->frames.size()},
-                        {"matching_entities", result->entityMatches},
-                        {"frames", std::move(frames)},
-                        {"problems", std::move(problems)}});
+        print(vtx::query::queryJson(f, *expr, opt, *result));
     } else {
         for (const auto& m : result->frames) {
             std::cout << "frame " << m.frame;

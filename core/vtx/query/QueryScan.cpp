@@ -103,4 +103,43 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
     return result;
 }
 
+Json queryJson(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options, const QueryScanResult& result)
+{
+    const Schema& schema = file.schema();
+    auto typeName = [&](int32_t t) {
+        const StructDef* s = schema.structById(t);
+        return s ? s->name : "type " + std::to_string(t);
+    };
+    Json frames = Json::array();
+    for (const auto& m : result.frames) {
+        Json entities = Json::array();
+        for (const auto& e : m.entities)
+            entities.push_back({{"bucket", schema.bucketName(e.bucket)}, {"id", e.uniqueId}, {"type", typeName(e.typeId)}});
+        Json jf{{"frame", m.frame}};
+        if (expression.perEntity())
+            jf["entities"] = std::move(entities);
+        frames.push_back(std::move(jf));
+    }
+    Json problems = Json::array();
+    for (const auto& p : result.problems)
+        problems.push_back(p.message);
+    return Json{{"expression", expression.text()},
+                {"from", options.from},
+                {"to", options.to},
+                {"per_entity", expression.perEntity()},
+                {"frames_scanned", result.framesScanned},
+                {"matching_frames", result.frames.size()},
+                {"matching_entities", result.entityMatches},
+                {"frames", std::move(frames)},
+                {"problems", std::move(problems)}};
+}
+
+Json expressionErrorJson(std::string_view text, const ExpressionError& error)
+{
+    Json e{{"column", error.column}, {"message", error.message}};
+    if (!error.suggestion.empty())
+        e["did_you_mean"] = error.suggestion;
+    return Json{{"expression", std::string(text)}, {"error", std::move(e)}};
+}
+
 } // namespace vtx::query

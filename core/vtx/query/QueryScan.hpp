@@ -3,6 +3,7 @@
 // decoding each once (or using chunks the caller already holds), cancellable, with progress.
 // What `vtxscope-cli query`, Find all and the bench run.
 
+#include "vtx/JsonExport.hpp"
 #include "vtx/ReplayFile.hpp"
 #include "vtx/query/Expression.hpp"
 
@@ -44,5 +45,11 @@ struct QueryScanResult {
 /// Scans frames [from, to] of `file` with `expression` (compiled for this file's schema; the
 /// scan evaluates its own copy). A range outside the file is an OutOfRange error.
 Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options = {});
+
+/// The scan as JSON (`vtxscope-cli query --json`, the Python package's `query()`): expression,
+/// range, counts, per matching frame the matching entities (bucket name, id, type), problems.
+Json queryJson(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options, const QueryScanResult& result);
+/// A compile error as JSON: {"expression", "error": {"column", "message", "did_you_mean"}}.
+Json expressionErrorJson(std::string_view text, const ExpressionError& error);
 
 } // namespace vtx::query

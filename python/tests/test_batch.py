@@ -1,0 +1,198 @@
+"""vtxscope.batch on Dask: a dozen generated replays (both backends, mixed sizes, one truncated,
+one of random bytes) on the local scheduler and on a two-process LocalCluster, equal to the serial
+tables; vtxscope-batch diverge against a scheduler and two workers started here as processes."""
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import vtxscope
+from vtxscope import batch
+from conftest import generate
+
+HERE = Path(__file__).resolve().parent
+PROPS = ["Health", "Position", "Name"]
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    d = tmp_path_factory.mktemp("replays")
+    paths = []
+    for i in range(10):
+        backend = "fbs" if i % 2 == 0 else "proto"
+        paths.append(generate("demo", d / f"run{i:02d}_{backend}.vtx", backend, frames=120 + 90 * i, seed=1 + i % 3))
+    full = paths[-1]  # the largest, several chunks: recovery keeps the complete ones
+    trunc = d / "truncated.vtx"
+    data = full.read_bytes()
+    trunc.write_bytes(data[: len(data) * 2 // 3])
+    junk = d / "junk.vtx"
+    junk.write_bytes(bytes(random.Random(5).randrange(256) for _ in range(20000)))
+    return [str(p) for p in paths] + [str(trunc), str(junk)]
+
+
+def _type_and_props(path):
+    with vtxscope.open(path) as r:
+        types = r.schema["types"]
+        t = "Player" if "Player" in types else next(iter(types))
+        props = [p for p in PROPS if p in types[t]["fields"]] or None
+    return t, props
+
+
+def serial(paths, type_name, props):
+    meta = batch.table_meta(batch._first_schema(paths), type_name, props)
+    parts = [batch._table_partition(p, type_name, props, None, None, 1, meta, 256) for p in paths]
+    return pd.concat(parts, ignore_index=True)
+
+
+def check(df, paths, type_name, props):
+    want = serial(paths, type_name, props)
+    df = df.reset_index(drop=True)
+    pd.testing.assert_frame_equal(df, want)
+    errs = df[df["error"].notna()]
+    assert list(errs["file"]) == [paths[-1]], "exactly the random-bytes file is an error row"
+    assert errs["error"].iloc[0].startswith("failed: ")
+    assert (df["file"] == paths[-2]).sum() > 0, "the truncated file is read in recovery mode"
+    assert set(df["file"]) == set(paths)
+
+
+def test_tables_local_scheduler(replays):
+    type_name, props = _type_and_props(replays[0])
+    ddf = batch.tables(replays, type_name, props)
+    assert ddf.npartitions == len(replays)
+    assert list(ddf.columns[:6]) == ["file", "error", "frame", "game_time", "id", "display_name"]
+    check(batch.compute(ddf, progress=False), replays, type_name, props)
+
+
+def test_tables_local_cluster_two_processes(replays):
+    distributed = pytest.importorskip("distributed")
+    type_name, props = _type_and_props(replays[0])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        df = batch.compute(batch.tables(replays, type_name, props), client=client, progress=False)
+    check(df, replays, type_name, props)
+
+
+def test_info_validate_query(replays):
+    info = batch.compute(batch.info(replays), progress=False).reset_index(drop=True)
+    assert len(info) == len(replays) and info["error"].notna().sum() == 1
+    assert info.loc[0, "frames"] == 120
+    v = batch.compute(batch.validate(replays[:3]), progress=False)
+    assert bool(v["ok"].all())
+    type_name, props = _type_and_props(replays[0])
+    q = batch.compute(batch.query(replays[:2] + [replays[-1]], "Health < 50"), progress=False).reset_index(drop=True)
+    with vtxscope.open(replays[0]) as r:
+        n = sum(len(f["entities"]) for f in r.query("Health < 50")["frames"])
+    assert (q["file"] == replays[0]).sum() == n
+    assert q["error"].notna().sum() == 1
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _dask_cmd(*args):
+    exe = shutil.which("dask")
+    if exe:
+        return [exe, *args]
+    return [sys.executable, "-m", "distributed.cli.dask_" + args[0], *args[1:]]
+
+
+def test_cli_diverge_on_scheduler_and_two_workers(replays, tmp_path):
+    pytest.importorskip("distributed")
+    gold = replays[0]
+    same = tmp_path / "same.vtx"
+    shutil.copy(gold, same)
+    runs = [str(same), replays[2], replays[5], replays[-1]]  # agrees, diverges (seed 3), diverges (seed 3, protobuf), unreadable
+    port = _free_port()
+    env = dict(os.environ)
+    procs = []
+    try:
+        procs.append(subprocess.Popen(_dask_cmd("scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                                "--dashboard-address", ":0", "--no-show"),
+                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        for _ in range(2):
+            procs.append(subprocess.Popen(_dask_cmd("worker", f"tcp://127.0.0.1:{port}", "--nworkers", "1",
+                                                    "--nthreads", "1", "--host", "127.0.0.1", "--no-dashboard"),
+                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+
+        with Client(f"tcp://127.0.0.1:{port}", timeout=60) as c:
+            c.wait_for_workers(2, timeout=120)
+            assert len(c.scheduler_info()["workers"]) == 2
+        junit = tmp_path / "report.xml"
+        out = subprocess.run([sys.executable, "-m", "vtxscope._batch_cli", "diverge", "--baseline", gold, *runs,
+                              "--epsilon", "1e-4", "--scheduler", f"tcp://127.0.0.1:{port}", "--junit", str(junit),
+                              "--no-progress"], env=env, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 2, out.stderr  # an unreadable run: 2 (else 1 for the diverging ones)
+        check_junit(junit, runs)
+        out = subprocess.run([sys.executable, "-m", "vtxscope._batch_cli", "diverge", "--baseline", gold, *runs[:3],
+                              "--scheduler", f"tcp://127.0.0.1:{port}", "--no-progress"],
+                             env=env, capture_output=True, text=True, timeout=600)
+        assert out.returncode == 1, out.stderr
+        assert f"{runs[0]}: agrees" in out.stdout
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def check_junit(path, runs):
+    tree = ET.parse(path)
+    suite = tree.getroot()
+    cases = suite.findall("testcase")
+    assert suite.tag == "testsuite" and len(cases) == len(runs) and suite.get("tests") == str(len(runs))
+    by_file = {c.get("file"): c for c in cases}
+    assert by_file[runs[0]].find("failure") is None and by_file[runs[0]].find("error") is None
+    for r in runs[1:3]:
+        f = by_file[r].find("failure")
+        assert f is not None
+        msg = f.get("message")
+        assert "at frame " in msg and "→" in msg, msg
+    assert by_file[runs[3]].find("error") is not None
+    assert suite.get("failures") == "2" and suite.get("errors") == "1"
+    xmllint = shutil.which("xmllint")
+    if xmllint:
+        res = subprocess.run([xmllint, "--noout", "--schema", str(HERE / "junit.xsd"), str(path)], capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+    elif os.environ.get("CI") == "true":
+        pytest.fail("xmllint missing (libxml2-utils)")
+
+
+def test_cli_table_csv_and_parquet_error(replays, tmp_path):
+    type_name, props = _type_and_props(replays[0])
+    out = subprocess.run([sys.executable, "-m", "vtxscope._batch_cli", "table", *replays[:3], "--type", type_name,
+                          "--properties", ",".join(props or []), "--out", str(tmp_path / "csv"), "--no-progress"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    parts = sorted((tmp_path / "csv").glob("part-*.csv"))
+    assert len(parts) == 3
+    got = pd.concat([pd.read_csv(p) for p in parts], ignore_index=True)
+    assert len(got) == len(serial(replays[:3], type_name, props))
+    try:
+        import pyarrow  # noqa: F401
+        has_parquet = True
+    except ImportError:
+        try:
+            import fastparquet  # noqa: F401
+            has_parquet = True
+        except ImportError:
+            has_parquet = False
+    if not has_parquet:
+        out = subprocess.run([sys.executable, "-m", "vtxscope._batch_cli", "table", replays[0], "--type", type_name,
+                              "--out", str(tmp_path / "pq"), "--format", "parquet", "--no-progress"], capture_output=True, text=True)
+        assert out.returncode == 2 and "Parquet engine" in out.stderr

@@ -1,0 +1,372 @@
+"""Many replays at once, on Dask.
+
+This module only builds Dask collections; Dask runs them (its local scheduler by default, with
+no set-up, or a cluster). A replay that cannot be opened or read becomes a row with its error in
+the ``error`` column, and the batch goes on.
+
+    from vtxscope import batch
+    df = batch.tables(paths, "Player", ["Health", "Position"])   # a dask.dataframe, lazy
+    pdf = batch.compute(df)                                      # local scheduler, progress bar
+    pdf = batch.compute(df, scheduler="tcp://host:8786")         # on a cluster
+
+Each partition is one replay. Columns: ``file`` (the path), ``error`` (``None``, or the error's
+text for a replay that could not be read: one row with the other columns missing), then what
+:meth:`vtxscope.Replay.table` returns, with dtypes fixed from the schema of the first replay
+that opens (only its header is read): int → ``Int64``, bool → ``boolean`` (pandas' nullable
+types, so a missing value does not change a column's dtype between replays), float →
+``float32``, double → ``float64``, strings → ``object``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+import numpy as np
+import pandas as pd
+
+import vtxscope
+
+__all__ = ["tables", "info", "validate", "query", "diverge", "compute", "table_meta"]
+
+_BASE = [("file", object), ("error", object), ("frame", "Int64"), ("game_time", "float64"), ("id", object),
+         ("display_name", object)]
+_SCALAR = {"Bool": "boolean", "Int8": "Int64", "Int32": "Int64", "Int64": "Int64", "Float": "float32",
+           "Double": "float64", "String": object}
+_COMPONENTS = {
+    "Vector": [("x", "float64"), ("y", "float64"), ("z", "float64")],
+    "Quat": [("x", "float32"), ("y", "float32"), ("z", "float32"), ("w", "float32")],
+    "Transform": [("translation.x", "float64"), ("translation.y", "float64"), ("translation.z", "float64"),
+                  ("rotation.x", "float32"), ("rotation.y", "float32"), ("rotation.z", "float32"),
+                  ("rotation.w", "float32"), ("scale.x", "float64"), ("scale.y", "float64"), ("scale.z", "float64")],
+}
+
+
+def _paths(paths: Iterable[Any]) -> List[str]:
+    out = [os.fspath(p) for p in paths]
+    if not out:
+        raise vtxscope.ArgumentError("no replays given")
+    return out
+
+
+def _property_columns(schema: dict, type_name: str, path: str) -> List[tuple]:
+    """(column, dtype) for one property path, from the schema alone (float64 when the path's
+    kind cannot be told without reading values)."""
+    from ._frame import parse_path
+
+    types = schema["types"]
+    steps = parse_path(path)
+    t = types.get(type_name)
+    field = None
+    i = 0
+    while i < len(steps) and t is not None:
+        kind, key = steps[i]
+        field = t["fields"].get(key) if kind == "name" else None
+        if field is None:
+            return [(path, "float64")]
+        i += 1
+        if field["container"] in ("array", "map"):
+            if i < len(steps) and steps[i][0] == "key":
+                i += 1  # an element
+            else:
+                return [(path, "Int64")] if i == len(steps) else [(path, "float64")]
+        if field["type"] == "Struct":
+            t = types.get(field["struct_type"])
+            continue
+        break
+    if field is None:
+        return [(path, "float64")]
+    rest = steps[i:]
+    ft = field["type"]
+    if not rest:
+        if ft in _SCALAR:
+            return [(path, _SCALAR[ft])]
+        if ft in _COMPONENTS:
+            return [(f"{path}.{c}", d) for c, d in _COMPONENTS[ft]]
+        return [(path, "float64")]
+    # A component of a math type: Position.x, Pose.rotation.w
+    sub = ".".join(k for _, k in rest)
+    for c, d in _COMPONENTS.get(ft, []):
+        if c == sub:
+            return [(path, d)]
+    return [(path, "float64")]
+
+
+def table_meta(schema: dict, type_name: str, properties: Optional[Sequence[str]]) -> pd.DataFrame:
+    """The empty frame every partition of :func:`tables` conforms to."""
+    t = schema["types"].get(type_name)
+    if t is None:
+        raise vtxscope.UnknownNameError(f"no entity type {type_name!r} in the schema")
+    if properties is None:
+        properties = [n for n, f in t["fields"].items() if f["container"] == "scalar" and f["type"] not in ("Struct", "None")]
+    cols = list(_BASE)
+    for p in properties:
+        cols += _property_columns(schema, type_name, p)
+    return pd.DataFrame({c: pd.Series(dtype=d) for c, d in cols})
+
+
+def _conform(df: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
+    out = {}
+    n = len(df)
+    for c in meta.columns:
+        dtype = meta[c].dtype
+        if c in df.columns:
+            col = df[c]
+            if isinstance(col.dtype, pd.CategoricalDtype):
+                col = col.astype(object).where(col.notna(), None)
+            out[c] = col.astype(dtype) if col.dtype != dtype else col
+        else:
+            fill = None if dtype == object else (np.nan if getattr(dtype, "kind", "") == "f" else pd.NA)
+            out[c] = pd.Series([fill] * n, dtype=dtype)
+    return pd.DataFrame(out, index=pd.RangeIndex(n))
+
+
+def _error_row(meta: pd.DataFrame, path: str, error: BaseException) -> pd.DataFrame:
+    row = _conform(pd.DataFrame({"file": [path]}), meta)
+    row["file"] = [path]
+    row["error"] = [_error_text(error)]
+    return row
+
+
+def _error_text(e: BaseException) -> str:
+    if isinstance(e, vtxscope.Error):
+        return f"{e.code}: {e.message}"
+    return f"{type(e).__name__}: {e}"
+
+
+def _table_partition(path: str, type_name: str, properties, where, frames, step, meta: pd.DataFrame, budget_mb):
+    try:
+        with vtxscope.open(path, budget_mb=budget_mb) as r:
+            t = r.table(type_name, properties, frames=frames, where=where, step=step)
+        df = t.to_pandas()
+        df.insert(0, "error", None)
+        df.insert(0, "file", path)
+        return _conform(df, meta)
+    except Exception as e:  # noqa: BLE001 - any failure of one replay is that replay's row
+        return _error_row(meta, path, e)
+
+
+def _first_schema(paths: List[str]) -> dict:
+    for p in paths:
+        try:
+            with vtxscope.open(p, budget_mb=64) as r:
+                if r.schema["types"]:
+                    return r.schema
+        except vtxscope.Error:
+            continue
+    raise vtxscope.ReadError("none of the replays could be opened: no schema to build the table's columns from",
+                             path=paths[0])
+
+
+def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] = None, where: Optional[str] = None,
+           frames: Any = None, step: int = 1, budget_mb: Optional[float] = 256):
+    """A ``dask.dataframe`` of ``Replay.table(type, properties, frames, where, step)`` over every
+    replay, a partition per replay, with ``file`` and ``error`` columns (see the module's text).
+    The column types come from the schema of the first replay that opens; nothing else is read
+    until the frame is computed."""
+    import dask
+    import dask.dataframe as dd
+
+    paths = _paths(paths)
+    if isinstance(properties, str):
+        properties = [properties]
+    meta = table_meta(_first_schema(paths), type, properties)
+    parts = [dask.delayed(_table_partition, pure=True)(p, type, properties, where, frames, step, meta, budget_mb)
+             for p in paths]
+    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+
+
+# -- one row per replay -----------------------------------------------------------------------
+
+def _info_row(path: str) -> Dict[str, Any]:
+    try:
+        with vtxscope.open(path, budget_mb=64) as r:
+            i = r.info
+            return {"file": path, "error": None, "backend": r.backend, "frames": len(r), "chunks": len(r.chunks),
+                    "file_size": i.get("file_size"), "recovered": r.is_recovered,
+                    "duration_s": float(r.times.game_time[-1] - r.times.game_time[0]) if len(r.times.game_time) else np.nan,
+                    "types": ",".join(r.schema["types"]), "problems": len(r.problems), "info": i}
+    except Exception as e:  # noqa: BLE001
+        return {"file": path, "error": _error_text(e), "backend": None, "frames": pd.NA, "chunks": pd.NA,
+                "file_size": pd.NA, "recovered": None, "duration_s": np.nan, "types": None, "problems": pd.NA,
+                "info": None}
+
+
+_INFO_META = {"file": object, "error": object, "backend": object, "frames": "Int64", "chunks": "Int64",
+              "file_size": "Int64", "recovered": object, "duration_s": "float64", "types": object,
+              "problems": "Int64", "info": object}
+
+
+def _rows_frame(rows: List[Dict[str, Any]], meta: Dict[str, Any]) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=list(meta))
+    return df.astype(meta)
+
+
+def _meta_frame(meta: Dict[str, Any]) -> pd.DataFrame:
+    return pd.DataFrame({c: pd.Series(dtype=d) for c, d in meta.items()})
+
+
+def _one_row(fn, meta: Dict[str, Any], path: str, *args) -> pd.DataFrame:
+    return _rows_frame([fn(path, *args)], meta)
+
+
+def _per_file(fn, paths: List[str], meta: Dict[str, Any], *args):
+    import dask
+    import dask.dataframe as dd
+
+    parts = [dask.delayed(_one_row, pure=True)(fn, meta, p, *args) for p in paths]
+    return dd.from_delayed(parts, meta=_meta_frame(meta), verify_meta=False)
+
+
+def info(paths: Iterable[Any]):
+    """A ``dask.dataframe``, one row per replay: backend, frames, chunks, size, recovered,
+    duration, entity types, problems, the whole ``info`` object, or the error."""
+    return _per_file(_info_row, _paths(paths), _INFO_META)
+
+
+_VALIDATE_META = {"file": object, "error": object, "ok": "boolean", "chunks_checked": "Int64", "chunks_failed": "Int64",
+                  "frames_checked": "Int64", "problems": "Int64", "first_problem": object}
+
+
+def _validate_row(path: str) -> Dict[str, Any]:
+    try:
+        with vtxscope.open(path, budget_mb=64) as r:
+            v = r.validate()
+        probs = v.get("problems", [])
+        first = probs[0] if probs else None
+        if isinstance(first, dict):
+            first = first.get("message", str(first))
+        return {"file": path, "error": None, "ok": not probs, "chunks_checked": v.get("chunks_checked"),
+                "chunks_failed": v.get("chunks_failed"), "frames_checked": v.get("frames_checked"),
+                "problems": len(probs), "first_problem": first}
+    except Exception as e:  # noqa: BLE001
+        return {"file": path, "error": _error_text(e), "ok": False, "chunks_checked": pd.NA, "chunks_failed": pd.NA,
+                "frames_checked": pd.NA, "problems": pd.NA, "first_problem": None}
+
+
+def validate(paths: Iterable[Any]):
+    """A ``dask.dataframe``, one row per replay: the strict check's verdict (``vtxscope-cli validate``)."""
+    return _per_file(_validate_row, _paths(paths), _VALIDATE_META)
+
+
+_QUERY_META = {"file": object, "error": object, "frame": "Int64", "bucket": object, "id": object, "type": object}
+
+
+def _query_rows(path: str, expression: str) -> pd.DataFrame:
+    try:
+        with vtxscope.open(path, budget_mb=64) as r:
+            q = r.query(expression)
+        rows = []
+        for f in q["frames"]:
+            ents = f.get("entities")
+            if ents is None:
+                rows.append({"file": path, "error": None, "frame": f["frame"], "bucket": None, "id": None, "type": None})
+            for e in ents or []:
+                rows.append({"file": path, "error": None, "frame": f["frame"], "bucket": e["bucket"], "id": e["id"],
+                             "type": e["type"]})
+        return _rows_frame(rows, _QUERY_META)
+    except Exception as e:  # noqa: BLE001
+        return _rows_frame([{"file": path, "error": _error_text(e)}], _QUERY_META)
+
+
+def query(paths: Iterable[Any], expression: str):
+    """A ``dask.dataframe`` of the frames (and, per frame, entities) where ``expression`` holds,
+    one row per match, or one error row per replay that could not be read."""
+    import dask
+    import dask.dataframe as dd
+
+    parts = [dask.delayed(_query_rows, pure=True)(p, expression) for p in _paths(paths)]
+    return dd.from_delayed(parts, meta=_meta_frame(_QUERY_META), verify_meta=False)
+
+
+_DIVERGE_META = {"file": object, "baseline": object, "error": object, "diverged": "boolean",
+                 "first_frame": "Int64", "first_frame_baseline": "Int64", "entity": object, "type": object,
+                 "property": object, "baseline_value": object, "value": object, "deviation": "float64",
+                 "max_deviation": "float64", "max_deviation_property": object, "pairs_compared": "Int64",
+                 "divergent_pairs": "Int64", "schema_differences": "Int64"}
+
+
+def _count(v):
+    return len(v) if isinstance(v, list) else v
+
+
+def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
+    """One row of :func:`diverge` from ``vtxscope.diverge(baseline, path)``'s report."""
+    row: Dict[str, Any] = {k: None for k in _DIVERGE_META}
+    row.update(file=path, baseline=baseline, diverged=bool(report.get("diverged")),
+               pairs_compared=report.get("pairs_compared"), divergent_pairs=_count(report.get("divergent_frames")),
+               schema_differences=len(report.get("schema_differences", []) or []))
+    first = report.get("first_divergence")
+    if first:
+        row["first_frame_baseline"] = first.get("frame_a")
+        row["first_frame"] = first.get("frame_b")
+        ents = first.get("entities") or []
+        if ents:
+            e = ents[0]
+            row["entity"] = e.get("unique_id")
+            row["type"] = e.get("type")
+            props = e.get("properties") or []
+            if props:
+                p = props[0]
+                row["property"] = p.get("path")
+                row["baseline_value"] = p.get("a")
+                row["value"] = p.get("b")
+                row["deviation"] = p.get("deviation")
+    best = None
+    for p in report.get("properties", []) or []:
+        d = p.get("max_deviation")
+        if isinstance(d, (int, float)) and (best is None or d > best[0]):
+            best = (float(d), f"{p.get('type')}.{p.get('path')}")
+    if best:
+        row["max_deviation"], row["max_deviation_property"] = best
+    for k in ("deviation", "max_deviation"):
+        if row[k] is None:
+            row[k] = np.nan
+    return row
+
+
+def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, align: str, ignore: List[str]) -> Dict[str, Any]:
+    try:
+        report = vtxscope.diverge(baseline, path, align=align, epsilon=epsilon, relative=relative, ignore=ignore)
+        return divergence_row(report, baseline, path)
+    except Exception as e:  # noqa: BLE001
+        row = {k: None for k in _DIVERGE_META}
+        row.update(file=path, baseline=baseline, error=_error_text(e), deviation=np.nan, max_deviation=np.nan)
+        return row
+
+
+def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: float = 0.0, align: str = "frame",
+            ignore: Iterable[str] = ()):
+    """A ``dask.dataframe``, one row per run compared with ``baseline`` (``vtxscope.diverge``):
+    whether it diverged, the first divergent frame (the run's and the baseline's), entity, type,
+    property, both values and the deviation there, the largest deviation over the run and of
+    which property, pair counts, or the error."""
+    if align not in ("frame", "time"):
+        raise vtxscope.ArgumentError("align must be 'frame' or 'time'")
+    return _per_file(_diverge_row, _paths(runs), _DIVERGE_META, os.fspath(baseline), float(epsilon), float(relative),
+                     align, list(ignore))
+
+
+def compute(collection, client=None, scheduler: Optional[str] = None, progress: bool = True):
+    """Computes a collection of this module: on ``client`` (a ``distributed.Client``), on the
+    scheduler at ``scheduler`` (``"tcp://host:8786"``; a client is made and closed), else on
+    Dask's local scheduler. ``progress``: Dask's own progress bar locally, ``distributed.progress``
+    on a cluster (the dashboard shows it too)."""
+    if client is None and scheduler:
+        from distributed import Client
+
+        with Client(scheduler) as c:
+            return compute(collection, client=c, progress=progress)
+    if client is not None:
+        future = client.compute(collection)
+        if progress:
+            from distributed import progress as dprogress
+
+            dprogress(future)
+        return future.result()
+    if progress:
+        from dask.diagnostics import ProgressBar
+
+        with ProgressBar():
+            return collection.compute()
+    return collection.compute()
