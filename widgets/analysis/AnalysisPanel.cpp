@@ -2,6 +2,7 @@
 
 #include "common/Prompts.hpp"
 #include "common/CsvFile.hpp"
+#include "session/JobProgress.hpp"
 #include "session/ReplaySession.hpp"
 
 #include <QFile>
@@ -128,16 +129,8 @@ void AnalysisPanel::run(const QString& title, Work work)
     m_cancelButton->setVisible(true);
     QPointer<AnalysisPanel> self(this);
     m_jobs.runLatest(
-        [file, work = std::move(work)](const JobToken& job) {
-            vtx::WalkControl control;
-            control.cancel = job.flag();
-            control.progress = [&job](int64_t done, int64_t total) {
-                const int permille = int(1000 * done / std::max<int64_t>(1, total));
-                job.postIfCurrent([job, permille] {
-                    if (auto* panel = qobject_cast<AnalysisPanel*>(job.owner()))
-                        panel->m_progress->setValue(permille);
-                });
-            };
+        [file, work = std::move(work), bar = QPointer<QProgressBar>(m_progress)](const JobToken& job) {
+            vtx::WalkControl control = walkControlFor(job, bar);
             return work(*file, control);
         },
         [self, title](vtx::Result<vtx::AnalysisTable> r) { // superseded: the newer one reports; cancelled: cancel() restored the title
@@ -204,16 +197,26 @@ void AnalysisPanel::runPropertySpans(const vtx::PropertySpansRequest& request)
     });
 }
 
+namespace {
+/// Asks for a line of text, offering the last answer kept under `key` in QSettings; the new
+/// answer is kept. Empty when cancelled or blank.
+QString askRemembered(QWidget* parent, const char* key, const QString& title, const QString& label)
+{
+    QString text = QSettings().value(key).toString();
+    if (!prompts().askText(parent, title, label, text) || text.trimmed().isEmpty())
+        return {};
+    QSettings().setValue(key, text);
+    return text;
+}
+} // namespace
+
 bool AnalysisPanel::askUniqueValues()
 {
-    QString text = QSettings().value("analysis/uniqueValues").toString();
-    const bool ok = prompts().askText(this, tr("Unique values"),
-                                      tr("Properties to group entities by, comma-separated; optionally a type first:\n"
-                                         "  Team, IsAlive      Player: Team, Weapon.Name"),
-                                      text);
-    if (!ok || text.trimmed().isEmpty())
+    const QString text = askRemembered(this, "analysis/uniqueValues", tr("Unique values"),
+                                       tr("Properties to group entities by, comma-separated; optionally a type first:\n"
+                                          "  Team, IsAlive      Player: Team, Weapon.Name"));
+    if (text.isEmpty())
         return false;
-    QSettings().setValue("analysis/uniqueValues", text);
     vtx::UniqueValuesRequest request;
     QString paths = text;
     if (const int colon = text.indexOf(':'); colon > 0 && !text.left(colon).contains(',')) {
@@ -229,14 +232,11 @@ bool AnalysisPanel::askUniqueValues()
 
 bool AnalysisPanel::askPropertySpans()
 {
-    QString text = QSettings().value("analysis/spans").toString();
-    const bool ok = prompts().askText(this, tr("Property spans"),
-                                      tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
-                                         "  Health      Player: Weapon.Name"),
-                                      text);
-    if (!ok || text.trimmed().isEmpty())
+    const QString text = askRemembered(this, "analysis/spans", tr("Property spans"),
+                                       tr("The property whose runs of equal value to list per entity; optionally a type first:\n"
+                                          "  Health      Player: Weapon.Name"));
+    if (text.isEmpty())
         return false;
-    QSettings().setValue("analysis/spans", text);
     vtx::PropertySpansRequest request;
     QString path = text;
     if (const int colon = text.indexOf(':'); colon > 0) {

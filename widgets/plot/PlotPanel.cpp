@@ -1,6 +1,7 @@
 #include "plot/PlotPanel.hpp"
 #include "common/Prompts.hpp"
 #include "common/CsvFile.hpp"
+#include "session/JobProgress.hpp"
 #include "vtx/plot/ExpressionSeries.hpp"
 
 #include "vtx/analysis/Analyses.hpp"
@@ -510,7 +511,7 @@ void PlotPanel::startScan()
     };
     QPointer<PlotPanel> self(this);
     m_jobs.runLatest(
-        [file, todo, self](const JobToken& job) {
+        [file, todo, self, bar = QPointer<QProgressBar>(m_progress)](const JobToken& job) {
             Answer a;
             std::vector<std::unique_ptr<vtx::SeriesSampler>> samplers;
             for (const auto& [id, factory] : todo) {
@@ -522,15 +523,7 @@ void PlotPanel::startScan()
                 a.ids.push_back(id);
                 samplers.push_back(std::move(*s));
             }
-            vtx::WalkControl control;
-            control.cancel = job.flag();
-            control.progress = [&job](int64_t done, int64_t total) {
-                const int permille = int(1000 * done / std::max<int64_t>(1, total));
-                job.postIfCurrent([job, permille] {
-                    if (auto* panel = qobject_cast<PlotPanel*>(job.owner()))
-                        panel->m_progress->setValue(permille);
-                });
-            };
+            vtx::WalkControl control = walkControlFor(job, bar);
             vtx::SeriesScanResult r = vtx::scanSeries(*file, samplers, control);
             a.cancelled = r.cancelled;
             a.failed = std::move(r.failed);
