@@ -56,13 +56,13 @@
 //                                                honouring the trace timing; --sweep adds none,
 //                                                fixed:k,k for k = 0..20 and adaptive
 
+#include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 #include "QueryBench.hpp"
 #include "ProtoReference.hpp"
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
 #include "MapPaint.hpp"
-#include "PlotBench.hpp"
 #endif
 #include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
