@@ -7,7 +7,7 @@
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 #include "vtx/plot/SeriesScan.hpp"
 
 #include <algorithm>

@@ -2,8 +2,8 @@
 // Reads every named property of every entity of a frame (recursing into structs, arrays and
 // maps) and folds the values into a checksum, so the compiler cannot skip any read.
 
-#include "vtx/PropertyVisit.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/PropertyVisit.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <bit>
 #include <cstring>

@@ -58,21 +58,21 @@
 
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
-#include "QueryBench.hpp"
 #include "ProtoReference.hpp"
+#include "QueryBench.hpp"
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
 #include "MapPaint.hpp"
 #endif
-#include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/ReplayData.hpp"
-#include "vtx/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/ReplayData.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,6 @@
 #include "vtxwidgets/DiffPanel.hpp"
 
-#include "vtx/FrameIntegrity.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtxwidgets/Theme.hpp"
 
 #include "vtx/diff/DiffExport.hpp"

@@ -1,6 +1,6 @@
 #include "vtxwidgets/EntityTreeModel.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "vtxwidgets/ListEdits.hpp"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "vtxwidgets/TimeFormat.hpp"
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QDateTime>
 #include <QObject>

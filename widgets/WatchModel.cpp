@@ -1,6 +1,6 @@
 #include "vtxwidgets/WatchModel.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "vtxwidgets/ViewState.hpp"
 
 #include <QFontDatabase>

@@ -10,10 +10,10 @@
 // consecutive-frame diff.
 
 #include "ProtoReference.hpp"
-#include "vtx/BlobCodec.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/backend/ProtoChunkReader.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/file/BlobCodec.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
 
 #include <benchmark/benchmark.h>
 

@@ -3,7 +3,7 @@
 // blob convention) and the every-kind file (ranges, byte and map arrays no schema names).
 
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtxwidgets/ByteInspector.hpp"
 #include "vtxwidgets/HexDumpModel.hpp"
 #include "vtxwidgets/PropertyTreeModel.hpp"

@@ -8,7 +8,7 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 
-#include "vtx/ReplayWriter.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "vtxwidgets/CompareBar.hpp"
 #include "vtxwidgets/CompareSession.hpp"

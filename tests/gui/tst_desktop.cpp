@@ -18,7 +18,7 @@
 #include "vtxwidgets/UserSettings.hpp"
 #include "vtxwidgets/ViewState.hpp"
 
-#include "vtx/LibraryVersions.hpp"
+#include "vtx/base/LibraryVersions.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

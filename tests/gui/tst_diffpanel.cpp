@@ -3,7 +3,7 @@
 // landing on the frame the core scan finds.
 
 #include "TestSupport.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
 #include "vtxwidgets/ChangeSeeker.hpp"

@@ -4,7 +4,7 @@
 
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtxwidgets/EntityTreeModel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"
 #include "vtxwidgets/ListEdits.hpp"

@@ -4,7 +4,7 @@
 
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"
 #include "vtxwidgets/MainWindow.hpp"

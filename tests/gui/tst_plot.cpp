@@ -6,7 +6,7 @@
 #include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "vtxwidgets/JobTracker.hpp"
 #include "vtxwidgets/AnalysisPanel.hpp"
 #include "vtxwidgets/InspectorPanel.hpp"

@@ -4,7 +4,7 @@
 // scrub latencies as test artifacts.
 
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtxgen/Generator.hpp"
 #include "vtxwidgets/DiffModel.hpp"
 #include "vtxwidgets/DiffPanel.hpp"

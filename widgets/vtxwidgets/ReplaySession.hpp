@@ -3,7 +3,7 @@
 // decoded frame shown. Opening runs on a worker thread; frames are requested from the cache
 // asynchronously (latest wins) and arrive on the UI thread. The UI thread never decodes.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtxwidgets/JobTracker.hpp"

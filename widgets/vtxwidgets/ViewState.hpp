@@ -4,9 +4,9 @@
 // the timeline's visible range and the entity filter. Panels observe it and find their data in
 // the shown frame themselves, so no one has to push frames to them in the right order.
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/Schema.hpp"
 #include "vtxwidgets/EntityTreeModel.hpp"
 
 #include <QObject>

@@ -1,8 +1,8 @@
 #include "vtx/diff/FrameDiff.hpp"
 
-#include "vtx/ContentHash.hpp"
-#include "vtx/PropertyVisit.hpp"
-#include "vtx/UnnamedData.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/model/PropertyVisit.hpp"
+#include "vtx/model/UnnamedData.hpp"
 
 #include <xxhash.h>
 

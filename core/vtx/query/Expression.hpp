@@ -23,10 +23,10 @@
 // compare bytewise (UTF-8); `any(e)` / `all(e)` evaluate e on every entity of the frame;
 // `changed(p)` compares p with the same entity (bucket and unique id) in the previous frame.
 
-#include "vtx/FrameView.hpp"
-#include "vtx/PropertyPath.hpp"
-#include "vtx/Schema.hpp"
-#include "vtx/Value.hpp"
+#include "vtx/model/FrameView.hpp"
+#include "vtx/model/PropertyPath.hpp"
+#include "vtx/model/Schema.hpp"
+#include "vtx/model/Value.hpp"
 
 #include <memory>
 #include <optional>
