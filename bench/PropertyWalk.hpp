@@ -21,12 +21,8 @@ public:
 
     void frame(const vtx::FrameView& f, WalkTotals& t) const
     {
-        for (size_t b = 0; b < f.bucketCount(); ++b) {
-            vtx::BucketView bucket = f.bucket(b);
-            vtx::ContainerList entities = bucket.entities();
-            for (size_t e = 0; e < entities.size(); ++e)
-                container(entities[e], t, 0);
-        }
+        for (const vtx::FrameEntity e : f.entities())
+            container(e.entity, t, 0);
     }
 
     void container(vtx::ContainerView c, WalkTotals& t, int depth) const

@@ -343,16 +343,12 @@ inline bool readTyped(vtx::ContainerView c, const vtx::PropertyKey& k, uint64_t&
 inline uint64_t readFrame(const vtx::FrameView& fv, const std::vector<std::vector<vtx::PropertyKey>>& keysByType, uint64_t& acc)
 {
     uint64_t n = 0;
-    for (size_t b = 0; b < fv.bucketCount(); ++b) {
-        const vtx::ContainerList entities = fv.bucket(b).entities();
-        for (size_t e = 0; e < entities.size(); ++e) {
-            const vtx::ContainerView ev = entities[e];
-            const size_t type = size_t(ev.typeId());
-            if (type >= keysByType.size())
-                continue;
-            for (const vtx::PropertyKey& k : keysByType[type])
-                n += readTyped(ev, k, acc);
-        }
+    for (const vtx::FrameEntity e : fv.entities()) {
+        const size_t type = size_t(e.entity.typeId());
+        if (type >= keysByType.size())
+            continue;
+        for (const vtx::PropertyKey& k : keysByType[type])
+            n += readTyped(e.entity, k, acc);
     }
     return n;
 }
@@ -425,12 +421,11 @@ int propertyRead(const std::string& path, int rounds)
     // Isolated: one property of one entity, read over and over (hot, no lookup of the entity).
     vtx::ContainerView first;
     vtx::PropertyKey firstKey;
-    for (size_t b = 0; b < c.frame(0).bucketCount() && first.isNull(); ++b) {
-        const vtx::ContainerList entities = c.frame(0).bucket(b).entities();
-        for (size_t e = 0; e < entities.size() && first.isNull(); ++e)
-            if (const size_t type = size_t(entities[e].typeId()); type < keysByType.size() && !keysByType[type].empty())
-                first = entities[e], firstKey = keysByType[type].front();
-    }
+    for (const vtx::FrameEntity e : c.frame(0).entities())
+        if (const size_t type = size_t(e.entity.typeId()); type < keysByType.size() && !keysByType[type].empty()) {
+            first = e.entity, firstKey = keysByType[type].front();
+            break;
+        }
     double isolatedNs = 0;
     if (!first.isNull()) {
         constexpr int kReads = 10'000'000;

@@ -235,13 +235,8 @@ FrameIntegrity checkFrameIntegrity(FrameView frame, const Schema& schema, const 
     if (frame.isNull())
         return out;
     IntegrityWalk walk(schema, trust, out);
-    for (size_t b = 0; b < frame.bucketCount(); ++b) {
-        const BucketView bucket = frame.bucket(b);
-        const ContainerList entities = bucket.entities();
-        const StringList ids = bucket.uniqueIds();
-        for (size_t e = 0; e < entities.size(); ++e)
-            walk.entity(entities[e], uint32_t(b), uint32_t(e), e < ids.size() ? std::string_view(ids[e]) : std::string_view());
-    }
+    for (const FrameEntity e : frame.entities())
+        walk.entity(e.entity, e.bucket, uint32_t(e.index), e.uniqueId());
     walk.finish();
     return out;
 }

@@ -126,15 +126,12 @@ void HashTrust::observeFrame(FrameView frame, int32_t frameIndex)
 {
     if (frame.isNull())
         return;
-    for (size_t b = 0; b < frame.bucketCount(); ++b) {
-        const BucketView bucket = frame.bucket(b);
-        for (size_t e = 0; e < bucket.entityCount(); ++e) {
-            HashMismatch where;
-            where.frame = frameIndex;
-            where.bucket = uint32_t(b);
-            where.uniqueId = std::string(bucket.uniqueId(e));
-            observe(bucket.entity(e), where, 0);
-        }
+    for (const FrameEntity e : frame.entities()) {
+        HashMismatch where;
+        where.frame = frameIndex;
+        where.bucket = e.bucket;
+        where.uniqueId = std::string(e.uniqueId());
+        observe(e.entity, where, 0);
     }
 }
 

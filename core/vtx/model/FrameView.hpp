@@ -9,6 +9,8 @@
 #include "vtx_generated.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -319,6 +321,79 @@ private:
     const fbsvtx::Bucket* m_b = nullptr;
 };
 
+/// One entity as FrameView::entities() yields it: where it is and its container.
+struct FrameEntity {
+    uint32_t bucket = 0; ///< bucket index in the frame
+    size_t index = 0;    ///< entity index in its bucket
+    ContainerView entity;
+    StringList ids; ///< the bucket's unique ids (parallel to its entities)
+    /// This entity's unique id, empty when the bucket's ids list is shorter.
+    std::string_view uniqueId() const { return index < ids.size() ? ids[index] : std::string_view{}; }
+};
+
+/// Every entity of a frame, bucket by bucket, in stored order: the bucket × entity loop as one
+/// range. The iterator keeps the current bucket's lists, so a step is an index increment and
+/// a compare, as in the hand-written nested loop. `WithIds` stops each bucket at the shorter of
+/// its entity and unique-id lists (for loops that need every entity's id).
+class FrameEntities {
+public:
+    enum class Extent { All, WithIds };
+
+    class Iterator {
+    public:
+        using value_type = FrameEntity;
+        using difference_type = std::ptrdiff_t;
+        Iterator() = default;
+        Iterator(const fbsvtx::Frame* f, Extent extent) : m_f(f), m_extent(extent)
+        {
+            m_buckets = m_f && m_f->data() ? m_f->data()->size() : 0;
+            enterBucket();
+        }
+        FrameEntity operator*() const { return FrameEntity{m_b, m_i, m_entities[m_i], m_ids}; }
+        Iterator& operator++()
+        {
+            if (++m_i == m_n) {
+                ++m_b;
+                enterBucket();
+            }
+            return *this;
+        }
+        void operator++(int) { ++*this; }
+        bool operator==(std::default_sentinel_t) const { return m_b >= m_buckets; }
+
+    private:
+        /// Settles on the first entity of bucket m_b or a later one (empty buckets are passed).
+        void enterBucket()
+        {
+            for (; m_b < m_buckets; ++m_b) {
+                const BucketView bucket(m_f->data()->Get(m_b));
+                m_entities = bucket.entities();
+                m_ids = bucket.uniqueIds();
+                m_n = m_extent == Extent::WithIds ? std::min(m_entities.size(), m_ids.size()) : m_entities.size();
+                if (m_n != 0) {
+                    m_i = 0;
+                    return;
+                }
+            }
+        }
+
+        const fbsvtx::Frame* m_f = nullptr;
+        Extent m_extent = Extent::All;
+        uint32_t m_b = 0, m_buckets = 0;
+        size_t m_i = 0, m_n = 0;
+        ContainerList m_entities;
+        StringList m_ids;
+    };
+
+    FrameEntities(const fbsvtx::Frame* f, Extent extent) : m_f(f), m_extent(extent) {}
+    Iterator begin() const { return Iterator(m_f, m_extent); }
+    std::default_sentinel_t end() const { return {}; }
+
+private:
+    const fbsvtx::Frame* m_f;
+    Extent m_extent;
+};
+
 class FrameView {
 public:
     FrameView() = default;
@@ -330,6 +405,10 @@ public:
     std::span<const uint8_t> bytes() const { return m_bytes; }
     size_t bucketCount() const { return m_f && m_f->data() ? m_f->data()->size() : 0; }
     BucketView bucket(size_t i) const { return BucketView(m_f->data()->Get(static_cast<flatbuffers::uoffset_t>(i))); }
+    /// Every entity of every bucket, in stored order: `for (const FrameEntity e : frame.entities())`.
+    FrameEntities entities() const { return FrameEntities(m_f, FrameEntities::Extent::All); }
+    /// Every entity that has a unique id: each bucket up to the shorter of its entity and id lists.
+    FrameEntities entitiesWithIds() const { return FrameEntities(m_f, FrameEntities::Extent::WithIds); }
 
 private:
     const fbsvtx::Frame* m_f = nullptr;

@@ -69,12 +69,9 @@ public:
     {
         if (!m_perEntity)
             return;
-        for (size_t b = 0; b < m_frame.bucketCount(); ++b) {
-            const size_t n = m_frame.bucket(b).entityCount();
-            for (size_t i = 0; i < n; ++i)
-                if (matchesEntity(uint32_t(b), i))
-                    f(uint32_t(b), i);
-        }
+        for (const FrameEntity e : m_frame.entities())
+            if (matchesEntity(e.bucket, e.index))
+                f(e.bucket, e.index);
     }
 
     // The compiled form, public for the compiler in Compiler.cpp; callers use the API above.
