@@ -7,6 +7,7 @@
 
 #include "vtx_generated.h"
 
+#include <array>
 #include <bit>
 #include <memory>
 #include <vector>
@@ -72,35 +73,6 @@ struct ContainerScratch {
     // A MapContainer at this depth.
     AppendArray<StringRef> mapKeys;
     AppendArray<ContainerRef> mapValues;
-
-    void clear()
-    {
-        bools.clear();
-        int32s.clear();
-        int64s.clear();
-        floats.clear();
-        doubles.clear();
-        strings.clear();
-        transforms.clear();
-        vectors.clear();
-        quats.clear();
-        ranges.clear();
-        byteArrays.clear();
-        int32Arrays.clear();
-        int64Arrays.clear();
-        floatArrays.clear();
-        doubleArrays.clear();
-        vectorArrays.clear();
-        quatArrays.clear();
-        transformArrays.clear();
-        rangeArrays.clear();
-        boolArrays.clear();
-        stringArrays.clear();
-        structs.clear();
-        structArrays.clear();
-        maps.clear();
-        mapArrays.clear();
-    }
 };
 
 // Depths as the FlatBuffers verifier counts tables: Chunk 1, Frame 2, Bucket 3, entity 4.
@@ -290,7 +262,7 @@ private:
         return true;
     }
 
-    static bool toBool(uint64_t v) { return v != 0; }
+    static uint8_t toBoolByte(uint64_t v) { return uint8_t(v != 0); }
     static int32_t toSint32(uint64_t v) { return wire::zigzag32(v); }
     static int64_t toSint64(uint64_t v) { return wire::zigzag64(v); }
     static uint32_t toUint32(uint64_t v) { return uint32_t(v); }
@@ -445,21 +417,6 @@ private:
         }
     }
 
-    /// A Flat*Array whose data are messages (struct arrays, map arrays) one table deeper than the
-    /// array, each read by `read` at its depth.
-    template <class Read>
-    void flatOfMessages(Cursor& c, FlatScratch<Ref>& out, size_t depth, const uint8_t* at, Read read)
-    {
-        depthCheck(depth + 1, at);
-        flatArray(c, out, [&](Cursor& in, WireType t) {
-            if (t != WireType::Len)
-                return false;
-            auto [p, e] = message(in);
-            out.data.push_back(read(p, e, depth + 2));
-            return true;
-        });
-    }
-
     // ---- containers ---------------------------------------------------------------------------
 
     ContainerScratch& scratch(size_t depth)
@@ -523,7 +480,7 @@ private:
     {
         depthCheck(depth, p);
         ContainerScratch& s = scratch(depth);
-        s.clear();
+        ContainerFields::clear(s);
         int32_t typeId = 0;
         uint64_t contentHash = 0;
         Cursor c(p, e);
@@ -532,118 +489,15 @@ private:
             uint32_t field;
             WireType type;
             tag(c, field, type);
-            bool read = false;
-            switch (field) {
-            case 1:
+            bool read;
+            if (field == 1) {
                 if ((read = type == WireType::Varint))
                     typeId = int32_t(uint32_t(varint(c)));
-                break;
-            case 2: read = repeatedVarint(c, type, s.bools, [](uint64_t v) { return uint8_t(v != 0); }); break;
-            case 3: read = repeatedVarint(c, type, s.int32s, toSint32); break;
-            case 4: read = repeatedVarint(c, type, s.int64s, toSint64); break;
-            case 5: read = repeatedFixed(c, type, s.floats); break;
-            case 6: read = repeatedFixed(c, type, s.doubles); break;
-            case 7:
-                if ((read = type == WireType::Len))
-                    s.strings.push_back(string(c));
-                break;
-            case 8: read = repeatedMessage<fbsvtx::Transform, &transform>(c, type, s.transforms); break;
-            case 9: read = repeatedMessage<fbsvtx::Vector, &vector>(c, type, s.vectors); break;
-            case 10: read = repeatedMessage<fbsvtx::Quat, &quat>(c, type, s.quats); break;
-            case 11: read = repeatedMessage<fbsvtx::FloatRange, &range>(c, type, s.ranges); break;
-            case 12:
-                // The SDK writes all bytes as one element; a reader must concatenate them (§3.2).
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.byteArrays, [&](Cursor& in, WireType t) {
-                        if (t != WireType::Len)
-                            return false;
-                        auto [bp, be] = message(in);
-                        s.byteArrays.data.append(bp, size_t(be - bp));
-                        return true;
-                    });
-                break;
-            case 13:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.int32Arrays, [&](Cursor& in, WireType t) { return repeatedVarint(in, t, s.int32Arrays.data, toSint32); });
-                break;
-            case 14:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.int64Arrays, [&](Cursor& in, WireType t) { return repeatedVarint(in, t, s.int64Arrays.data, toSint64); });
-                break;
-            case 15:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.floatArrays, [&](Cursor& in, WireType t) { return repeatedFixed(in, t, s.floatArrays.data); });
-                break;
-            case 16:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.doubleArrays, [&](Cursor& in, WireType t) { return repeatedFixed(in, t, s.doubleArrays.data); });
-                break;
-            case 17:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.vectorArrays, [&](Cursor& in, WireType t) {
-                        return repeatedMessage<fbsvtx::Vector, &vector>(in, t, s.vectorArrays.data);
-                    });
-                break;
-            case 18:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.quatArrays, [&](Cursor& in, WireType t) {
-                        return repeatedMessage<fbsvtx::Quat, &quat>(in, t, s.quatArrays.data);
-                    });
-                break;
-            case 19:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.transformArrays, [&](Cursor& in, WireType t) {
-                        return repeatedMessage<fbsvtx::Transform, &transform>(in, t, s.transformArrays.data);
-                    });
-                break;
-            case 20:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.rangeArrays, [&](Cursor& in, WireType t) {
-                        return repeatedMessage<fbsvtx::FloatRange, &range>(in, t, s.rangeArrays.data);
-                    });
-                break;
-            case 21:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.boolArrays, [&](Cursor& in, WireType t) {
-                        return repeatedVarint(in, t, s.boolArrays.data, [](uint64_t v) { return uint8_t(v != 0); });
-                    });
-                break;
-            case 22:
-                if ((read = type == WireType::Len))
-                    flatArray(c, s.stringArrays, [&](Cursor& in, WireType t) {
-                        if (t != WireType::Len)
-                            return false;
-                        s.stringArrays.data.push_back(string(in));
-                        return true;
-                    });
-                break;
-            case 23:
-                if ((read = type == WireType::Len)) {
-                    auto [sp, se] = message(c);
-                    s.structs.push_back(container(sp, se, depth + 1));
-                }
-                break;
-            case 24:
-                if ((read = type == WireType::Len))
-                    flatOfMessages(c, s.structArrays, depth, at,
-                                   [&](const uint8_t* mp, const uint8_t* me, size_t d) { return container(mp, me, d); });
-                break;
-            case 25:
-                if ((read = type == WireType::Len)) {
-                    auto [mp, me] = message(c);
-                    s.maps.push_back(map(mp, me, depth + 1));
-                }
-                break;
-            case 26:
-                if ((read = type == WireType::Len))
-                    flatOfMessages(c, s.mapArrays, depth, at,
-                                   [&](const uint8_t* mp, const uint8_t* me, size_t d) { return map(mp, me, d); });
-                break;
-            case 27:
+            } else if (field == 27) {
                 if ((read = type == WireType::Varint))
                     contentHash = varint(c);
-                break;
-            default: break;
+            } else {
+                read = ContainerFields::read(field, *this, c, type, s, depth, at); // fields 2..26
             }
             if (!read)
                 skip(c, type, at);
@@ -651,34 +505,195 @@ private:
         return finishContainer(s, typeId, contentHash, p);
     }
 
+    // ---- PropertyContainer fields 2..26: one row each in ContainerFields ----------------------
+    //
+    // A row names the field, the scratch member it collects into and how one element is read;
+    // the reading, clearing and writing of every field follow from the rows. The dispatch on the
+    // field number is a fold that GCC and clang compile to one jump table, as the switch it
+    // replaced.
+
+    // Element readers: one occurrence of a repeated field, or of a Flat*Array's data field, read
+    // into `out`; false when the wire type fits neither form (the field is then skipped).
+    // kRefs: the elements are offsets (strings, tables), written as a vector of offsets.
+    template <auto Conv>
+    struct Varints {
+        static constexpr bool kRefs = false, kTables = false;
+        template <class T>
+        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
+        {
+            return repeatedVarint(c, t, out, Conv);
+        }
+    };
+    struct Fixeds {
+        static constexpr bool kRefs = false, kTables = false;
+        template <class T>
+        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
+        {
+            return repeatedFixed(c, t, out);
+        }
+    };
+    /// A math message (Vector, Quat, Transform, FloatRange) parsed by `Parse`.
+    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)>
+    struct Messages {
+        static constexpr bool kRefs = false, kTables = false;
+        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<S>& out, size_t)
+        {
+            return repeatedMessage<S, Parse>(c, t, out);
+        }
+    };
+    /// The SDK writes all bytes as one element; a reader must concatenate them (§3.2).
+    struct Bytes {
+        static constexpr bool kRefs = false, kTables = false;
+        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<uint8_t>& out, size_t)
+        {
+            if (t != WireType::Len)
+                return false;
+            auto [p, e] = message(c);
+            out.append(p, size_t(e - p));
+            return true;
+        }
+    };
+    struct Strings {
+        static constexpr bool kRefs = true, kTables = false;
+        [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, AppendArray<StringRef>& out, size_t)
+        {
+            if (t != WireType::Len)
+                return false;
+            out.push_back(r.string(c));
+            return true;
+        }
+    };
+    /// A nested container or map, read at `depth` by `Read`.
+    template <Ref (ChunkReader::*Read)(const uint8_t*, const uint8_t*, size_t)>
+    struct Tables {
+        static constexpr bool kRefs = true, kTables = true;
+        [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, AppendArray<Ref>& out, size_t depth)
+        {
+            if (t != WireType::Len)
+                return false;
+            auto [p, e] = message(c);
+            out.push_back((r.*Read)(p, e, depth));
+            return true;
+        }
+    };
+
+    /// A repeated field: each occurrence appends to s.*Member (nested tables one level deeper).
+    template <uint32_t Number, auto Member, class Element>
+    struct Repeated {
+        static constexpr uint32_t kNumber = Number;
+        static void clear(ContainerScratch& s) { (s.*Member).clear(); }
+        [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth, const uint8_t*)
+        {
+            return Element::read(r, c, t, s.*Member, depth + 1);
+        }
+        /// As in the SDK's own files, an empty repeated field is left out.
+        static Ref write(ChunkReader& r, const ContainerScratch& s, const uint8_t* at)
+        {
+            const auto& a = s.*Member;
+            if (a.empty())
+                return Ref(0);
+            if constexpr (Element::kRefs)
+                return r.refs(a, at);
+            else
+                return r.vec(a, at);
+        }
+    };
+
+    /// A Flat*Array field (data: field 1, elements read by Element; offsets: field 2). Its table
+    /// is one level deeper than the container, tables in its data two.
+    template <uint32_t Number, auto Member, class Element>
+    struct Flat {
+        static constexpr uint32_t kNumber = Number;
+        static void clear(ContainerScratch& s) { (s.*Member).clear(); }
+        [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth, const uint8_t* at)
+        {
+            if (t != WireType::Len)
+                return false;
+            auto& a = s.*Member;
+            if constexpr (Element::kTables)
+                r.depthCheck(depth + 1, at);
+            r.flatArray(c, a, [&](Cursor& in, WireType et) { return Element::read(r, in, et, a.data, depth + 2); });
+            return true;
+        }
+        /// A Flat*Array without data is left out, as in the SDK's own files.
+        static Ref write(ChunkReader& r, const ContainerScratch& s, const uint8_t* at)
+        {
+            const auto& a = s.*Member;
+            if (a.data.empty())
+                return Ref(0);
+            Ref d;
+            if constexpr (Element::kRefs)
+                d = r.refs(a.data, at);
+            else
+                d = r.vec(a.data, at);
+            return r.pairTable(d, r.vec(a.offsets, at));
+        }
+    };
+
+    /// The rows, in field order from 2 (the FlatBuffers field ids are the Protobuf numbers - 1).
+    template <class... Fields>
+    struct FieldTable {
+        static constexpr uint32_t kNumbers[] = {Fields::kNumber...};
+        static constexpr bool consecutive()
+        {
+            for (size_t i = 0; i < sizeof...(Fields); ++i)
+                if (kNumbers[i] != i + 2)
+                    return false;
+            return true;
+        }
+        static void clear(ContainerScratch& s) { (Fields::clear(s), ...); }
+        /// Reads one occurrence of `field`; false when no row has it or its wire type does not fit.
+        [[gnu::always_inline]] static bool read(uint32_t field, ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth,
+                                                const uint8_t* at)
+        {
+            bool read = false;
+            (void)((field == Fields::kNumber && (read = Fields::read(r, c, t, s, depth, at), true)) || ...);
+            return read;
+        }
+        /// Each field's vector or table, in field order (children are written before the table).
+        static std::array<Ref, sizeof...(Fields)> write(ChunkReader& r, const ContainerScratch& s, const uint8_t* at)
+        {
+            static_assert(consecutive(), "rows in field order, from field 2, none missing");
+            return {Fields::write(r, s, at)...};
+        }
+    };
+
+    using S = ContainerScratch;
+    using ContainerFields = FieldTable<
+        Repeated<2, &S::bools, Varints<&toBoolByte>>,
+        Repeated<3, &S::int32s, Varints<&toSint32>>,
+        Repeated<4, &S::int64s, Varints<&toSint64>>,
+        Repeated<5, &S::floats, Fixeds>,
+        Repeated<6, &S::doubles, Fixeds>,
+        Repeated<7, &S::strings, Strings>,
+        Repeated<8, &S::transforms, Messages<fbsvtx::Transform, &transform>>,
+        Repeated<9, &S::vectors, Messages<fbsvtx::Vector, &vector>>,
+        Repeated<10, &S::quats, Messages<fbsvtx::Quat, &quat>>,
+        Repeated<11, &S::ranges, Messages<fbsvtx::FloatRange, &range>>,
+        Flat<12, &S::byteArrays, Bytes>,
+        Flat<13, &S::int32Arrays, Varints<&toSint32>>,
+        Flat<14, &S::int64Arrays, Varints<&toSint64>>,
+        Flat<15, &S::floatArrays, Fixeds>,
+        Flat<16, &S::doubleArrays, Fixeds>,
+        Flat<17, &S::vectorArrays, Messages<fbsvtx::Vector, &vector>>,
+        Flat<18, &S::quatArrays, Messages<fbsvtx::Quat, &quat>>,
+        Flat<19, &S::transformArrays, Messages<fbsvtx::Transform, &transform>>,
+        Flat<20, &S::rangeArrays, Messages<fbsvtx::FloatRange, &range>>,
+        Flat<21, &S::boolArrays, Varints<&toBoolByte>>,
+        Flat<22, &S::stringArrays, Strings>,
+        Repeated<23, &S::structs, Tables<&ChunkReader::container>>,
+        Flat<24, &S::structArrays, Tables<&ChunkReader::container>>,
+        Repeated<25, &S::maps, Tables<&ChunkReader::map>>,
+        Flat<26, &S::mapArrays, Tables<&ChunkReader::map>>>;
+
     /// Writes the collected fields. As in the SDK's own files, an empty repeated field and a
     /// Flat*Array without data are left out.
     ContainerRef finishContainer(const ContainerScratch& s, int32_t typeId, uint64_t contentHash, const uint8_t* at)
     {
-        auto opt = [&](const auto& a) { return a.empty() ? Ref(0) : vec(a, at); };
-        auto optRefs = [&](const AppendArray<Ref>& a) { return a.empty() ? Ref(0) : refs(a, at); };
-        auto flat = [&](const auto& a) {
-            if (a.data.empty())
-                return Ref(0);
-            const Ref d = vec(a.data, at);
-            return pairTable(d, vec(a.offsets, at));
-        };
-        auto flatRefs = [&](const auto& a) {
-            if (a.data.empty())
-                return Ref(0);
-            const Ref d = refs(a.data, at);
-            return pairTable(d, vec(a.offsets, at));
-        };
-        static_assert(fbsvtx::FlatIntArray::VT_DATA == 4 && fbsvtx::FlatIntArray::VT_OFFSETS == 6);
         // In field id order; written children first, then the table.
-        const Ref fields[] = {
-            opt(s.bools), opt(s.int32s), opt(s.int64s), opt(s.floats), opt(s.doubles), optRefs(s.strings),
-            opt(s.transforms), opt(s.vectors), opt(s.quats), opt(s.ranges),
-            flat(s.byteArrays), flat(s.int32Arrays), flat(s.int64Arrays), flat(s.floatArrays), flat(s.doubleArrays),
-            flat(s.vectorArrays), flat(s.quatArrays), flat(s.transformArrays), flat(s.rangeArrays), flat(s.boolArrays),
-            flatRefs(s.stringArrays), optRefs(s.structs), flatRefs(s.structArrays), optRefs(s.maps), flatRefs(s.mapArrays)};
+        const auto fields = ContainerFields::write(*this, s, at);
         static_assert(PC::VT_BOOL_PROPERTIES == 6 && PC::VT_MAP_ARRAYS == 54 && PC::VT_CONTENT_HASH == 56 &&
-                      std::size(fields) == (PC::VT_MAP_ARRAYS - PC::VT_BOOL_PROPERTIES) / 2 + 1);
+                      std::tuple_size_v<decltype(fields)> == (PC::VT_MAP_ARRAYS - PC::VT_BOOL_PROPERTIES) / 2 + 1);
 
         room(256, at);
         FlatBufferWriter::Table t(m_out, contentHash != 0);
