@@ -5,7 +5,7 @@
 
 #include "MapPaint.hpp"
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 #include "map/MapRenderer.hpp"
 
 #include <QGuiApplication>

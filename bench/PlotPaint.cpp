@@ -6,7 +6,7 @@
 
 #include "PlotBench.hpp"
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 #include "plot/PlotRenderer.hpp"
 
 #include <QGuiApplication>

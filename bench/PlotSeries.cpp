@@ -7,7 +7,7 @@
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 #include "vtx/plot/SeriesScan.hpp"
 
 #include <algorithm>
@@ -46,26 +46,22 @@ std::vector<Pick> pickSeries(const vtx::ReplayFile& file, size_t n)
     if (!h)
         return {};
     const vtx::FrameView fv = h->view();
-    for (size_t b = 0; b < fv.bucketCount(); ++b) {
-        const vtx::BucketView bucket = fv.bucket(b);
-        for (size_t i = 0; i < std::min(bucket.entityCount(), bucket.uniqueIds().size()); ++i) {
-            const vtx::ContainerView c = bucket.entities()[i];
-            const vtx::StructDef* def = file.schema().structById(c.typeId());
-            if (!def)
-                continue;
-            std::vector<Pick> picks;
-            for (const vtx::FieldDef& f : def->fields) {
-                for (const std::string& path : {f.name, f.name + ".x", f.name + ".translation.x"}) {
-                    auto p = vtx::PropertyPath::parse(path);
-                    if (p && p->evaluate(c, file.schema()).isNumber()) {
-                        picks.push_back({uint32_t(b), std::string(bucket.uniqueIds()[i]), path});
-                        break;
-                    }
+    for (const vtx::FrameEntity e : fv.entitiesWithIds()) {
+        const vtx::StructDef* def = file.schema().structById(e.entity.typeId());
+        if (!def)
+            continue;
+        std::vector<Pick> picks;
+        for (const vtx::FieldDef& f : def->fields) {
+            for (const std::string& path : {f.name, f.name + ".x", f.name + ".translation.x"}) {
+                auto p = vtx::PropertyPath::parse(path);
+                if (p && p->evaluate(e.entity, file.schema()).isNumber()) {
+                    picks.push_back({e.bucket, std::string(e.uniqueId()), path});
+                    break;
                 }
             }
-            if (!picks.empty())
-                perEntity.push_back(std::move(picks));
         }
+        if (!picks.empty())
+            perEntity.push_back(std::move(picks));
     }
     // Series j: entity j, its (2j + 1)-th numeric field (wrapping), so the picks mix ints,
     // floats and vector components instead of the same first field of every entity.

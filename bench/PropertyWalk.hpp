@@ -2,8 +2,8 @@
 // Reads every named property of every entity of a frame (recursing into structs, arrays and
 // maps) and folds the values into a checksum, so the compiler cannot skip any read.
 
-#include "vtx/PropertyVisit.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/PropertyVisit.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <bit>
 #include <cstring>
@@ -21,12 +21,8 @@ public:
 
     void frame(const vtx::FrameView& f, WalkTotals& t) const
     {
-        for (size_t b = 0; b < f.bucketCount(); ++b) {
-            vtx::BucketView bucket = f.bucket(b);
-            vtx::ContainerList entities = bucket.entities();
-            for (size_t e = 0; e < entities.size(); ++e)
-                container(entities[e], t, 0);
-        }
+        for (const vtx::FrameEntity e : f.entities())
+            container(e.entity, t, 0);
     }
 
     void container(vtx::ContainerView c, WalkTotals& t, int depth) const

@@ -2,8 +2,8 @@
 
 #include "PropertyWalk.hpp"
 
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/query/QueryScan.hpp"
 
 #include <algorithm>

@@ -56,23 +56,23 @@
 //                                                honouring the trace timing; --sweep adds none,
 //                                                fixed:k,k for k = 0..20 and adaptive
 
+#include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
-#include "QueryBench.hpp"
 #include "ProtoReference.hpp"
+#include "QueryBench.hpp"
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
 #include "MapPaint.hpp"
-#include "PlotBench.hpp"
 #endif
-#include "vtx/backend/ChunkLimits.hpp"
 #include "vtx/cache/ChunkCache.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/ReplayData.hpp"
-#include "vtx/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/ReplayData.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -343,16 +343,12 @@ inline bool readTyped(vtx::ContainerView c, const vtx::PropertyKey& k, uint64_t&
 inline uint64_t readFrame(const vtx::FrameView& fv, const std::vector<std::vector<vtx::PropertyKey>>& keysByType, uint64_t& acc)
 {
     uint64_t n = 0;
-    for (size_t b = 0; b < fv.bucketCount(); ++b) {
-        const vtx::ContainerList entities = fv.bucket(b).entities();
-        for (size_t e = 0; e < entities.size(); ++e) {
-            const vtx::ContainerView ev = entities[e];
-            const size_t type = size_t(ev.typeId());
-            if (type >= keysByType.size())
-                continue;
-            for (const vtx::PropertyKey& k : keysByType[type])
-                n += readTyped(ev, k, acc);
-        }
+    for (const vtx::FrameEntity e : fv.entities()) {
+        const size_t type = size_t(e.entity.typeId());
+        if (type >= keysByType.size())
+            continue;
+        for (const vtx::PropertyKey& k : keysByType[type])
+            n += readTyped(e.entity, k, acc);
     }
     return n;
 }
@@ -425,12 +421,11 @@ int propertyRead(const std::string& path, int rounds)
     // Isolated: one property of one entity, read over and over (hot, no lookup of the entity).
     vtx::ContainerView first;
     vtx::PropertyKey firstKey;
-    for (size_t b = 0; b < c.frame(0).bucketCount() && first.isNull(); ++b) {
-        const vtx::ContainerList entities = c.frame(0).bucket(b).entities();
-        for (size_t e = 0; e < entities.size() && first.isNull(); ++e)
-            if (const size_t type = size_t(entities[e].typeId()); type < keysByType.size() && !keysByType[type].empty())
-                first = entities[e], firstKey = keysByType[type].front();
-    }
+    for (const vtx::FrameEntity e : c.frame(0).entities())
+        if (const size_t type = size_t(e.entity.typeId()); type < keysByType.size() && !keysByType[type].empty()) {
+            first = e.entity, firstKey = keysByType[type].front();
+            break;
+        }
     double isolatedNs = 0;
     if (!first.isNull()) {
         constexpr int kReads = 10'000'000;

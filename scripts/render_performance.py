@@ -204,7 +204,7 @@ if phases:
               "had not backed yet. Freed large blocks are kept for the next decode (`LargeAlloc`), so within a process only "
               "the first decodes pay it; the medians of five runs above damp the rest.",
               "- On this VM a first-touched 4 KiB page costs microseconds: large blocks use transparent huge pages "
-              "(`core/vtx/LargeAlloc`); with `VTXSCOPE_NO_HUGEPAGES=1` a cold FlatBuffers jump took 135 ms instead of "
+              "(`core/vtx/base/LargeAlloc`); with `VTXSCOPE_NO_HUGEPAGES=1` a cold FlatBuffers jump took 135 ms instead of "
               "43 ms and Protobuf open → first frame 838 ms instead of 184 ms when measured.", ""]
 
 # ---- FlatBuffers vs Protobuf ------------------------------------------------------------------

@@ -1,11 +1,11 @@
 // vtxscope-cli: headless access to VTX replays, JSON on stdout. Exit code 0 on success,
 // 1 on failure with a one-line error on stderr, 2 on bad usage.
 
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/Validate.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/Diverge.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/integrity/Validate.hpp"
 #include "vtx/query/QueryScan.hpp"
 #include "vtxgen/Generator.hpp"
 

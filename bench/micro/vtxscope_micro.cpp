@@ -10,10 +10,10 @@
 // consecutive-frame diff.
 
 #include "ProtoReference.hpp"
-#include "vtx/BlobCodec.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/backend/ProtoChunkReader.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/file/BlobCodec.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -60,20 +60,17 @@ std::unique_ptr<Fixture> load(const std::string& path)
     fx->decoded.assign(decoded->data(), decoded->data() + decoded->size());
     fx->chunk = *chunk;
     const vtx::FrameView f = fx->chunk->frame(0);
-    for (size_t b = 0; b < f.bucketCount(); ++b) {
-        const vtx::ContainerList entities = f.bucket(b).entities();
-        for (size_t e = 0; e < entities.size(); ++e) {
-            const vtx::StructDef* def = fx->file->schema().structById(entities[e].typeId());
-            if (!def)
-                continue;
-            for (const vtx::FieldDef& field : def->fields)
-                if (field.key.container == vtx::ContainerKind::Scalar &&
-                    (field.key.type == vtx::FieldType::Float || field.key.type == vtx::FieldType::Double ||
-                     field.key.type == vtx::FieldType::Int32 || field.key.type == vtx::FieldType::Vector)) {
-                    fx->reads.emplace_back(entities[e], field.key);
-                    break;
-                }
-        }
+    for (const vtx::FrameEntity e : f.entities()) {
+        const vtx::StructDef* def = fx->file->schema().structById(e.entity.typeId());
+        if (!def)
+            continue;
+        for (const vtx::FieldDef& field : def->fields)
+            if (field.key.container == vtx::ContainerKind::Scalar &&
+                (field.key.type == vtx::FieldType::Float || field.key.type == vtx::FieldType::Double ||
+                 field.key.type == vtx::FieldType::Int32 || field.key.type == vtx::FieldType::Vector)) {
+                fx->reads.emplace_back(e.entity, field.key);
+                break;
+            }
     }
     return fx;
 }

@@ -2,14 +2,14 @@
 // Every core header the Python module uses, in one place (when core headers move, only this
 // file changes).
 
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/JsonExport.hpp"
-#include "vtx/PropertyPath.hpp"
-#include "vtx/PropertyVisit.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/UnnamedData.hpp"
-#include "vtx/Validate.hpp"
-#include "vtx/Value.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/model/PropertyPath.hpp"
+#include "vtx/model/PropertyVisit.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/model/UnnamedData.hpp"
+#include "vtx/integrity/Validate.hpp"
+#include "vtx/model/Value.hpp"
 #include "vtx/analysis/ReplayWalk.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/diff/DiffExport.hpp"

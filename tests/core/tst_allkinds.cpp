@@ -1,7 +1,7 @@
 // Every property kind, from files written by an independent implementation of the spec.
 
 #include "TestSupport.hpp"
-#include "vtx/Validate.hpp"
+#include "vtx/integrity/Validate.hpp"
 
 #include <QtTest>
 

@@ -3,10 +3,10 @@
 // nesting. Each case ends in a clear error or a documented partial result.
 
 #include "TestSupport.hpp"
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/ReplayWriter.hpp"
-#include "vtx/Validate.hpp"
-#include "vtx/backend/BackendCodec.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/file/backend/BackendCodec.hpp"
+#include "vtx/integrity/Validate.hpp"
+#include "vtx/model/DecodedChunk.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // content_hash (spec §6.6): the spec's worked example, and the order of its pieces.
 
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
+#include "vtx/integrity/ContentHash.hpp"
 
 #include <QtTest>
 

@@ -4,7 +4,7 @@
 
 #include "FuzzTargets.hpp"
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QDir>

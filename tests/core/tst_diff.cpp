@@ -1,15 +1,15 @@
 // Frame diff engine, property paths, conditions and seek-by-change scans.
 
+#include "../../fixtures/generator/ContainerFiller.hpp"
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/PropertyPath.hpp"
-#include "vtx/backend/BackendCodec.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtx/diff/FrameScan.hpp"
+#include "vtx/file/backend/BackendCodec.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/model/PropertyPath.hpp"
 #include "vtx/query/Expression.hpp"
 #include "vtxgen/Generator.hpp"
-#include "../../fixtures/generator/ContainerFiller.hpp"
 
 #include <QtTest>
 #include <algorithm>

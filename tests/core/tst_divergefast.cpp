@@ -5,8 +5,8 @@
 
 #include "TestSupport.hpp"
 
-#include "vtx/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -5,8 +5,8 @@
 
 #include "TestSupport.hpp"
 
-#include "vtx/ReplayFile.hpp"
-#include "vtx/ReplayWriter.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 #include "vtx/query/Expression.hpp"
 #include "vtx/query/QueryScan.hpp"
 

@@ -3,10 +3,10 @@
 // FlatBuffers files and ours, under tight limits, and on thousands of mutated chunks.
 
 #include "TestSupport.hpp"
-#include "vtx/BlobCodec.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/backend/ChunkLimits.hpp"
-#include "vtx/backend/FrameVerifier.hpp"
+#include "vtx/file/BlobCodec.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/FrameVerifier.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>

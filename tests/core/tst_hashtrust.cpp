@@ -3,13 +3,13 @@
 // chunk contradicts them, and the diff with the hash shortcut equal to the diff without it on
 // every sample file and generated kind.
 
-#include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/HashTrust.hpp"
-#include "vtx/Validate.hpp"
-#include "vtx/backend/BackendCodec.hpp"
-#include "vtx/diff/FrameDiff.hpp"
 #include "../../fixtures/generator/ContainerFiller.hpp"
+#include "TestSupport.hpp"
+#include "vtx/diff/FrameDiff.hpp"
+#include "vtx/file/backend/BackendCodec.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/integrity/HashTrust.hpp"
+#include "vtx/integrity/Validate.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>

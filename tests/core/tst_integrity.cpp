@@ -9,9 +9,9 @@
 //   - an entity that did not change is never flagged (SDK-variant types included).
 
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/HashTrust.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/integrity/HashTrust.hpp"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // next decode (best fit, with spare capacity for a slightly larger chunk, bounded, released on
 // request).
 
-#include "vtx/LargeAlloc.hpp"
+#include "vtx/base/LargeAlloc.hpp"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // checked against reading the frames one by one.
 
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/map/EntityPositions.hpp"
 #include "vtx/map/Trails.hpp"
 

@@ -5,7 +5,7 @@
 // %.*g from 1 digit up.
 
 #include "TestSupport.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QtTest>
 

@@ -4,9 +4,9 @@
 
 #include "ProtoReference.hpp"
 #include "TestSupport.hpp"
-#include "vtx/BlobCodec.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/backend/ProtoChunkReader.hpp"
+#include "vtx/file/BlobCodec.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>

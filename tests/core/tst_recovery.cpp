@@ -3,8 +3,8 @@
 // chunk, and a file truncated, replaced or deleted while open gives errors, never a crash.
 
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/ReplayWriter.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/integrity/ContentHash.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>

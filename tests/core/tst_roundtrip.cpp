@@ -2,9 +2,9 @@
 // read back value for value; and the fixture generator's output in both backends.
 
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/ReplayWriter.hpp"
-#include "vtx/Validate.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/integrity/Validate.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>

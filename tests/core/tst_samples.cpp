@@ -2,8 +2,8 @@
 // spec's Appendix A, for both backends.
 
 #include "TestSupport.hpp"
-#include "vtx/ContentHash.hpp"
-#include "vtx/Validate.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/integrity/Validate.hpp"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -1,7 +1,7 @@
 // The schema registry's token table and slot rule (spec §5), case by case.
 
 #include "TestSupport.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <QtTest>
 

@@ -1,18 +1,18 @@
 #include "FuzzTargets.hpp"
 
-#include "vtx/ContentHash.hpp"
-#include "vtx/JsonExport.hpp"
-#include "vtx/PropertyPath.hpp"
-#include "vtx/PropertyTree.hpp"
-#include "vtx/ReplayFile.hpp"
-#include "vtx/Validate.hpp"
-#include "vtx/backend/ChunkLimits.hpp"
-#include "vtx/backend/FrameVerifier.hpp"
-#include "vtx/backend/ProtoChunkReader.hpp"
+#include "ProtoReference.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/FrameVerifier.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/integrity/Validate.hpp"
+#include "vtx/model/PropertyPath.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "vtxgen/Generator.hpp"
-#include "ProtoReference.hpp"
 
 #include <algorithm>
 #include <array>

@@ -4,8 +4,8 @@
 // folder, also the SDK samples' schemas and their smaller chunk blobs. Nothing here is committed:
 // the corpus is rebuilt from these sources on every scripts/fuzz run.
 
-#include "vtx/ReplayFile.hpp"
-#include "vtx/ReplayWriter.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <filesystem>

@@ -3,7 +3,7 @@
 // blob convention) and the every-kind file (ranges, byte and map arrays no schema names).
 
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "entities/ByteInspector.hpp"
 #include "entities/HexDumpModel.hpp"
 #include "entities/PropertyTreeModel.hpp"

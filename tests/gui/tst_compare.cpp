@@ -9,7 +9,7 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 
-#include "vtx/ReplayWriter.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "compare/CompareBar.hpp"
 #include "compare/CompareSession.hpp"

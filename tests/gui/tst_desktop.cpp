@@ -19,7 +19,7 @@
 #include "shell/UserSettings.hpp"
 #include "session/ViewState.hpp"
 
-#include "vtx/LibraryVersions.hpp"
+#include "vtx/base/LibraryVersions.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,7 +4,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "session/ViewState.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"

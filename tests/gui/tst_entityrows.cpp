@@ -4,7 +4,7 @@
 
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "entities/EntityTreeModel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "entities/ListEdits.hpp"

@@ -6,7 +6,7 @@
 #include "TestSupport.hpp"
 #include "entities/EntityListPanel.hpp"
 #include "WindowWait.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "shell/MainWindow.hpp"

@@ -7,7 +7,7 @@
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "session/JobTracker.hpp"
 #include "analysis/AnalysisPanel.hpp"
 #include "entities/InspectorPanel.hpp"

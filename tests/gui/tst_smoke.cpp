@@ -5,7 +5,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "session/ViewState.hpp"
 #include "vtxgen/Generator.hpp"
 #include "diff/DiffModel.hpp"

@@ -2,7 +2,7 @@
 // A copy of a replay with one chunk's bytes scrambled (its index entry left intact), so that
 // chunk fails to decode and every other chunk still reads: for tests of how a scan shows holes.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QFile>
 #include <QString>

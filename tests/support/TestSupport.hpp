@@ -1,7 +1,7 @@
 #pragma once
 // Shared test helpers: where the SDK samples are, JSON value comparison, temp files.
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QString>

@@ -7,7 +7,7 @@
 // vtx::diverge on a JobTracker job that posts its counts chunk by chunk, with progress and cancel.
 // The UI thread never opens, decodes or compares.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "session/JobTracker.hpp"

@@ -4,7 +4,7 @@
 
 #include "shell/Theme.hpp"
 
-#include "vtx/JsonExport.hpp"
+#include "vtx/export/JsonExport.hpp"
 
 #include <QApplication>
 #include <QBrush>

@@ -1,7 +1,7 @@
 #include "diff/DiffPanel.hpp"
 
 #include "common/Prompts.hpp"
-#include "vtx/FrameIntegrity.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
 #include "shell/Theme.hpp"
 
 #include "vtx/diff/DiffExport.hpp"

@@ -2,8 +2,8 @@
 
 #include "entities/HexDumpModel.hpp"
 
-#include "vtx/ByteReadings.hpp"
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/ByteReadings.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QFontDatabase>
 #include <QHBoxLayout>

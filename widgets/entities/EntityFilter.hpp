@@ -7,8 +7,8 @@
 // "did you mean"), and filters nothing: every entity stays listed rather than an empty list
 // that would read as "no match".
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/model/Schema.hpp"
 #include "vtx/query/Expression.hpp"
 
 #include <QString>

@@ -1,6 +1,6 @@
 #include "entities/EntityTreeModel.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "entities/ListEdits.hpp"
 
 #include <QApplication>

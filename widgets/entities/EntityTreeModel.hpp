@@ -3,9 +3,9 @@
 // same entities are present the model only emits dataChanged, so views keep selection and
 // expansion while scrubbing; when the set changes it resets and views restore by key.
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/Schema.hpp"
 #include "entities/EntityFilter.hpp"
 
 #include <QAbstractItemModel>

@@ -5,7 +5,7 @@
 // (ChangedRole) when it differs from the same path of the same entity one frame earlier
 // (frame N−1, not whatever was shown before: another entity or a jump would mark everything).
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QAbstractItemModel>
 #include <QSet>

@@ -1,6 +1,6 @@
 #include "entities/WatchModel.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 #include "session/ViewState.hpp"
 
 #include <QFontDatabase>

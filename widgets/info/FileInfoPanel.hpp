@@ -1,7 +1,7 @@
 #pragma once
 // The File dock: header fields, sizes, schema, seek table and the problems found on open.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QTreeWidget>
 

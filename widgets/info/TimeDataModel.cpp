@@ -2,7 +2,7 @@
 
 #include "timeline/TimeFormat.hpp"
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QDateTime>
 #include <QTimeZone>

@@ -3,7 +3,7 @@
 // and how it draws it. Kept apart from the widget so tests and the bench paint into a QImage
 // exactly what the dock paints on screen.
 
-#include "vtx/Types.hpp"
+#include "vtx/base/Types.hpp"
 #include "entities/EntityTreeModel.hpp"
 
 #include <QColor>

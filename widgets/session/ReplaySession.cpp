@@ -2,7 +2,7 @@
 
 #include "vtx/cache/CachePolicy.hpp"
 
-#include "vtx/LargeAlloc.hpp"
+#include "vtx/base/LargeAlloc.hpp"
 
 #include <QPointer>
 #include <QThreadPool>

@@ -5,7 +5,7 @@
 // state, which panels observe. Opening runs on a worker thread; frames arrive on the UI thread.
 // The UI thread never decodes.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "session/JobTracker.hpp"

@@ -10,9 +10,9 @@
 
 #include "entities/EntityTreeModel.hpp"
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/FrameIntegrity.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/Schema.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
 
 #include <QObject>

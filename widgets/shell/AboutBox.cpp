@@ -2,7 +2,7 @@
 
 #include "shell/AppIcon.hpp"
 
-#include "vtx/LibraryVersions.hpp"
+#include "vtx/base/LibraryVersions.hpp"
 
 #include <QApplication>
 #include <QMessageBox>

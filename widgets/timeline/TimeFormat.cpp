@@ -1,6 +1,6 @@
 #include "timeline/TimeFormat.hpp"
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QDateTime>
 #include <QObject>

@@ -23,18 +23,9 @@ std::string typeNameOf(const Schema& schema, int32_t typeId)
 template <class Visit>
 void forEachEntity(const FrameView& frame, int32_t typeId, Visit&& visit)
 {
-    for (size_t b = 0; b < frame.bucketCount(); ++b) {
-        const BucketView bucket = frame.bucket(b);
-        const ContainerList entities = bucket.entities();
-        const StringList ids = bucket.uniqueIds();
-        const size_t n = std::min(entities.size(), ids.size());
-        for (size_t i = 0; i < n; ++i) {
-            const ContainerView c = entities[i];
-            if (typeId >= 0 && c.typeId() != typeId)
-                continue;
-            visit(uint32_t(b), ids[i], c);
-        }
-    }
+    for (const FrameEntity e : frame.entitiesWithIds())
+        if (typeId < 0 || e.entity.typeId() == typeId)
+            visit(e.bucket, e.uniqueId(), e.entity);
 }
 
 } // namespace

@@ -4,8 +4,8 @@
 // property per entity. Each is one pass over the chunks (ReplayWalk), cancellable, with
 // progress; each turns into a table (for the GUI's table view and for CSV).
 
-#include "vtx/PropertyPath.hpp"
 #include "vtx/analysis/ReplayWalk.hpp"
+#include "vtx/model/PropertyPath.hpp"
 
 #include <cstdint>
 #include <iosfwd>

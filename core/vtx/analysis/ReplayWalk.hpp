@@ -5,7 +5,7 @@
 // fails to decode, or a frame that fails verification, becomes a failed span with its reason:
 // the scan goes on, and the caller shows the hole instead of drawing across it.
 
-#include "vtx/ReplayFile.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <atomic>
 #include <functional>

@@ -2,7 +2,7 @@
 // Access traces: one request per line, "<time in ms> <frame>", '#' starts a comment. Recorded
 // from real viewer sessions (TraceRecorder) or generated; replayed by vtxscope-bench.
 
-#include "vtx/Status.hpp"
+#include "vtx/base/Status.hpp"
 
 #include <chrono>
 #include <cstdint>

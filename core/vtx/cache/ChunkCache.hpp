@@ -5,8 +5,8 @@
 // speculative work. Frame handles share ownership of their chunk: a chunk referenced outside
 // the cache (the frame on screen, a pinned A frame) is never evicted.
 
-#include "vtx/ReplayFile.hpp"
 #include "vtx/cache/CachePolicy.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <condition_variable>
 #include <deque>

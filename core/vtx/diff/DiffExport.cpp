@@ -1,6 +1,8 @@
 #include "vtx/diff/DiffExport.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/base/NumberText.hpp"
+#include "vtx/base/Utf8.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <cstdio>
 

@@ -2,8 +2,8 @@
 // Renderings of a FrameDiff: JSON (vtxscope-cli diff --json, the panel's export, golden tests),
 // CSV (one row per changed property or added/removed entity) and a short text report.
 
-#include "vtx/JsonExport.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/export/JsonExport.hpp"
 
 #include <string>
 

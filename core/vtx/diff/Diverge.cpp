@@ -1,6 +1,6 @@
 #include "vtx/diff/Diverge.hpp"
 
-#include "vtx/PropertyTree.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -9,10 +9,10 @@
 // chunk decoded ahead, so at most three chunks per file are alive: memory does not grow with
 // the length of the replays.
 
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <atomic>
 #include <functional>

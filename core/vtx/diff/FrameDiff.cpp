@@ -1,8 +1,8 @@
 #include "vtx/diff/FrameDiff.hpp"
 
-#include "vtx/ContentHash.hpp"
-#include "vtx/PropertyVisit.hpp"
-#include "vtx/UnnamedData.hpp"
+#include "vtx/integrity/ContentHash.hpp"
+#include "vtx/model/PropertyVisit.hpp"
+#include "vtx/model/UnnamedData.hpp"
 
 #include <xxhash.h>
 
@@ -93,12 +93,12 @@ std::string FrameDiff::leafName(const PropertyChange& c, const Schema& schema) c
 BucketDiffCounts FrameDiff::totals() const
 {
     BucketDiffCounts t;
-    for (const auto& b : buckets) {
-        t.added += b.added;
-        t.removed += b.removed;
-        t.changed += b.changed;
-        t.unchanged += b.unchanged;
-        t.skippedByHash += b.skippedByHash;
+    for (const auto& bucket : buckets) {
+        t.added += bucket.added;
+        t.removed += bucket.removed;
+        t.changed += bucket.changed;
+        t.unchanged += bucket.unchanged;
+        t.skippedByHash += bucket.skippedByHash;
     }
     return t;
 }

@@ -8,11 +8,11 @@
 // The result is flat and reusable (diffFrames() clears and refills it, keeping capacity), and
 // its values view strings inside the two frames, so it holds their handles.
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/AppendArray.hpp"
-#include "vtx/HashTrust.hpp"
-#include "vtx/Schema.hpp"
-#include "vtx/Value.hpp"
+#include "vtx/base/AppendArray.hpp"
+#include "vtx/integrity/HashTrust.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/model/Schema.hpp"
+#include "vtx/model/Value.hpp"
 
 #include <span>
 #include <string>

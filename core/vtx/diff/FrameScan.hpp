@@ -4,9 +4,9 @@
 // "changed(Money) && Team == 2", README "Query language") becomes true for the frame. Chunks are decoded here, in frame order, without touching the playhead's cache;
 // the scan is cancellable and reports progress, so a GUI runs it on a worker thread.
 
-#include "vtx/PropertyPath.hpp"
-#include "vtx/ReplayFile.hpp"
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/model/PropertyPath.hpp"
 #include "vtx/query/Expression.hpp"
 
 #include <atomic>

@@ -3,8 +3,8 @@
 // game time, shifted by a user offset), and how their schemas relate when struct types and
 // properties are matched by name (files recorded with different schemas compare what they share).
 
-#include "vtx/ReplayFile.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <cstdint>
 #include <string>

@@ -189,19 +189,16 @@ UpAxis chooseUpAxis(const std::vector<FrameView>& frames, const EntityPositions&
     std::fill(std::begin(hi), std::end(hi), -std::numeric_limits<double>::infinity());
     bool any = false;
     for (const FrameView& f : frames)
-        for (size_t b = 0; b < f.bucketCount(); ++b) {
-            const ContainerList entities = f.bucket(b).entities();
-            for (size_t i = 0; i < entities.size(); ++i) {
-                const auto p = positions.placementOf(entities[i]);
-                if (!p)
-                    continue;
-                const double c[3] = {p->position.x, p->position.y, p->position.z};
-                if (!std::isfinite(c[0]) || !std::isfinite(c[1]) || !std::isfinite(c[2]))
-                    continue;
-                any = true;
-                for (int a = 0; a < 3; ++a)
-                    lo[a] = std::min(lo[a], c[a]), hi[a] = std::max(hi[a], c[a]);
-            }
+        for (const FrameEntity e : f.entities()) {
+            const auto p = positions.placementOf(e.entity);
+            if (!p)
+                continue;
+            const double c[3] = {p->position.x, p->position.y, p->position.z};
+            if (!std::isfinite(c[0]) || !std::isfinite(c[1]) || !std::isfinite(c[2]))
+                continue;
+            any = true;
+            for (int a = 0; a < 3; ++a)
+                lo[a] = std::min(lo[a], c[a]), hi[a] = std::max(hi[a], c[a]);
         }
     if (!any)
         return UpAxis::Z;
@@ -216,11 +213,8 @@ UpAxis chooseUpAxis(const std::vector<FrameView>& frames, const EntityPositions&
 PlacementCount countPlacements(FrameView frame, const EntityPositions& positions)
 {
     PlacementCount c;
-    for (size_t b = 0; b < frame.bucketCount(); ++b) {
-        const ContainerList entities = frame.bucket(b).entities();
-        for (size_t i = 0; i < entities.size(); ++i)
-            ++(positions.placementOf(entities[i]) ? c.placed : c.unplaced);
-    }
+    for (const FrameEntity e : frame.entities())
+        ++(positions.placementOf(e.entity) ? c.placed : c.unplaced);
     return c;
 }
 

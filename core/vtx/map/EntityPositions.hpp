@@ -5,8 +5,8 @@
 // (the one the entities spread least along). Overridable per type; everything here is plain
 // data so the GUI can remember the user's choices and the tests can check the defaults.
 
-#include "vtx/FrameView.hpp"
-#include "vtx/Schema.hpp"
+#include "vtx/model/FrameView.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <array>
 #include <optional>

@@ -31,19 +31,13 @@ void appendTrails(const DecodedChunk& chunk, int32_t first, int32_t last, const 
     TrailKey key;
     for (int32_t f = begin; f <= end; ++f) {
         const FrameView frame = chunk.frame(size_t(f - chunk.startFrame()));
-        for (size_t b = 0; b < frame.bucketCount(); ++b) {
-            const BucketView bucket = frame.bucket(b);
-            const ContainerList entities = bucket.entities();
-            const StringList ids = bucket.uniqueIds();
-            const size_t n = std::min(entities.size(), ids.size());
-            for (size_t i = 0; i < n; ++i) {
-                const auto p = positions.placementOf(entities[i]);
-                if (!p)
-                    continue;
-                key.first = uint32_t(b);
-                key.second.assign(ids[i]);
-                out[key].push_back({f, p->position, false});
-            }
+        for (const FrameEntity e : frame.entitiesWithIds()) {
+            const auto p = positions.placementOf(e.entity);
+            if (!p)
+                continue;
+            key.first = e.bucket;
+            key.second.assign(e.uniqueId());
+            out[key].push_back({f, p->position, false});
         }
     }
 }

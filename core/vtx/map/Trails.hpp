@@ -3,9 +3,9 @@
 // decoded chunks in any order (newest first, as they arrive) and put in frame order at the end.
 // A trail is broken where the entity was absent, a frame is missing or the recording has a gap.
 
-#include "vtx/DecodedChunk.hpp"
-#include "vtx/ReplayInfo.hpp"
+#include "vtx/file/ReplayInfo.hpp"
 #include "vtx/map/EntityPositions.hpp"
+#include "vtx/model/DecodedChunk.hpp"
 
 #include <map>
 #include <string>

@@ -73,15 +73,15 @@ void decimate(std::span<const int32_t> frames, std::span<const double> values, c
         const double estimate = std::ceil(first + (double(x) + 1 - x0) / scale);
         if (!(std::abs(estimate) < 4e9))
             return std::numeric_limits<int64_t>::min();
-        int64_t end = std::max(int64_t(estimate), int64_t(frame) + 1);
-        for (int k = 0; k < 4 && end - 1 > frame && columnOf(end - 1) > x; ++k)
-            --end;
-        for (int k = 0; k < 4 && columnOf(end) <= x; ++k)
-            ++end;
+        int64_t next = std::max(int64_t(estimate), int64_t(frame) + 1);
+        for (int k = 0; k < 4 && next - 1 > frame && columnOf(next - 1) > x; ++k)
+            --next;
+        for (int k = 0; k < 4 && columnOf(next) <= x; ++k)
+            ++next;
         // Still not a boundary after a few steps (rounding far out): per point, as before.
-        if (columnOf(end) <= x || (end - 1 > frame && columnOf(end - 1) > x))
+        if (columnOf(next) <= x || (next - 1 > frame && columnOf(next - 1) > x))
             return std::numeric_limits<int64_t>::min();
-        return end;
+        return next;
     };
     auto inColumn = [&](int32_t frame) { return colEnd != std::numeric_limits<int64_t>::min() ? frame < colEnd : columnOf(frame) == col->x; };
     for (size_t i = begin; i < end; ++i) {

@@ -1,6 +1,6 @@
 #include "vtx/plot/SeriesScan.hpp"
 
-#include "vtx/FrameIntegrity.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
 
 namespace vtx {
 

@@ -4,8 +4,8 @@
 // interface (SeriesSampler): a property of one entity today; anything else that turns a frame
 // into a number (an expression, a count) plugs in beside it without touching the scan.
 
-#include "vtx/PropertyPath.hpp"
 #include "vtx/analysis/ReplayWalk.hpp"
+#include "vtx/model/PropertyPath.hpp"
 
 #include <memory>
 #include <optional>

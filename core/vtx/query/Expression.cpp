@@ -29,13 +29,9 @@ bool Expression::matchesFrame()
         return false;
     if (!m_perEntity)
         return test(m_root, Ctx{});
-    for (size_t b = 0; b < m_frame.bucketCount(); ++b) {
-        const BucketView bv = m_frame.bucket(b);
-        const size_t n = bv.entityCount();
-        for (size_t i = 0; i < n; ++i)
-            if (test(m_root, Ctx{bv.entity(i), uint32_t(b), i}))
-                return true;
-    }
+    for (const FrameEntity e : m_frame.entities())
+        if (test(m_root, Ctx{e.entity, e.bucket, e.index}))
+            return true;
     return false;
 }
 
@@ -131,15 +127,11 @@ bool Expression::test(int32_t n, const Ctx& c)
         if (cached < 0) {
             const bool wantAny = node.kind == NodeKind::Any;
             bool result = !wantAny; // any() of nothing is false, all() of nothing true
-            for (size_t b = 0; b < m_frame.bucketCount() && result != wantAny; ++b) {
-                const BucketView bv = m_frame.bucket(b);
-                const size_t count = bv.entityCount();
-                for (size_t i = 0; i < count; ++i)
-                    if (test(node.a, Ctx{bv.entity(i), uint32_t(b), i}) == wantAny) {
-                        result = wantAny;
-                        break;
-                    }
-            }
+            for (const FrameEntity e : m_frame.entities())
+                if (test(node.a, Ctx{e.entity, e.bucket, e.index}) == wantAny) {
+                    result = wantAny;
+                    break;
+                }
             cached = int8_t(result);
         }
         return cached != 0;

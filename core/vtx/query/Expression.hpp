@@ -23,10 +23,10 @@
 // compare bytewise (UTF-8); `any(e)` / `all(e)` evaluate e on every entity of the frame;
 // `changed(p)` compares p with the same entity (bucket and unique id) in the previous frame.
 
-#include "vtx/FrameView.hpp"
-#include "vtx/PropertyPath.hpp"
-#include "vtx/Schema.hpp"
-#include "vtx/Value.hpp"
+#include "vtx/model/FrameView.hpp"
+#include "vtx/model/PropertyPath.hpp"
+#include "vtx/model/Schema.hpp"
+#include "vtx/model/Value.hpp"
 
 #include <memory>
 #include <optional>
@@ -69,12 +69,9 @@ public:
     {
         if (!m_perEntity)
             return;
-        for (size_t b = 0; b < m_frame.bucketCount(); ++b) {
-            const size_t n = m_frame.bucket(b).entityCount();
-            for (size_t i = 0; i < n; ++i)
-                if (matchesEntity(uint32_t(b), i))
-                    f(uint32_t(b), i);
-        }
+        for (const FrameEntity e : m_frame.entities())
+            if (matchesEntity(e.bucket, e.index))
+                f(e.bucket, e.index);
     }
 
     // The compiled form, public for the compiler in Compiler.cpp; callers use the API above.

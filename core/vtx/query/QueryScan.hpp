@@ -3,8 +3,8 @@
 // decoding each once (or using chunks the caller already holds), cancellable, with progress.
 // What `vtxscope-cli query`, Find all and the bench run.
 
-#include "vtx/JsonExport.hpp"
-#include "vtx/ReplayFile.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayFile.hpp"
 #include "vtx/query/Expression.hpp"
 
 #include <atomic>

@@ -1,0 +1,59 @@
+#pragma once
+// Blob encoding (spec §1.3): a blob is one zstd frame iff it starts with the zstd magic,
+// otherwise the raw serialized message.
+
+#include "vtx/base/Status.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vtx {
+
+/// An owned, uninitialised-on-allocation byte buffer (decoded chunks are large; zero-filling
+/// them first would cost as much as a memcpy). Large ones get huge pages (vtx/LargeAlloc.hpp).
+/// Alignment suits FlatBuffers.
+class Buffer {
+public:
+    Buffer() = default;
+    explicit Buffer(size_t size);
+    Buffer(Buffer&& o) noexcept : m_data(std::exchange(o.m_data, nullptr)), m_size(std::exchange(o.m_size, 0)) {}
+    Buffer& operator=(Buffer&& o) noexcept
+    {
+        std::swap(m_data, o.m_data);
+        std::swap(m_size, o.m_size);
+        return *this;
+    }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer();
+    uint8_t* data() { return m_data; }
+    const uint8_t* data() const { return m_data; }
+    size_t size() const { return m_size; }
+    std::span<const uint8_t> span() const { return {m_data, m_size}; }
+    std::span<uint8_t> span() { return {m_data, m_size}; }
+
+private:
+    uint8_t* m_data = nullptr;
+    size_t m_size = 0;
+};
+
+bool startsWithZstdMagic(std::span<const uint8_t> blob);
+
+/// Decodes a stored blob. A zstd blob must be exactly one frame that declares its content size,
+/// and that size must not exceed `maxDecodedBytes`. `what` names the blob in errors
+/// (e.g. "file.vtx: chunk 3 at offset 1234"); `limitName` names the limit in the error.
+Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what,
+                          const char* limitName = "maxChunkBytes");
+
+/// The writer's CompressIfBeneficial rule: raw when compression is off or the blob is shorter
+/// than 512 bytes, else one zstd frame at `level` if strictly smaller, else raw.
+std::vector<uint8_t> encodeBlob(std::span<const uint8_t> raw, bool compress, int level);
+
+constexpr size_t kCompressMinBytes = 512;
+
+} // namespace vtx

@@ -1,0 +1,133 @@
+#pragma once
+// An open VTX replay: header, footer, schema and seek table decoded at open; chunks decoded on
+// demand. Thread-safe: any number of threads may decode chunks concurrently (reads are
+// positioned, decoding is pure). Caching decoded chunks is ChunkCache's job, not this class's.
+
+#include "vtx/file/ByteSource.hpp"
+#include "vtx/file/ReplayInfo.hpp"
+#include "vtx/integrity/HashTrust.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/model/Schema.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+/// Resource limits for hostile input; each violation is an error that names the limit
+/// (docs/FORMAT-NOTES.md lists them).
+struct ReaderOptions {
+    size_t maxHeaderBytes = 64u << 20;   ///< decoded header blob
+    size_t maxFooterBytes = 256u << 20;  ///< decoded footer blob (seek table, times, events)
+    size_t maxChunkBytes = 1024u << 20;  ///< decoded chunk blob (zstd bomb bound)
+    size_t maxSchemaBytes = 16u << 20;   ///< embedded schema JSON
+    DecodeLimits decode;
+    /// A missing, truncated or corrupt footer opens in recovery mode (chunk records walked from
+    /// the header) instead of failing.
+    bool recover = true;
+    /// Every decoded chunk has its first, middle and last frames' stored hashes checked against
+    /// both variants (HashTrust). Off: no type is trusted, every diff compares values.
+    bool sampleHashes = true;
+};
+
+/// What recovery mode found. Chunk records are self-delimiting (spec §1.2), so without a usable
+/// footer the reader walks them from the end of the header and rebuilds the seek table; the
+/// frame times, events, gaps and segments lived in the footer and are lost.
+struct RecoveryReport {
+    struct CorruptRecord {
+        uint64_t offset = 0;
+        uint64_t bytes = 0; ///< size prefix included
+        std::string error;
+    };
+    bool recovered = false;
+    std::string reason;            ///< why the footer could not be used
+    size_t chunks = 0;             ///< chunks recovered
+    int32_t frames = 0;            ///< frames recovered
+    uint64_t resumeOffset = 0;     ///< just past the last complete record: where a re-scan resumes
+    uint64_t lostBytes = 0;        ///< unusable bytes from resumeOffset to the end of the file
+    std::string lostWhat;          ///< what those bytes are, empty when there are none
+    std::vector<CorruptRecord> corruptRecords; ///< complete records that failed to decode: their frames are lost
+    std::string summary() const;
+};
+
+class ReplayFile {
+public:
+    static Result<std::shared_ptr<ReplayFile>> open(const std::string& path, const ReaderOptions& options = {});
+    static Result<std::shared_ptr<ReplayFile>> open(std::shared_ptr<const ByteSource> source, const ReaderOptions& options = {});
+    /// Re-reads the file from disk for a replay that is still being written. Returns null when
+    /// its size has not changed. Otherwise a new ReplayFile: when the file still has no usable
+    /// footer, the chunk walk resumes where this one stopped (chunks already found are not
+    /// read again); when a footer has appeared, the file as the footer describes it.
+    Result<std::shared_ptr<ReplayFile>> refresh() const;
+
+    const std::string& path() const { return m_source->name(); }
+    uint64_t fileSize() const { return m_source->size(); }
+    Backend backend() const { return m_backend; }
+    const ReplayHeader& header() const { return m_header; }
+    const ReplayFooter& footer() const { return m_footer; }
+    const BlobInfo& headerBlob() const { return m_headerBlob; }
+    const BlobInfo& footerBlob() const { return m_footerBlob; }
+    /// Empty when the embedded schema is missing or invalid (see problems()).
+    const Schema& schema() const { return m_schema; }
+    /// Strict-mode findings at open (spec §8.4) and schema issues; the file is still usable.
+    const std::vector<Problem>& problems() const { return m_problems; }
+    /// Set when the footer was unusable and the chunks were recovered by walking the records.
+    const RecoveryReport& recovery() const { return m_recovery; }
+    bool isRecovered() const { return m_recovery.recovered; }
+
+    int32_t frameCount() const { return m_footer.totalFrames; }
+    const std::vector<ChunkEntry>& chunks() const { return m_footer.chunks; }
+    /// Index of the seek entry covering `frame`, or nullopt.
+    std::optional<size_t> chunkForFrame(int32_t frame) const;
+
+    /// Reads and decodes chunk `i` (no caching). Errors name the file, chunk and offset.
+    Result<std::shared_ptr<const DecodedChunk>> decodeChunk(size_t i) const;
+    /// Stored (compressed) blob of chunk `i` as read from disk.
+    Result<Buffer> readChunkBlob(size_t i) const;
+    /// Decodes the chunk holding `frame` and returns a handle to it (no caching).
+    Result<FrameHandle> frame(int32_t frame) const;
+
+    /// Per struct type, whether stored content hashes may stand in for values; shared with
+    /// every chunk this file decodes (and with the file a refresh() returns).
+    const std::shared_ptr<HashTrust>& hashTrust() const { return m_hashTrust; }
+    /// Decodes up to `maxChunks` chunks spread over the file (first, middle, last, ...) so that
+    /// hashTrust() has evidence without a caller reading frames (vtxscope-cli info).
+    void gatherHashEvidence(size_t maxChunks = 3) const;
+
+    int64_t gameTimeTicks(int32_t frame) const;  ///< 0 when unknown
+    int64_t createdUtcTicks(int32_t frame) const; ///< 0 when unknown
+
+private:
+    ReplayFile() = default;
+    Status load(const ReaderOptions& options, const ReplayFile* previous);
+    Status loadHeader();
+    Status loadFooter();
+    /// Reads, decodes and checks the footer blob of `z` bytes at `footerOffset`.
+    Status parseFooter(uint64_t footerOffset, uint32_t z);
+    /// The seek table lists the chunk records exactly as they lie: contiguous from the header,
+    /// size prefixes matching, the last ending where the footer starts.
+    bool seekTableMatchesRecords() const;
+    Status parseSchema();
+    void recoverFromChunks(std::string reason, const ReplayFile* previous);
+    /// Stored blob -> verified chunk within every limit.
+    Result<ChunkStorage> decodeStored(Buffer blob, const std::string& what) const;
+    void checkSeekTable();
+    std::string where(const std::string& what) const;
+
+    std::shared_ptr<const ByteSource> m_source;
+    ReaderOptions m_options;
+    Backend m_backend = Backend::FlatBuffers;
+    ReplayHeader m_header;
+    ReplayFooter m_footer;
+    BlobInfo m_headerBlob;
+    BlobInfo m_footerBlob;
+    Schema m_schema;
+    std::vector<Problem> m_problems;
+    RecoveryReport m_recovery;
+    std::shared_ptr<HashTrust> m_hashTrust;
+    std::vector<uint8_t> m_headerStored; ///< compared by refresh() to tell a grown file from a replaced one
+};
+
+} // namespace vtx
