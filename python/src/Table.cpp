@@ -395,29 +395,24 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
                 continue;
             const double gt = size_t(f) < gameTimes.size() ? double(gameTimes[size_t(f)]) / double(vtx::kTicksPerSecond)
                                                            : std::numeric_limits<double>::quiet_NaN();
-            for (size_t b = 0; b < fv.bucketCount(); ++b) {
-                const vtx::BucketView bucket = fv.bucket(b);
-                const size_t n = bucket.entityCount();
-                const vtx::ContainerList entities = bucket.entities();
-                for (size_t i = 0; i < n; ++i) {
-                    const vtx::ContainerView c = entities[i];
-                    if (c.typeId() != typeId)
-                        continue;
-                    if (where && where->perEntity() && !where->matchesEntity(uint32_t(b), i))
-                        continue;
-                    const std::string_view id = bucket.uniqueId(i);
-                    frameW.integer(f);
-                    timeW.number(gt);
-                    idW.text(id);
-                    std::string_view name = id;
-                    if (nameField)
-                        if (auto s = c.get<std::string_view>(nameField->key); s && !s->empty())
-                            name = *s;
-                    nameW.text(name);
-                    for (Source& s : sources)
-                        s.add(s.parsed.evaluate(c, schema));
-                    ++out.rows;
-                }
+            for (const vtx::FrameEntity entity : fv.entities()) {
+                const vtx::ContainerView c = entity.entity;
+                if (c.typeId() != typeId)
+                    continue;
+                if (where && where->perEntity() && !where->matchesEntity(entity.bucket, entity.index))
+                    continue;
+                const std::string_view id = entity.uniqueId();
+                frameW.integer(f);
+                timeW.number(gt);
+                idW.text(id);
+                std::string_view name = id;
+                if (nameField)
+                    if (auto s = c.get<std::string_view>(nameField->key); s && !s->empty())
+                        name = *s;
+                nameW.text(name);
+                for (Source& s : sources)
+                    s.add(s.parsed.evaluate(c, schema));
+                ++out.rows;
             }
         }
         previousChunk = chunk;

@@ -767,36 +767,33 @@ void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>&
     s.comparing = true;
     std::vector<bool> inOther(s.glyphs.size(), false);
     std::string key;
-    for (size_t b = 0; b < other.bucketCount(); ++b) {
-        const vtx::BucketView bucket = other.bucket(b);
-        const size_t n = std::min(bucket.entityCount(), bucket.uniqueIds().size());
-        for (size_t i = 0; i < n; ++i) {
-            const vtx::ContainerView e = bucket.entity(i);
-            const auto place = m_positions.placementOf(e);
-            if (!place)
-                continue;
-            const std::string_view id = bucket.uniqueId(i);
-            key.assign(std::to_string(b)).append(1, '\x1f').append(id);
-            MapGhost g;
-            g.world = toWorld(place->position);
-            g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
-            g.name = g.key.uniqueId + unmatchedSuffix;
-            g.colour = int(size_t(e.typeId()) % 7);
-            if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
-                const MapGlyph& here = s.glyphs[size_t(it->second)];
-                g.glyph = it->second;
-                inOther[size_t(it->second)] = true;
-                g.colour = here.colour;
-                g.name = here.name;
-                const vtx::Vec3 d{here.position.x - place->position.x, here.position.y - place->position.y, here.position.z - place->position.z};
-                g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-                g.delta = QStringLiteral("(%1, %2, %3)")
-                              .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
-                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.y)),
-                                   QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.z)));
-            }
-            s.ghosts.push_back(std::move(g));
+    for (const vtx::FrameEntity entity : other.entitiesWithIds()) {
+        const vtx::ContainerView e = entity.entity;
+        const auto place = m_positions.placementOf(e);
+        if (!place)
+            continue;
+        const size_t b = entity.bucket;
+        const std::string_view id = entity.uniqueId();
+        key.assign(std::to_string(b)).append(1, '\x1f').append(id);
+        MapGhost g;
+        g.world = toWorld(place->position);
+        g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
+        g.name = g.key.uniqueId + unmatchedSuffix;
+        g.colour = int(size_t(e.typeId()) % 7);
+        if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
+            const MapGlyph& here = s.glyphs[size_t(it->second)];
+            g.glyph = it->second;
+            inOther[size_t(it->second)] = true;
+            g.colour = here.colour;
+            g.name = here.name;
+            const vtx::Vec3 d{here.position.x - place->position.x, here.position.y - place->position.y, here.position.z - place->position.z};
+            g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+            g.delta = QStringLiteral("(%1, %2, %3)")
+                          .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
+                               QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.y)),
+                               QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.z)));
         }
+        s.ghosts.push_back(std::move(g));
     }
     for (size_t i = 0; i < inOther.size(); ++i)
         if (!inOther[i])
