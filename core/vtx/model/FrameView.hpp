@@ -359,7 +359,9 @@ public:
             return *this;
         }
         void operator++(int) { ++*this; }
-        bool operator==(std::default_sentinel_t) const { return m_b >= m_buckets; }
+        // The end is m_i == m_n (enterBucket leaves both 0 after the last bucket): right after
+        // operator++'s own compare, so the compiler folds the two into one per step.
+        bool operator==(std::default_sentinel_t) const { return m_i == m_n; }
 
     private:
         /// Settles on the first entity of bucket m_b or a later one (empty buckets are passed).
@@ -375,6 +377,7 @@ public:
                     return;
                 }
             }
+            m_i = m_n = 0;
         }
 
         const fbsvtx::Frame* m_f = nullptr;
