@@ -117,6 +117,7 @@ private slots:
         const uint64_t chunkAreaStart = (*original)->headerBlob().offset + (*original)->headerBlob().storedSize;
         std::mt19937_64 rng(20261123 + uint64_t(backend));
         std::vector<uint64_t> cuts;
+        cuts.reserve(50);
         for (int i = 0; i < 50; ++i)
             cuts.push_back(chunkAreaStart + rng() % (good.size() - chunkAreaStart));
         for (uint64_t cut : cuts) {
@@ -271,7 +272,7 @@ private slots:
             for (int32_t c = 0; c < kChunks && writerError.empty(); ++c) {
                 for (int32_t i = 0; i < kFramesPerChunk; ++i) {
                     const int32_t frame = c * kFramesPerChunk + i;
-                    if (Status s = (*writer)->addFrame(counterFrame(frame), frame * 166666, 1 + frame * 166666); !s)
+                    if (Status s = (*writer)->addFrame(counterFrame(frame), int64_t(frame) * 166666, 1 + int64_t(frame) * 166666); !s)
                         writerError = s.message();
                 }
                 {
