@@ -117,6 +117,7 @@ private slots:
         const uint64_t chunkAreaStart = (*original)->headerBlob().offset + (*original)->headerBlob().storedSize;
         std::mt19937_64 rng(20261123 + uint64_t(backend));
         std::vector<uint64_t> cuts;
+        cuts.reserve(50);
         for (int i = 0; i < 50; ++i)
             cuts.push_back(chunkAreaStart + rng() % (good.size() - chunkAreaStart));
         for (uint64_t cut : cuts) {
@@ -244,7 +245,10 @@ private slots:
     }
 
     // A writer appends chunks in another thread while the reader follows with refresh(): every
-    // frame written becomes visible, in order, within a second of its chunk landing.
+    // frame written becomes visible, in order, and the follower never sees a chunk before the
+    // writer started writing it. The latency from a chunk's flush() returning to the follower
+    // seeing it is reported (a figure for PERFORMANCE.md), not asserted: on a loaded machine or
+    // under a sanitizer it is whatever the scheduler makes it.
     void followGrowingFile_data() { backends_data(); }
     void followGrowingFile()
     {
@@ -256,22 +260,30 @@ private slots:
         wo.chunkMaxFrames = kFramesPerChunk;
         auto writer = ReplayWriter::create(path, ReplayHeader{}, wo);
         VTX_VERIFY_OK(writer);
+        // Per chunk: when its flush() was called (recorded before the chunk's first byte is
+        // written, so a follower that sees the chunk always finds its entry) and when flush()
+        // returned (the follower may see the chunk before that: the bytes reach the file while
+        // flush() runs).
         std::mutex landedMutex;
-        std::vector<Clock::time_point> landed; // per chunk, when its flush returned
+        std::vector<Clock::time_point> flushCalled, flushReturned;
         std::atomic<bool> writing{true};
         std::string writerError;
         std::thread recorder([&] {
             for (int32_t c = 0; c < kChunks && writerError.empty(); ++c) {
                 for (int32_t i = 0; i < kFramesPerChunk; ++i) {
                     const int32_t frame = c * kFramesPerChunk + i;
-                    if (Status s = (*writer)->addFrame(counterFrame(frame), frame * 166666, 1 + frame * 166666); !s)
+                    if (Status s = (*writer)->addFrame(counterFrame(frame), int64_t(frame) * 166666, 1 + int64_t(frame) * 166666); !s)
                         writerError = s.message();
+                }
+                {
+                    std::lock_guard lock(landedMutex);
+                    flushCalled.push_back(Clock::now());
                 }
                 if (Status s = (*writer)->flush(); !s)
                     writerError = s.message();
                 {
                     std::lock_guard lock(landedMutex);
-                    landed.push_back(Clock::now());
+                    flushReturned.push_back(Clock::now());
                 }
                 // The recorder's pace (a chunk every few milliseconds), not synchronisation.
                 std::this_thread::sleep_for(std::chrono::milliseconds(4));
@@ -286,6 +298,7 @@ private slots:
         std::shared_ptr<ReplayFile> file = *follower;
         int32_t seen = 0;
         double worstMs = 0;
+        int seenDuringFlush = 0;
         auto absorb = [&](const ReplayFile& f) {
             const Clock::time_point now = Clock::now();
             for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
@@ -299,13 +312,17 @@ private slots:
                     QCOMPARE((*chunk)->frame(lf).bucket(0).entity(0).int32s()[0], seen + int32_t(lf));
                 seen += int32_t((*chunk)->frameCount());
                 std::lock_guard lock(landedMutex);
-                QVERIFY(ci < landed.size());
-                worstMs = std::max(worstMs, std::chrono::duration<double, std::milli>(now - landed[ci]).count());
+                QVERIFY2(ci < flushCalled.size(), "the follower saw a chunk before the writer started writing it");
+                if (ci < flushReturned.size())
+                    worstMs = std::max(worstMs, std::chrono::duration<double, std::milli>(now - flushReturned[ci]).count());
+                else
+                    ++seenDuringFlush;
             }
         };
         absorb(*file);
-        const Clock::time_point deadline = Clock::now() + std::chrono::seconds(60);
-        while ((writing || file->isRecovered()) && Clock::now() < deadline) {
+        // Follow while the recorder writes; no deadline of our own (CTest's timeout is the hang
+        // guard), so a slow machine only makes the test slower.
+        while (writing) {
             auto next = file->refresh();
             VTX_VERIFY_OK(next);
             if (*next) {
@@ -318,15 +335,18 @@ private slots:
         }
         recorder.join();
         QVERIFY2(writerError.empty(), writerError.c_str());
-        if (auto last = file->refresh(); last.isOk() && *last) {
+        // The recorder finished: one more refresh sees the complete file with its footer.
+        auto last = file->refresh();
+        VTX_VERIFY_OK(last);
+        if (*last) {
             file = *last;
             absorb(*file);
         }
         QCOMPARE(seen, kChunks * kFramesPerChunk);
         QVERIFY(!file->isRecovered()); // the footer landed: times are back
         QCOMPARE(file->gameTimeTicks(10), int64_t(10 * 166666));
-        qInfo("followed %d chunks; worst chunk-to-visible latency %.1f ms", kChunks, worstMs);
-        QVERIFY2(worstMs < 1000, std::to_string(worstMs).c_str());
+        qInfo("followed %d chunks; worst flush-to-visible latency %.1f ms (%d chunk(s) seen while their flush() still ran)", kChunks,
+              worstMs, seenDuringFlush);
     }
 
     // The file changes under an open replay: truncated, deleted, replaced. Positioned reads of
