@@ -64,9 +64,10 @@ struct HeldRequests {
     /// Answers the last request from a decode worker; the answer is queued on the UI thread.
     void answerLastFromWorker()
     {
-        auto [frame, done] = std::move(pending.back());
+        const int32_t frame = pending.back().first;
+        vtx::ChunkCache::Callback done = std::move(pending.back().second);
         pending.clear();
-        std::thread worker([&, f = frame] { done(file->frame(f)); });
+        std::thread worker([&] { done(file->frame(frame)); });
         worker.join();
     }
 };

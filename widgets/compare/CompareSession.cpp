@@ -228,7 +228,7 @@ void CompareSession::startLane()
             // The report's copy of every pair is not needed: the progress posts carried them.
             return r ? vtx::Status::ok() : vtx::Status(vtx::Error{r.message(), r.code()});
         },
-        [this](vtx::Status status) {
+        [this](const vtx::Status& status) {
             if (status) {
                 m_laneComplete = true;
                 m_comparedUpTo = int(m_entityCounts.size());

@@ -69,7 +69,7 @@ void ChangeSeeker::run(vtx::FrameScanRequest req, const QString& description)
     QPointer<ChangeSeeker> self(this);
     // The scan starts in the chunk on screen, which is already decoded.
     std::shared_ptr<const vtx::DecodedChunk> shown = m_session->viewState()->shownFrame().chunk();
-    auto work = [self, file, req, shown](const JobToken& job) {
+    auto work = [self, file, req = std::move(req), shown](const JobToken& job) {
         vtx::FrameScanControl ctl;
         ctl.cancel = job.flag();
         ctl.decoded = {shown};

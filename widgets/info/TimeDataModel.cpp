@@ -74,12 +74,9 @@ int TimeDataModel::columnCount(const QModelIndex& parent) const
 {
     if (parent.isValid())
         return 0;
-    switch (m_table) {
-    case Table::Gaps: return 4;     // frame, UTC before → after, wall-clock jump, game-time jump
-    case Table::Segments: return 4; // frames, game time from, to, length
-    case Table::Times: return 3;    // frame, game time, UTC
-    }
-    return 0;
+    // Gaps: frame, UTC before → after, wall-clock jump, game-time jump. Segments: frames, game
+    // time from, to, length. Times: frame, game time, UTC.
+    return m_table == Table::Times ? 3 : 4;
 }
 
 QVariant TimeDataModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -46,7 +46,7 @@ TimeDataPanel::TimeDataPanel(QWidget* parent) : QWidget(parent)
     setMinimumHeight(40);
 }
 
-void TimeDataPanel::setFile(std::shared_ptr<const vtx::ReplayFile> file)
+void TimeDataPanel::setFile(const std::shared_ptr<const vtx::ReplayFile>& file)
 {
     for (TimeDataModel* m : {m_gaps, m_segments, m_times})
         m->setFile(file);

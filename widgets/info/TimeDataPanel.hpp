@@ -20,7 +20,7 @@ class TimeDataPanel : public QWidget {
     Q_OBJECT
 public:
     explicit TimeDataPanel(QWidget* parent = nullptr);
-    void setFile(std::shared_ptr<const vtx::ReplayFile> file);
+    void setFile(const std::shared_ptr<const vtx::ReplayFile>& file);
     TimeDataModel* gaps() const { return m_gaps; }
     TimeDataModel* segments() const { return m_segments; }
     TimeDataModel* times() const { return m_times; }

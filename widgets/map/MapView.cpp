@@ -585,7 +585,7 @@ void MapView::rebuildPositionsMenu()
         const QString type = QString::fromStdString(s.name);
         QMenu* sub = menu->addMenu(QStringLiteral("%1: %2").arg(type, src.valid() ? QString::fromStdString(src.field) : tr("not on the map")));
         auto* group = new QActionGroup(sub);
-        auto add = [&](const QString& text, std::optional<QString> field, bool checked) {
+        auto add = [&](const QString& text, const std::optional<QString>& field, bool checked) {
             QAction* a = sub->addAction(text, this, [this, type, field] { setPositionField(type, field); });
             a->setCheckable(true);
             a->setChecked(checked);

@@ -131,7 +131,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     // Integer points: the columns are whole pixels and the pen is not antialiased, so nothing is
     // lost, and the raster engine's integer polyline path skips the float → fixed conversion.
     QPolygon run;
-    run.reserve(4 * std::max(1, r.width()));
+    run.reserve(4 * qsizetype(std::max(1, r.width())));
     for (size_t i = 0; i < scene.series.size(); ++i) {
         // A cosmetic 1 px pen: the raster engine strokes it on its fast path (a wider pen goes
         // through the general stroker: 133 → 17 ms for 10 × 1600 columns in a dev build).

@@ -146,7 +146,7 @@ public:
     template <class Work, class Deliver>
     JobToken run(Work work, Deliver deliver)
     {
-        const JobToken token = start();
+        JobToken token = start();
         detail::startOnPool([token, work = std::move(work), deliver = std::move(deliver)]() mutable {
             auto result = work(token);
             token.post([deliver = std::move(deliver), result = std::move(result)](JobOutcome o) mutable { deliver(o, std::move(result)); });

@@ -465,7 +465,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.setBrush(kBookmarkColour);
         const QPoint flag[3] = {{x - 5, ruler.top()}, {x + 5, ruler.top()}, {x, ruler.top() + 8}};
         p.drawPolygon(flag, 3);
-        const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i + 1)].frame)) : width();
+        const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i) + 1].frame)) : width();
         if (nextX - x > 40) {
             // On an opaque label: the name sits over the ruler's own labels.
             const QString name = p.fontMetrics().elidedText(b.name, Qt::ElideRight, std::min(160, nextX - x - 10));

@@ -188,7 +188,7 @@ public:
         const uint32_t fields = std::min<uint32_t>(25, vtsize > 6 ? uint32_t(vtsize - 6) / 2 : 0);
         uint32_t mask = 0;
         for (uint32_t m = 0; m < fields; ++m)
-            mask |= uint32_t(flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * m) != 0) << m;
+            mask |= uint32_t(flatbuffers::ReadScalar<flatbuffers::voffset_t>(vtable + 6 + 2 * size_t(m)) != 0) << m;
         return mask;
     }
 
