@@ -141,7 +141,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_timeline = new TimelineScrubber(m_session, this);
     m_plot = new PlotPanel(m_session, m_viewState, this);
-    m_analysis = new AnalysisPanel(m_session, this);
+    m_analysis = new AnalysisPanel(m_session, m_viewState, this);
     m_diff = new DiffPanel(m_session, m_viewState, this);
     m_seeker = new ChangeSeeker(m_session, this);
     m_matchFinder = new MatchFinder(m_session, this);
