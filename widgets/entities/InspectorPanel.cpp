@@ -108,6 +108,8 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     });
 }
 
+QString InspectorPanel::headerText() const { return m_header->text(); }
+
 void InspectorPanel::setEntity(const EntityKey& key)
 {
     if (key == m_entity)
