@@ -35,9 +35,10 @@ void EntityColumns::fit()
         if (m_view->header()->sectionSize(column) != width)
             m_view->header()->resizeSection(column, width);
     };
+    // With ids, Type a quarter and Id a fifth: the names keep more than half of the view.
     fitColumn(m_type, ids ? viewport / 4 : viewport * 2 / 5);
     if (ids)
-        fitColumn(m_id, viewport / 4);
+        fitColumn(m_id, viewport / 5);
 }
 
 bool EntityColumns::eventFilter(QObject* watched, QEvent* event)

@@ -1,7 +1,7 @@
 #pragma once
-// The entity list's columns: the Id and Type columns as wide as their text but together at most
-// half of the view (Type alone two fifths when the Id column is hidden), the Name column the
-// rest. ResizeToContents alone let long type names ("BoneCompressionSettings") squeeze the names
+// The entity list's columns: the Id and Type columns as wide as their text but at most a fifth
+// and a quarter of the view (Type alone two fifths when the Id column is hidden), the Name
+// column the rest. ResizeToContents alone let long type names ("BoneCompressionSettings") squeeze the names
 // out of a narrow dock. Ids are long: the view elides them in the middle.
 
 #include <QObject>
