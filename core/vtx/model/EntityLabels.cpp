@@ -43,6 +43,19 @@ std::vector<std::string> EntityLabels::candidates(const StructDef& def)
     return out;
 }
 
+const FieldDef* EntityLabels::defaultField(const StructDef& def)
+{
+    for (std::string_view want : kLabelNames)
+        for (const FieldDef& f : def.fields)
+            if (isLabelCandidate(f) && equalNoCase(f.name, want))
+                return &f;
+    for (const FieldDef& f : def.fields)
+        if (isLabelCandidate(f) && f.name.size() > 4 && endsWithNoCase(f.name, "Name")
+            && std::none_of(kNotLabels.begin(), kNotLabels.end(), [&](std::string_view n) { return equalNoCase(f.name, n); }))
+            return &f;
+    return nullptr;
+}
+
 EntityLabels EntityLabels::choose(const Schema& schema)
 {
     EntityLabels labels;
@@ -51,24 +64,7 @@ EntityLabels EntityLabels::choose(const Schema& schema)
     for (const StructDef& def : schema.structs()) {
         if (def.typeId < 0 || size_t(def.typeId) >= labels.m_keys.size())
             continue;
-        const FieldDef* pick = nullptr;
-        for (std::string_view want : kLabelNames) {
-            for (const FieldDef& f : def.fields)
-                if (isLabelCandidate(f) && equalNoCase(f.name, want)) {
-                    pick = &f;
-                    break;
-                }
-            if (pick)
-                break;
-        }
-        if (!pick)
-            for (const FieldDef& f : def.fields)
-                if (isLabelCandidate(f) && f.name.size() > 4 && endsWithNoCase(f.name, "Name")
-                    && std::none_of(kNotLabels.begin(), kNotLabels.end(), [&](std::string_view n) { return equalNoCase(f.name, n); })) {
-                    pick = &f;
-                    break;
-                }
-        if (pick) {
+        if (const FieldDef* pick = defaultField(def)) {
             labels.m_keys[size_t(def.typeId)] = pick->key;
             labels.m_fields[size_t(def.typeId)] = pick->name;
         }

@@ -23,6 +23,8 @@ public:
     /// name a resource or a type (MapName yes; MeshName, ClassName no); else none (id only).
     /// Ids (UniqueID, Identifier, OwnerId…) are never labels.
     static EntityLabels choose(const Schema& schema);
+    /// The field `choose` picks for `def`; null when its entities show their id.
+    static const FieldDef* defaultField(const StructDef& def);
 
     /// The scalar, named, unshadowed String fields of `def` a user may pick as its label, in
     /// schema order.
