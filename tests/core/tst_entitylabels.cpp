@@ -4,11 +4,26 @@
 
 #include "TestSupport.hpp"
 #include "vtx/ReplayFile.hpp"
+#include "vtx/ReplayWriter.hpp"
 #include "vtx/model/EntityLabels.hpp"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace vtx;
+
+namespace {
+// Kept out of the test class: moc does not read raw string literals.
+std::string field(const char* name, const char* type)
+{
+    return std::string(R"({"name":")") + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
+}
+std::string playerSchema()
+{
+    return R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("UniqueID", "String") + "," +
+           field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
+}
+} // namespace
 
 class TestEntityLabels : public QObject {
     Q_OBJECT
@@ -119,6 +134,41 @@ private slots:
                 const auto value = c.get<std::string_view>(f->schema().key(c.typeId(), field));
                 QCOMPARE(labels.label(c), value.value_or(std::string_view{}));
             }
+        }
+    }
+
+    // A name that changes, goes missing and comes back: each frame's label is that frame's
+    // value, and a frame whose entity lacks it (or holds "") has no label — never the old one.
+    void labelFollowsTheFrame()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/renamed.vtx").toStdString();
+        ReplayHeader header;
+        header.schemaJson = playerSchema();
+        auto writer = ReplayWriter::create(path, header);
+        VTX_VERIFY_OK(writer);
+        const std::vector<std::vector<std::string>> strings = {{"p1", "Alpha"}, {"p1", "Bravo"}, {"p1"}, {"p1", ""}, {"p1", "Alpha"}};
+        for (size_t i = 0; i < strings.size(); ++i) {
+            FrameData f;
+            f.buckets.resize(1);
+            PropertyContainerData e;
+            e.typeId = 0;
+            e.strings = strings[i];
+            e.floats = {100.0f};
+            f.buckets[0].entities.push_back(std::move(e));
+            f.buckets[0].uniqueIds.push_back("p1");
+            VTX_VERIFY_OK((*writer)->addFrame(std::move(f), int64_t(i) * 166666, 1 + int64_t(i) * 166666));
+        }
+        VTX_VERIFY_OK((*writer)->finish());
+        auto f = ReplayFile::open(path);
+        VTX_VERIFY_OK(f);
+        const EntityLabels labels = EntityLabels::choose((*f)->schema());
+        QCOMPARE(labels.field(0), std::string_view("DisplayName"));
+        const char* want[] = {"Alpha", "Bravo", "", "", "Alpha"};
+        for (int i = 0; i < 5; ++i) {
+            auto h = (*f)->frame(i);
+            VTX_VERIFY_OK(h);
+            QCOMPARE(QString::fromStdString(std::string(labels.label(h->view().bucket(0).entity(0)))), QString(want[i]));
         }
     }
 

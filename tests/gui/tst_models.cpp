@@ -43,6 +43,17 @@ using namespace vtxw;
 namespace {
 QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
 
+// One Player type: UniqueID, DisplayName, Health (kept out of the test class: moc does not read
+// raw string literals).
+std::string renamedSchema()
+{
+    auto field = [](const char* name, const char* type) {
+        return std::string(R"({"name":")") + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
+    };
+    return R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("UniqueID", "String") + "," +
+           field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
+}
+
 using vtxtest::openAndWait;
 
 bool settle(MainWindow& w)
@@ -1044,6 +1055,50 @@ private slots:
         QCOMPARE(QString::fromStdString(std::string(w.viewState()->entityLabels().field(row.data(EntityTreeModel::TypeIdRole).toInt()))),
                  QString("UserName"));
         QSettings().remove("labels");
+    }
+
+    // Issue 26 item 2: the name shown is the shown frame's — renamed at frame 1, missing at 2,
+    // empty at 3 (the id then, never the previous name), back at 4 — in the list, the inspector,
+    // the watch list and the plot legend.
+    void namesFollowTheShownFrame()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + "/renamed.vtx").toStdString();
+        vtx::ReplayHeader header;
+        header.schemaJson = renamedSchema();
+        auto writer = vtx::ReplayWriter::create(path, header);
+        QVERIFY(writer.isOk());
+        const std::vector<std::vector<std::string>> strings = {{"p1", "Alpha"}, {"p1", "Bravo"}, {"p1"}, {"p1", ""}, {"p1", "Alpha"}};
+        for (size_t i = 0; i < strings.size(); ++i) {
+            vtx::FrameData f;
+            f.buckets.resize(1);
+            vtx::PropertyContainerData e;
+            e.typeId = 0;
+            e.strings = strings[i];
+            e.floats = {float(100 - i)};
+            f.buckets[0].entities.push_back(std::move(e));
+            f.buckets[0].uniqueIds.push_back("p1");
+            QVERIFY((*writer)->addFrame(std::move(f), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
+        }
+        QVERIFY((*writer)->finish().isOk());
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(openAndWait(w, QString::fromStdString(path)));
+        const EntityKey key{0, "p1"};
+        w.selectEntity(key);
+        w.watchModel()->addWatch({key, "Health"});
+        w.plot()->addPropertySeries(key, "Health");
+        const QString want[] = {"Alpha", "Bravo", "", "", "Alpha"};
+        for (int i = 0; i < 5; ++i) {
+            w.viewState()->setRequestedFrame(i);
+            QVERIFY(settle(w));
+            const QString name = want[i];
+            QCOMPARE(w.entityList()->model()->indexOf(key).data().toString(), name.isEmpty() ? QString("p1") : name);
+            QCOMPARE(w.inspector()->headerText(), name.isEmpty() ? QString("p1 (Player)") : name + " · p1 (Player)");
+            QCOMPARE(w.watchModel()->index(0, WatchModel::WatchColumn).data().toString(), name.isEmpty() ? QString("p1.Health") : name + " · Health");
+            QCOMPARE(w.plot()->model()->entries().back().shownName, name.isEmpty() ? QString("p1.Health") : name + " · Health");
+        }
     }
 
     // Issue 21: a value changed in storage (its stored hash no longer matches) is flagged in the
