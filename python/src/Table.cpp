@@ -1,4 +1,5 @@
 #include "Table.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -185,27 +186,7 @@ vtx::Result<std::shared_ptr<const vtx::DecodedChunk>> decode(const vtx::ReplayFi
 
 } // namespace
 
-const vtx::FieldDef* displayNameField(const vtx::StructDef& def)
-{
-    auto lower = [](std::string s) {
-        for (char& ch : s)
-            ch = char(std::tolower(static_cast<unsigned char>(ch)));
-        return s;
-    };
-    auto usable = [](const vtx::FieldDef& f) {
-        return !f.shadowed && f.key.valid() && f.key.container == vtx::ContainerKind::Scalar && f.key.type == vtx::FieldType::String;
-    };
-    for (const char* want : {"name", "displayname", "playername"})
-        for (const vtx::FieldDef& f : def.fields)
-            if (usable(f) && lower(f.name) == want)
-                return &f;
-    for (const vtx::FieldDef& f : def.fields) {
-        const std::string n = lower(f.name);
-        if (usable(f) && n.size() >= 4 && n.compare(n.size() - 4, 4, "name") == 0)
-            return &f;
-    }
-    return nullptr;
-}
+const vtx::FieldDef* displayNameField(const vtx::StructDef& def) { return vtx::EntityLabels::defaultField(def); }
 
 std::vector<std::string> defaultProperties(const vtx::StructDef& def)
 {

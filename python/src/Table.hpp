@@ -61,9 +61,8 @@ struct TableResult {
 /// chunk is read. Then builds the table. Throws BindError.
 TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request);
 
-/// The display name of entities of `def`: the first scalar String field called Name,
-/// DisplayName or PlayerName (any case), else one whose name ends with "name"; null when none
-/// (the unique id stands in).
+/// The display name of entities of `def`: the viewer's and the CLI's default label field
+/// (vtx::EntityLabels::defaultField); null when none (the unique id stands in).
 const vtx::FieldDef* displayNameField(const vtx::StructDef& def);
 
 /// Property paths table() reads by default: every named scalar field that is not a struct.

@@ -37,6 +37,8 @@ private slots:
         for (const char* k : {"file", "float_format"})
             expected.erase(k);
         ours.erase("file");
+        const auto wrongNames = vtxtest::takeDisplayNames(ours); // ours only: labels, each one of the entity's values
+        QVERIFY2(wrongNames.empty(), vtxtest::joinDiff(wrongNames).c_str());
         // The expected files name only what the schema names; the rest (byte arrays, ranges,
         // range arrays, map arrays) is under "unnamed": every Hero stores a range, some
         // Monsters range arrays.

@@ -70,6 +70,7 @@ private slots:
         VTX_VERIFY_OK(f);
         const LifetimesResult r = entityLifetimes(**f);
         QVERIFY(r.walk.failed.empty());
+        const EntityLabels labels = EntityLabels::choose((*f)->schema());
         std::map<Key, EntityLifetime> want;
         everyEntity(**f, [&](int32_t fr, uint32_t b, const std::string& id, ContainerView c) {
             auto [it, fresh] = want.try_emplace({b, id});
@@ -79,6 +80,7 @@ private slots:
                 e.uniqueId = id;
                 const StructDef* s = (*f)->schema().structById(c.typeId());
                 e.type = s ? s->name : "";
+                e.label = labels.label(c); // named as in its first frame
                 e.firstFrame = fr;
                 e.firstTicks = (*f)->gameTimeTicks(fr);
             }
@@ -221,16 +223,22 @@ private slots:
         }
         const PropertyPath p = *PropertyPath::parse(path.toStdString());
         const int32_t typeId = *typeFilter((*f)->schema(), type.toStdString());
-        std::map<std::pair<Key, int32_t>, std::string> want;
+        std::map<std::pair<Key, int32_t>, std::string> want, wantLabel;
+        const EntityLabels labels = EntityLabels::choose((*f)->schema());
         everyEntity(**f, [&](int32_t fr, uint32_t b, const std::string& id, ContainerView c) {
             if (typeId >= 0 && c.typeId() != typeId)
                 return;
             const Value v = p.evaluate(c, (*f)->schema());
-            if (!v.isAbsent())
+            if (!v.isAbsent()) {
                 want[{{b, id}, fr}] = formatValue(v);
+                wantLabel[{{b, id}, fr}] = std::string(labels.label(c));
+            }
         });
         QVERIFY(!want.empty());
         QVERIFY(got == want);
+        // Each span is named as its entity is in the span's first frame.
+        for (const PropertySpan& s : r->spans)
+            QCOMPARE(s.label, (wantLabel[{{s.bucket, s.uniqueId}, s.firstFrame}]));
     }
 
     // A chunk that does not decode: reported with its frames, not counted, and spans break there.

@@ -67,6 +67,60 @@ private slots:
         QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
     }
 
+    // Issue 26 item 2: frame, diff and query JSON name each entity by its label in the frame
+    // they read (the SDK's CS-like schema has DisplayName), null where it has none.
+    void displayNames_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("pointer"); // JSON pointer to a list of entities
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("name"); // "" = null
+        const QString cs = QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"));
+        QTest::newRow("frame player") << QStringList{"frame", cs, "0"} << "/buckets/0/entities" << "player_76561198000000000" << "s1mple";
+        QTest::newRow("frame bones: none") << QStringList{"frame", cs, "0"} << "/buckets/1/entities" << "player_76561198000000000" << "";
+        QTest::newRow("diff player") << QStringList{"diff", cs, "0", "200", "--json"} << "/entities" << "weapon_1000" << "M4A4";
+        QTest::newRow("query player") << QStringList{"query", cs, "Player.Health < 90", "--json"} << "/frames/0/entities" << "" << "";
+    }
+    void displayNames()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QStringList, args);
+        QFETCH(QString, pointer);
+        QFETCH(QString, id);
+        QFETCH(QString, name);
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        const auto& list = j.at(nlohmann::json::json_pointer(pointer.toStdString()));
+        QVERIFY(!list.empty());
+        nlohmann::json e = list[0];
+        for (const auto& x : list)
+            if (x.value("unique_id", std::string()) == id.toStdString())
+                e = x;
+        QVERIFY2(e.contains("display_name"), e.dump().c_str());
+        if (!id.isEmpty())
+            QCOMPARE(QString::fromStdString(e["unique_id"].get<std::string>()), id);
+        if (args[0] == "query") {
+            // Whichever player matched: named as that player is in that frame (the frame's JSON says).
+            const Run fr = run({"frame", args[1], QString::number(j["frames"][0]["frame"].get<int>())});
+            const auto jf = nlohmann::json::parse(fr.out.toStdString());
+            bool found = false;
+            for (const auto& b : jf["buckets"])
+                for (const auto& x : b["entities"])
+                    if (b["name"] == e["bucket"] && x["unique_id"] == e["id"]) {
+                        found = true;
+                        QCOMPARE(e["display_name"], x["display_name"]);
+                        QVERIFY(e["display_name"].is_string());
+                    }
+            QVERIFY(found);
+            return;
+        }
+        if (name.isEmpty())
+            QVERIFY2(e["display_name"].is_null(), e["display_name"].dump().c_str());
+        else
+            QCOMPARE(QString::fromStdString(e["display_name"].get<std::string>()), name);
+    }
+
     void samplesPrintReferenceValues_data()
     {
         QTest::addColumn<QString>("file");

@@ -61,6 +61,11 @@ private slots:
         auto handle = f->frame(frame);
         VTX_VERIFY_OK(handle);
         json ours = vtxtest::toPlain(frameJson(*f, *handle));
+        // Ours only: each entity's label in this frame, always one of its own values.
+        size_t named = 0;
+        const auto wrongNames = vtxtest::takeDisplayNames(ours, &named);
+        QVERIFY2(wrongNames.empty(), vtxtest::joinDiff(wrongNames).c_str());
+        QVERIFY(named > 0);
         json want = vtxtest::loadJson(vtxtest::samplePath("sdk_expected/" + expected.toStdString()));
         for (const char* k : {"file", "float_format", "created_utc"})
             want.erase(k), ours.erase(k);

@@ -221,6 +221,18 @@ private slots:
         QCOMPARE(map.scene().unplaced, 11);
         const auto& file = *w.session()->file();
 
+        // Issue 26 item 2: a glyph is named by its entity's label in this frame, the id second
+        // (hover and selection labels show it); an entity without a label by its id alone.
+        const auto frame100 = file.frame(100);
+        QVERIFY(frame100);
+        for (const MapGlyph& g : map.scene().glyphs) {
+            const QString label = w.viewState()->entityLabel(vtx::findEntity(frame100->view(), uint32_t(g.key.bucket), g.key.uniqueId.toStdString()));
+            const QString want = label.isEmpty() ? g.key.uniqueId : label + " · " + g.key.uniqueId;
+            QCOMPARE(g.name, want);
+            if (g.key.uniqueId == "player_76561198000000000")
+                QCOMPARE(g.name, QString("s1mple · player_76561198000000000"));
+        }
+
         // Every glyph sits where its position, read directly from the frame, maps to.
         for (const MapGlyph& g : map.scene().glyphs) {
             const auto want = expectedPixel(map, file, 100, g.key);

@@ -97,6 +97,32 @@ std::string joinDiff(const std::vector<std::string>& d, size_t max)
     return s;
 }
 
+std::vector<std::string> takeDisplayNames(nlohmann::json& frame, size_t* named)
+{
+    std::vector<std::string> wrong;
+    if (named)
+        *named = 0;
+    for (auto& bucket : frame["buckets"])
+        for (auto& e : bucket["entities"]) {
+            auto it = e.find("display_name");
+            if (it == e.end()) {
+                wrong.push_back(e.value("unique_id", std::string("?")) + ": no display_name");
+                continue;
+            }
+            if (!it->is_null()) {
+                bool found = false;
+                for (const auto& [k, v] : e["properties"].items())
+                    found = found || (v.is_string() && v == *it);
+                if (!found)
+                    wrong.push_back(e.value("unique_id", std::string("?")) + ": display_name " + it->dump() + " is none of its values");
+                if (named)
+                    ++*named;
+            }
+            e.erase(it);
+        }
+    return wrong;
+}
+
 std::map<std::string, nlohmann::json> takeUnnamed(nlohmann::json& j, const std::string& path)
 {
     std::map<std::string, nlohmann::json> out;

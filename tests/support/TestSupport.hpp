@@ -27,6 +27,10 @@ nlohmann::json toPlain(const vtx::Json& j);
 /// Removes every "unnamed" object (frame JSON's values no schema name addresses) from `j` and
 /// returns them by JSON path ("$.buckets[1].entities[0]" -> its "unnamed" object).
 std::map<std::string, nlohmann::json> takeUnnamed(nlohmann::json& j, const std::string& path = "$");
+/// Removes "display_name" from every entity of a frame JSON (ours only: expected files written
+/// elsewhere do not have it) and returns what is wrong with them: a name that is not one of the
+/// entity's own string property values in that frame. `named` counts the non-null names.
+std::vector<std::string> takeDisplayNames(nlohmann::json& frame, size_t* named = nullptr);
 std::string cliPath();
 /// A generated replay in `dir` (kept there: later calls with the same arguments reuse it);
 /// frames / chunkFrames 0 mean the kind's defaults. Fails the test process if generation fails.

@@ -1,11 +1,30 @@
 #include "analysis/AnalysisModel.hpp"
 
+#include <limits>
+#include <optional>
+
 namespace vtxw {
+
+namespace {
+bool isAbsent(const std::string& s) { return s.empty() || s == "—"; }
+
+std::optional<double> numberIn(const std::string& s)
+{
+    bool ok = false;
+    const double d = QString::fromStdString(s).toDouble(&ok);
+    return ok ? std::optional<double>(d) : std::nullopt;
+}
+} // namespace
 
 void AnalysisModel::setTable(vtx::AnalysisTable table)
 {
     beginResetModel();
     m_table = std::move(table);
+    m_numericText.assign(m_table.columns.size(), true);
+    for (const auto& row : m_table.rows)
+        for (size_t c = 0; c < row.size() && c < m_numericText.size(); ++c)
+            if (const auto* text = std::get_if<std::string>(&row[c]); text && m_numericText[c] && !isAbsent(*text) && !numberIn(*text))
+                m_numericText[c] = false;
     endResetModel();
 }
 
@@ -42,6 +61,10 @@ QVariant AnalysisModel::data(const QModelIndex& index, int role) const
             return qlonglong(*i);
         if (const auto* d = std::get_if<double>(&cell))
             return *d;
+        if (size_t(index.column()) < m_numericText.size() && m_numericText[size_t(index.column())]) {
+            const auto* text = std::get_if<std::string>(&cell);
+            return !text || isAbsent(*text) ? -std::numeric_limits<double>::infinity() : *numberIn(*text);
+        }
         return QString::fromStdString(vtx::cellText(cell));
     default:
         return {};

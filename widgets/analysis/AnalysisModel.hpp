@@ -1,6 +1,8 @@
 #pragma once
 // An analysis result (vtx::AnalysisTable) as a table model: display text for reading, the typed
-// value under SortRole so a proxy sorts numbers as numbers.
+// value under SortRole so a proxy sorts numbers as numbers — also numbers held as text (Unique
+// values and Property spans hold formatted values): a text column whose every value is a number
+// (or absent, "—") sorts by value, absent first.
 
 #include "vtx/analysis/Analyses.hpp"
 
@@ -25,6 +27,7 @@ public:
 
 private:
     vtx::AnalysisTable m_table;
+    std::vector<bool> m_numericText; ///< per column: its text cells are all numbers or absent
 };
 
 } // namespace vtxw

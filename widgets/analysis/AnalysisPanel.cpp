@@ -1,4 +1,5 @@
 #include "analysis/AnalysisPanel.hpp"
+#include "session/ViewState.hpp"
 
 #include "common/Prompts.hpp"
 #include "common/CsvFile.hpp"
@@ -21,8 +22,8 @@
 
 namespace vtxw {
 
-AnalysisPanel::AnalysisPanel(ReplaySession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_model(new AnalysisModel(this)), m_proxy(new QSortFilterProxyModel(this))
+AnalysisPanel::AnalysisPanel(ReplaySession* session, ViewState* view, QWidget* parent)
+    : QWidget(parent), m_session(session), m_viewState(view), m_model(new AnalysisModel(this)), m_proxy(new QSortFilterProxyModel(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 1, 2, 1); // one row above the table: the window must fit 800 × 600
@@ -161,10 +162,17 @@ void AnalysisPanel::cancel()
     m_title->setText(m_shownTitle.isEmpty() ? tr("Analysis cancelled") : m_shownTitle);
 }
 
+std::shared_ptr<const vtx::EntityLabels> AnalysisPanel::labelsForJob() const
+{
+    if (!m_viewState || !m_viewState->schema() || m_viewState->entityLabels().empty())
+        return nullptr;
+    return std::make_shared<const vtx::EntityLabels>(m_viewState->entityLabels());
+}
+
 void AnalysisPanel::runLifetimes()
 {
-    run(tr("Entity lifetimes"), [](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
-        return vtx::lifetimesTable(vtx::entityLifetimes(file, c));
+    run(tr("Entity lifetimes"), [labels = labelsForJob()](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
+        return vtx::lifetimesTable(vtx::entityLifetimes(file, c, labels.get()));
     });
 }
 
@@ -189,8 +197,8 @@ void AnalysisPanel::runPropertySpans(const vtx::PropertySpansRequest& request)
     QString title = tr("Spans of %1").arg(QString::fromStdString(request.path));
     if (!request.type.empty())
         title += tr(" for %1").arg(QString::fromStdString(request.type));
-    run(title, [request](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
-        auto r = vtx::propertySpans(file, request, c);
+    run(title, [request, labels = labelsForJob()](const vtx::ReplayFile& file, const vtx::WalkControl& c) -> vtx::Result<vtx::AnalysisTable> {
+        auto r = vtx::propertySpans(file, request, c, labels.get());
         if (!r)
             return r.status();
         return vtx::propertySpansTable(*r);

@@ -19,12 +19,14 @@ class QTableView;
 namespace vtxw {
 
 class ReplaySession;
+class ViewState;
 
 class AnalysisPanel : public QWidget {
     Q_OBJECT
 public:
     using Work = std::function<vtx::Result<vtx::AnalysisTable>(const vtx::ReplayFile&, const vtx::WalkControl&)>;
-    explicit AnalysisPanel(ReplaySession* session, QWidget* parent = nullptr);
+    /// `view` (optional) names the entities in the tables as the window does (its label choice).
+    explicit AnalysisPanel(ReplaySession* session, ViewState* view = nullptr, QWidget* parent = nullptr);
     ~AnalysisPanel() override;
 
     /// Runs `work` on a worker (a running analysis is superseded); `title` names it.
@@ -56,6 +58,9 @@ signals:
 private:
     QString tableStatus() const;
     ReplaySession* m_session;
+    ViewState* m_viewState;
+    /// The view state's label choice, copied for a worker (the defaults for the file without one).
+    std::shared_ptr<const vtx::EntityLabels> labelsForJob() const;
     AnalysisModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;

@@ -56,6 +56,28 @@ void DiffModel::setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::S
 
 void DiffModel::clear() { setDiff(nullptr, nullptr); }
 
+void DiffModel::setEntityLabels(const vtx::EntityLabels* labels)
+{
+    m_labels = labels;
+    labelsChanged();
+}
+
+void DiffModel::labelsChanged()
+{
+    if (const int n = rowCount())
+        emit dataChanged(index(0, NameColumn), index(n - 1, NameColumn), {Qt::DisplayRole, Qt::ToolTipRole, LabelRole});
+}
+
+QString DiffModel::labelIn(const vtx::EntityDiff& e, bool inB) const
+{
+    const vtx::FrameHandle& h = inB ? m_diff->b : m_diff->a;
+    const int32_t at = inB ? e.indexB : e.indexA;
+    if (!m_labels || h.isNull() || at < 0 || e.bucket >= h->bucketCount())
+        return {};
+    const vtx::BucketView bucket = h->bucket(e.bucket);
+    return size_t(at) < bucket.entityCount() ? qs(m_labels->label(bucket.entity(size_t(at)))) : QString();
+}
+
 // Entity rows have internal id 0; property rows carry their entity's row + 1.
 QModelIndex DiffModel::index(int row, int column, const QModelIndex& parent) const
 {
@@ -118,10 +140,13 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
     const bool added = e.status == vtx::EntityStatus::Added, removed = e.status == vtx::EntityStatus::Removed;
     const QString type = typeName(added ? e.typeIdB : e.typeIdA);
     switch (role) {
+    case LabelRole: return labelIn(e, !removed);
     case Qt::DisplayRole:
         if (column == NameColumn) {
             const QString sign = added ? QStringLiteral("+") : removed ? QStringLiteral("−") : QStringLiteral("~");
-            return QStringLiteral("%1 %2  %3").arg(sign, qs(e.uniqueId), type);
+            const QString label = labelIn(e, !removed);
+            return label.isEmpty() ? QStringLiteral("%1 %2  %3").arg(sign, qs(e.uniqueId), type)
+                                   : QStringLiteral("%1 %2 · %3  %4").arg(sign, label, qs(e.uniqueId), type);
         }
         if (column == AColumn && removed)
             return tr("present");
@@ -143,6 +168,16 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
     case Qt::ToolTipRole: {
         QString tip = tr("%1 in bucket %2 (%3)").arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()),
                                                      qs(vtx::entityStatusName(e.status)));
+        if (e.status == vtx::EntityStatus::Changed) {
+            // A renamed entity: both names, so the row never shows only one as if it were both.
+            const QString la = labelIn(e, false), lb = labelIn(e, true);
+            if (la != lb)
+                tip += tr("\nname in A: %1\nname in B: %2").arg(la.isEmpty() ? tr("(none)") : la, lb.isEmpty() ? tr("(none)") : lb);
+            else if (!lb.isEmpty())
+                tip.prepend(lb + QStringLiteral(" · "));
+        } else if (const QString l = labelIn(e, !removed); !l.isEmpty()) {
+            tip.prepend(l + QStringLiteral(" · "));
+        }
         if (const QString d = damageOf(e); !d.isEmpty())
             tip += tr("\nDamaged in %1: stored hash mismatch, the values there are not what was recorded").arg(d);
         return tip;
@@ -322,7 +357,8 @@ bool DiffFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
     // of its properties (the row below checks the parent).
     auto matches = [&](const QModelIndex& x) {
         return x.data(DiffModel::UniqueIdRole).toString().contains(m_text, Qt::CaseInsensitive) ||
-               x.data(DiffModel::TypeRole).toString().contains(m_text, Qt::CaseInsensitive);
+               x.data(DiffModel::TypeRole).toString().contains(m_text, Qt::CaseInsensitive) ||
+               x.data(DiffModel::LabelRole).toString().contains(m_text, Qt::CaseInsensitive);
     };
     if (parent.isValid())
         return i.data(DiffModel::PathRole).toString().contains(m_text, Qt::CaseInsensitive) || matches(parent);

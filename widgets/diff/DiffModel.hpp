@@ -6,6 +6,7 @@
 // query expression (README "Query language") evaluated on the entity in frame B (A if removed).
 
 #include "vtx/diff/FrameDiff.hpp"
+#include "vtx/model/EntityLabels.hpp"
 #include "vtx/query/Expression.hpp"
 
 #include <QAbstractItemModel>
@@ -28,6 +29,7 @@ public:
         UniqueIdRole,
         PathRole,                      ///< property path; empty on entity rows
         DamageRole,                    ///< entity rows: "A", "B" or "A, B" where its stored hash mismatches (FrameIntegrity)
+        LabelRole,                     ///< the entity's label in B (A when removed); empty when it has none there
     };
 
     explicit DiffModel(QObject* parent = nullptr);
@@ -35,6 +37,11 @@ public:
     /// Replaces the shown diff (the model keeps it, and so its frames, alive).
     void setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::Schema* schema);
     void clear();
+    /// Names entity rows by their label (read from frame B, from A when removed; the id second).
+    /// `labels` must outlive the model; null: ids only.
+    void setEntityLabels(const vtx::EntityLabels* labels);
+    /// The label choice changed: entity rows are named again.
+    void labelsChanged();
     /// Entities whose values in frame A / B are damaged (keys "bucket/uniqueId"); call after setDiff.
     void setDamage(const QSet<QString>& inA, const QSet<QString>& inB);
     const std::shared_ptr<const vtx::FrameDiff>& diff() const { return m_diff; }
@@ -51,9 +58,11 @@ private:
     QVariant entityData(const vtx::EntityDiff& e, int column, int role) const;
     QVariant changeData(const vtx::EntityDiff& e, const vtx::PropertyChange& c, int column, int role) const;
     QString typeName(int32_t typeId) const;
+    QString labelIn(const vtx::EntityDiff& e, bool inB) const;
 
     std::shared_ptr<const vtx::FrameDiff> m_diff;
     const vtx::Schema* m_schema = nullptr;
+    const vtx::EntityLabels* m_labels = nullptr;
     QSet<QString> m_damagedA, m_damagedB;
     QString damageOf(const vtx::EntityDiff& e) const;
 };

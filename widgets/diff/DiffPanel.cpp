@@ -121,6 +121,8 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     layout->addLayout(row2);
 
     m_model = new DiffModel(this);
+    m_model->setEntityLabels(&m_viewState->entityLabels());
+    connect(m_viewState, &ViewState::entityLabelsChanged, m_model, &DiffModel::labelsChanged);
     m_proxy = new DiffFilterProxy(this);
     m_proxy->setSourceModel(m_model);
     m_view = new QTreeView(this);
@@ -128,6 +130,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setTextElideMode(Qt::ElideMiddle); // "~ s1mple · player_765…000  Player"
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->header()->resizeSection(DiffModel::NameColumn, 190);

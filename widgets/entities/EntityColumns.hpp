@@ -1,7 +1,8 @@
 #pragma once
-// The entity list's columns: the Type column as wide as its text but at most two fifths of the
-// view, the Name column the rest. ResizeToContents alone let long type names
-// ("BoneCompressionSettings") squeeze the names out of a narrow dock.
+// The entity list's columns: the Id and Type columns as wide as their text but at most a fifth
+// and a quarter of the view (Type alone two fifths when the Id column is hidden), the Name
+// column the rest. ResizeToContents alone let long type names ("BoneCompressionSettings") squeeze the names
+// out of a narrow dock. Ids are long: the view elides them in the middle.
 
 #include <QObject>
 
@@ -12,7 +13,7 @@ namespace vtxw {
 class EntityColumns : public QObject {
     Q_OBJECT
 public:
-    EntityColumns(QTreeView* view, int nameColumn, int typeColumn);
+    EntityColumns(QTreeView* view, int nameColumn, int idColumn, int typeColumn);
     /// Re-fits now (after the rows changed).
     void fit();
 
@@ -22,6 +23,7 @@ protected:
 private:
     QTreeView* m_view;
     QObject* m_viewport; ///< only compared, never called
+    int m_id;
     int m_type;
 };
 

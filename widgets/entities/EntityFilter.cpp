@@ -50,13 +50,14 @@ void EntityFilter::setFrame(const vtx::FrameHandle& frame)
     m_expression->setFrame(frame.isNull() ? vtx::FrameView{} : frame.view());
 }
 
-bool EntityFilter::accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index)
+bool EntityFilter::accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index, const QString& label)
 {
     if (m_expression)
         return m_expression->matchesEntity(bucket, index);
     if (m_text.isEmpty())
         return true;
-    return uniqueId.contains(m_text, Qt::CaseInsensitive) || typeName.contains(m_text, Qt::CaseInsensitive);
+    return uniqueId.contains(m_text, Qt::CaseInsensitive) || typeName.contains(m_text, Qt::CaseInsensitive)
+        || label.contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace vtxw

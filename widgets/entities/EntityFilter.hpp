@@ -32,8 +32,9 @@ public:
     /// Before accepts() on a frame: binds an expression to it. `chunk` and `frame` identify it,
     /// so calling again for the same frame keeps the per-frame any()/all() results.
     void setFrame(const vtx::FrameHandle& frame);
-    /// True when entity `index` of `bucket` (id, type name) in the frame given to setFrame passes.
-    bool accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index);
+    /// True when entity `index` of `bucket` (id, type name, label in that frame) in the frame
+    /// given to setFrame passes; one word matches the id, the type or the label.
+    bool accepts(const QString& uniqueId, const QString& typeName, uint32_t bucket, size_t index, const QString& label = {});
 
 private:
     QString m_source;

@@ -3,7 +3,9 @@
 #include "entities/EntityColumns.hpp"
 #include "session/ViewState.hpp"
 
+#include <QActionGroup>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTreeView>
 #include <QVBoxLayout>
 
@@ -46,7 +48,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     m_filter = new QLineEdit(this);
-    m_filter->setPlaceholderText(tr("filter: id, type or expression (Health < 20)"));
+    m_filter->setPlaceholderText(tr("filter: name, id, type or expression (Health < 20)"));
     m_filter->setClearButtonEnabled(true);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
@@ -54,21 +56,39 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     // The name column takes the room; the type column fits its text. The dock keeps a usable
     // minimum so the names never disappear at small window sizes.
-    new EntityColumns(m_view, EntityTreeModel::NameColumn, EntityTreeModel::TypeColumn);
+    auto* columns = new EntityColumns(m_view, EntityTreeModel::NameColumn, EntityTreeModel::IdColumn, EntityTreeModel::TypeColumn);
     setMinimumWidth(170);
     layout->addWidget(m_filter);
     layout->addWidget(m_view, 1);
 
     connect(m_filter, &QLineEdit::textChanged, view, &ViewState::setEntityFilter);
     connect(view, &ViewState::entityFilterChanged, this, &EntityListPanel::applyFilter);
-    connect(view, &ViewState::shownFrameChanged, this,
-            [this] { m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity()); });
+    auto showFrame = [this, columns] {
+        m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity(), &m_viewState->entityLabels());
+        // Without any label the Name column shows the ids: a second column of them says nothing.
+        if (const bool hide = !m_model->hasLabels(); hide != m_view->isColumnHidden(EntityTreeModel::IdColumn)) {
+            m_view->setColumnHidden(EntityTreeModel::IdColumn, hide);
+            columns->fit();
+        }
+    };
+    connect(view, &ViewState::shownFrameChanged, this, showFrame);
+    connect(view, &ViewState::entityLabelsChanged, this, showFrame);
     connect(view, &ViewState::selectionChanged, this, &EntityListPanel::restoreSelection);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
         if (m_rowsChanging)
             return;
         if (const EntityKey key = m_model->keyOf(m_proxy->mapToSource(i)); key.isValid())
             m_viewState->setSelection(key);
+    });
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex i = m_proxy->mapToSource(m_view->indexAt(pos));
+        if (!i.isValid() || i.data(EntityTreeModel::IsBucketRole).toBool())
+            return;
+        if (QMenu* menu = labelMenu(i.data(EntityTreeModel::TypeIdRole).toInt(), this)) {
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(m_view->viewport()->mapToGlobal(pos));
+        }
     });
     connect(m_model, &QAbstractItemModel::modelReset, m_view, &QTreeView::expandAll);
     // A new frame's entities came in row by row: the selected one gets its row back at once
@@ -84,7 +104,7 @@ void EntityListPanel::applyFilter(const QString& text)
     // A filter that does not compile says why (column, expected, did you mean) instead of
     // showing an empty list; the list then filters by the plain text.
     const QString error = m_proxy->filter().error();
-    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches ids and types. Otherwise an expression on the shown frame, "
+    m_filter->setToolTip(error.isEmpty() ? tr("One word: matches names, ids and types. Otherwise an expression on the shown frame, "
                                               "e.g. Player.Health < 20 && IsAlive (README \"Query language\").")
                                          : error);
     m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
@@ -101,6 +121,31 @@ void EntityListPanel::restoreSelection()
     const QModelIndex i = m_proxy->mapFromSource(m_model->indexOf(selected));
     if (i.isValid() && m_view->currentIndex() != i)
         m_view->setCurrentIndex(i);
+}
+
+QMenu* EntityListPanel::labelMenu(int typeId, QWidget* parent)
+{
+    const vtx::Schema* schema = m_viewState->schema();
+    const vtx::StructDef* def = schema ? schema->structById(typeId) : nullptr;
+    if (!def)
+        return nullptr;
+    const QString type = QString::fromStdString(def->name);
+    auto* menu = new QMenu(parent);
+    menu->addSection(tr("Name %1 entities by").arg(type));
+    auto* group = new QActionGroup(menu);
+    const QString current = QString::fromStdString(std::string(m_viewState->entityLabels().field(typeId)));
+    auto add = [&](const QString& text, const QString& field) {
+        QAction* a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(field == current);
+        a->setData(field);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, type, field] { m_viewState->setLabelField(type, field); });
+    };
+    for (const std::string& field : vtx::EntityLabels::candidates(*def))
+        add(QString::fromStdString(field), QString::fromStdString(field));
+    add(tr("Id only"), QString());
+    return menu;
 }
 
 void EntityListPanel::focusFirstMatch()

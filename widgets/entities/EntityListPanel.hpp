@@ -9,6 +9,7 @@
 #include <QWidget>
 
 class QLineEdit;
+class QMenu;
 class QTreeView;
 
 namespace vtxw {
@@ -29,6 +30,9 @@ public:
     void restoreSelection();
     /// Enter in the filter: the first entity listed becomes current and takes the focus.
     void focusFirstMatch();
+    /// The row's context menu: "Name Player entities by" each string property of the type, or
+    /// by their id (checked: the current choice). Null for a bucket row or without a schema.
+    QMenu* labelMenu(int typeId, QWidget* parent);
 
 signals:
     /// The filter's expression error, empty when it compiles (or is one word).

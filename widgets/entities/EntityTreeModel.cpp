@@ -14,7 +14,8 @@ constexpr quintptr kBucketId = quintptr(-1);
 
 EntityTreeModel::EntityTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
-void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity)
+void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity,
+                               const vtx::EntityLabels* labels)
 {
     QVector<Bucket> next;
     if (!frame.isNull()) {
@@ -26,7 +27,10 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
             for (size_t e = 0; e < bucket.entityCount(); ++e) {
                 const auto id = bucket.uniqueId(e);
                 nb.ids << QString::fromUtf8(id.data(), qsizetype(id.size()));
-                const int type = bucket.entity(e).typeId();
+                const vtx::ContainerView entity = bucket.entity(e);
+                const std::string_view label = labels ? labels->label(entity) : std::string_view{};
+                nb.labels << QString::fromUtf8(label.data(), qsizetype(label.size()));
+                const int type = entity.typeId();
                 const vtx::StructDef* def = schema ? schema->structById(type) : nullptr;
                 nb.types << (def ? QString::fromStdString(def->name) : QStringLiteral("type %1").arg(type));
                 nb.typeIds << type;
@@ -104,6 +108,7 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
 void EntityTreeModel::Bucket::removeRows(int first, int count)
 {
     ids.remove(first, count);
+    labels.remove(first, count);
     types.remove(first, count);
     typeIds.remove(first, count);
     entityIndex.remove(first, count);
@@ -121,6 +126,7 @@ void EntityTreeModel::Bucket::insertRows(int at, const Bucket& from, int first, 
         return;
     for (int i = 0; i < count; ++i) {
         ids.insert(at + i, from.ids[first + i]);
+        labels.insert(at + i, from.labels[first + i]);
         types.insert(at + i, from.types[first + i]);
         typeIds.insert(at + i, from.typeIds[first + i]);
         entityIndex.insert(at + i, from.entityIndex[first + i]);
@@ -215,10 +221,19 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
     }
     const int bi = int(index.internalId());
     const Bucket& b = m_buckets[bi];
+    const QString& id = b.ids[index.row()];
+    const QString& label = b.labels[index.row()];
     switch (role) {
-    case Qt::DisplayRole: return index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case NameColumn: return label.isEmpty() ? id : label;
+        case IdColumn: return label.isEmpty() ? QString() : id;
+        default: return b.types[index.row()];
+        }
     case Qt::ToolTipRole: {
-        const QString text = index.column() == NameColumn ? b.ids[index.row()] : b.types[index.row()];
+        // The whole id (the view elides it in the middle) with the label and the type.
+        QString text = label.isEmpty() ? id : tr("%1\nid: %2").arg(label, id);
+        text += tr("\ntype: %1").arg(b.types[index.row()]);
         const QString& why = b.damage[index.row()];
         return why.isEmpty() ? text : text + tr("\nDamaged: these values are not what was recorded.\n") + why;
     }
@@ -228,12 +243,13 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
         return {};
     case DamageRole: return b.damage[index.row()];
     case KeyBucketRole: return bi;
-    case UniqueIdRole: return b.ids[index.row()];
+    case UniqueIdRole: return id;
+    case LabelRole: return label;
     case TypeIdRole: return b.typeIds[index.row()];
     case IsBucketRole: return false;
     case SearchTextRole: {
-        // id, type and every property "name=value" of this frame, for the filter
-        QString text = b.ids[index.row()] + QLatin1Char(' ') + b.types[index.row()];
+        // label, id, type and every property "name=value" of this frame, for the filter
+        QString text = label + QLatin1Char(' ') + id + QLatin1Char(' ') + b.types[index.row()];
         if (m_schema && !m_frame.isNull()) {
             const auto c = m_frame.view().bucket(size_t(bi)).entity(size_t(b.entityIndex[index.row()]));
             for (const auto& n : vtx::buildPropertyTree(c, *m_schema))
@@ -250,7 +266,20 @@ QVariant EntityTreeModel::headerData(int section, Qt::Orientation orientation, i
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    return section == NameColumn ? tr("Entity") : tr("Type");
+    switch (section) {
+    case NameColumn: return tr("Name");
+    case IdColumn: return tr("Id");
+    default: return tr("Type");
+    }
+}
+
+bool EntityTreeModel::hasLabels() const
+{
+    for (const Bucket& b : m_buckets)
+        for (const QString& l : b.labels)
+            if (!l.isEmpty())
+                return true;
+    return false;
 }
 
 EntityFilterProxy::EntityFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
@@ -293,7 +322,7 @@ bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) con
         return false;
     m_filter.setFrame(model->frame());
     return m_filter.accepts(i.data(EntityTreeModel::UniqueIdRole).toString(), model->index(row, EntityTreeModel::TypeColumn, parent).data().toString(),
-                            bucket, position);
+                            bucket, position, i.data(EntityTreeModel::LabelRole).toString());
 }
 
 } // namespace vtxw

@@ -6,6 +6,7 @@
 #include "vtx/model/DecodedChunk.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtx/model/Schema.hpp"
+#include "vtx/model/EntityLabels.hpp"
 #include "entities/EntityFilter.hpp"
 
 #include <QAbstractItemModel>
@@ -23,21 +24,28 @@ struct EntityKey {
 class EntityTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, TypeColumn, ColumnCount };
+    /// Name: the entity's label in the shown frame (vtx::EntityLabels), its id when it has none;
+    /// Id: the unique id beside a label (empty when the Name column already shows it).
+    enum Column { NameColumn, IdColumn, TypeColumn, ColumnCount };
     enum Roles {
         KeyBucketRole = Qt::UserRole + 1,
         UniqueIdRole,
         TypeIdRole,
         IsBucketRole,
         SearchTextRole,
-        DamageRole ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
+        DamageRole, ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
+        LabelRole   ///< the entity's label in the shown frame; empty when it has none
     };
 
     explicit EntityTreeModel(QObject* parent = nullptr);
 
     /// Shows `frame` (null handle: empty). `schema` must outlive the model's use of it.
     /// `integrity` (of this frame) marks damaged entities: warning icon, reason in the tooltip.
-    void setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity = nullptr);
+    /// `labels` names the entities (read from `frame`); null: ids only.
+    void setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity = nullptr,
+                  const vtx::EntityLabels* labels = nullptr);
+    /// Whether any entity of the shown frame has a label (else the Id column says nothing new).
+    bool hasLabels() const;
 
     QModelIndex indexOf(const EntityKey& key) const;
     EntityKey keyOf(const QModelIndex& index) const;
@@ -66,6 +74,7 @@ private:
     struct Bucket {
         QString name;
         QStringList ids;
+        QStringList labels;       ///< per entity: its label in this frame, empty when none
         QStringList types;
         QVector<int> typeIds;
         QVector<int> entityIndex; ///< position in the frame's bucket

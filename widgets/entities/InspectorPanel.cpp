@@ -100,12 +100,15 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
     connect(view, &ViewState::frameFailed, this, &InspectorPanel::refresh); // "frame N is unavailable"
     connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
+    connect(view, &ViewState::entityLabelsChanged, this, &InspectorPanel::refresh);
     connect(session, &ReplaySession::closed, this, [this] {
         m_previous = {};
         m_previousRequested = -1;
         setEntity({});
     });
 }
+
+QString InspectorPanel::headerText() const { return m_header->text(); }
 
 void InspectorPanel::setEntity(const EntityKey& key)
 {
@@ -131,7 +134,11 @@ void InspectorPanel::refresh()
         m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(shown.index()));
     } else {
         const auto* def = m_session->file() ? m_session->file()->schema().structById(c.typeId()) : nullptr;
-        m_header->setText(QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId())));
+        // The label read from this frame, the id second (the label alone could be ambiguous).
+        const QString type = def ? QString::fromStdString(def->name) : tr("type %1").arg(c.typeId());
+        const QString label = m_viewState->entityLabel(c);
+        m_header->setText(label.isEmpty() ? QStringLiteral("%1 (%2)").arg(m_entity.uniqueId, type)
+                                          : QStringLiteral("%1 · %2 (%3)").arg(label, m_entity.uniqueId, type));
     }
     m_model->setContainer(c, m_viewState->schema(), c.isNull() ? vtx::ContainerView{} : previousContainer());
 

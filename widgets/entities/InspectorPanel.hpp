@@ -21,6 +21,8 @@ class ViewState;
 class InspectorPanel : public QWidget {
     Q_OBJECT
 public:
+    /// The header above the tree: the entity's label in the shown frame, its id and type.
+    QString headerText() const;
     /// Observes `view`: shows its selection in its shown frame (found there, not pushed).
     InspectorPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
     void setEntity(const EntityKey& key);

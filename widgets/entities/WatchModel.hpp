@@ -1,5 +1,6 @@
 #pragma once
-// Pinned properties across entities ("player_3.Health"), valued at the view state's shown frame.
+// Pinned properties across entities ("player_3.Health"), valued at the view state's shown frame
+// and named by the entity's label in that frame ("s1mple · Health"; the id when it has none).
 
 #include "entities/EntityTreeModel.hpp"
 
@@ -33,9 +34,11 @@ public:
 private:
     void refresh();
     QString valueOf(const Watch& w) const;
+    QString labelOf(const Watch& w) const;
     ViewState* m_view;
     QList<Watch> m_watches;
     QStringList m_values;
+    QStringList m_labels; ///< per watch: its entity's label in the shown frame, empty when none
 };
 
 } // namespace vtxw

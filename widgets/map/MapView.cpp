@@ -221,15 +221,6 @@ bool MapCanvas::event(QEvent* e)
 
 namespace {
 
-/// A field of `type` that names the entity for people, when there is one.
-const vtx::FieldDef* nameField(const vtx::StructDef& type)
-{
-    for (const char* n : {"Name", "DisplayName", "PlayerName", "Nickname"})
-        if (const vtx::FieldDef* f = type.field(n); f && f->key.type == vtx::FieldType::String && f->key.container == vtx::ContainerKind::Scalar)
-            return f;
-    return nullptr;
-}
-
 QString valueText(vtx::ContainerView c, const vtx::FieldDef& f)
 {
     switch (f.key.type) {
@@ -353,6 +344,7 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
         rebuild();
         requestTrails();
     });
+    connect(view, &ViewState::entityLabelsChanged, this, &MapView::rebuild);
     connect(view, &ViewState::selectionChanged, this, [this] {
         int sel = glyphOf(m_view->selection());
         m_canvas->sceneForUpdate().selected = sel;
@@ -644,9 +636,7 @@ void MapView::rebuild()
     const auto& types = schema->structs();
     // Colour: by type (its id), or by the chosen field's value (in order of first appearance).
     std::vector<const vtx::FieldDef*> colourField(types.size(), nullptr);
-    std::vector<const vtx::FieldDef*> names(types.size(), nullptr);
     for (size_t t = 0; t < types.size(); ++t) {
-        names[t] = nameField(types[t]);
         if (!m_colourBy.isEmpty())
             if (const vtx::FieldDef* f = types[t].field(m_colourBy.toStdString()); f && colourable(*f))
                 colourField[t] = f;
@@ -676,10 +666,10 @@ void MapView::rebuild()
             if (place->rotation)
                 if (auto h = m_plane.heading(*place->rotation))
                     g.heading = *h;
+            // The label of this frame (the view state's choice per type), the id second.
             g.name = g.key.uniqueId;
-            if (t < types.size() && names[t])
-                if (auto nm = e.get<std::string_view>(names[t]->key); nm && !nm->empty() && *nm != id)
-                    g.name = QStringLiteral("%1 (%2)").arg(QString::fromUtf8(nm->data(), qsizetype(nm->size())), g.name);
+            if (const QString label = m_view->entityLabel(e); !label.isEmpty() && label != g.name)
+                g.name = label + QStringLiteral(" · ") + g.name;
             if (m_colourBy.isEmpty()) {
                 g.colour = int(t % 7);
                 if (t < types.size())

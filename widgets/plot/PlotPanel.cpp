@@ -79,7 +79,7 @@ void PlotCanvas::rebuildSeries()
     m_scene.series.clear();
     for (const PlotSeriesEntry& e : m_model->entries())
         if (e.visible && e.data)
-            m_scene.series.push_back({e.name, e.colour, e.data, e.summary});
+            m_scene.series.push_back({e.shownName, e.colour, e.data, e.summary});
     m_stale = true;
 }
 
@@ -368,6 +368,8 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
             m_status->setText(tr("Could not write %1").arg(path));
     });
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PlotPanel::updateStatus);
+    connect(view, &ViewState::shownFrameChanged, this, &PlotPanel::updateSeriesNames);
+    connect(view, &ViewState::entityLabelsChanged, this, &PlotPanel::updateSeriesNames);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PlotPanel::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &PlotPanel::updateStatus);
     connect(session, &ReplaySession::opened, this, &PlotPanel::onOpened);
@@ -401,8 +403,26 @@ quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& pat
 {
     const uint32_t bucket = uint32_t(std::max(0, entity.bucket));
     const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
-    return addSeries(QStringLiteral("%1.%2").arg(entity.uniqueId, path),
-                     [bucket, id, p](const vtx::ReplayFile& file) { return vtx::propertySampler(file.schema(), bucket, id, p); });
+    if (!m_session->isOpen())
+        return 0;
+    const quint64 series = m_model->addProperty(entity.bucket, entity.uniqueId, path, [bucket, id, p](const vtx::ReplayFile& file) {
+        return vtx::propertySampler(file.schema(), bucket, id, p);
+    });
+    updateSeriesNames();
+    startScan();
+    return series;
+}
+
+void PlotPanel::updateSeriesNames()
+{
+    // The entity's label in the frame on screen (a name can change during a replay; the
+    // tooltip and the CSV keep the id).
+    const vtx::FrameHandle& shown = m_view->shownFrame();
+    m_model->setEntityLabels([&](int bucket, const QString& uniqueId) {
+        if (shown.isNull() || bucket < 0 || size_t(bucket) >= shown->bucketCount())
+            return QString();
+        return m_view->entityLabel(vtx::findEntity(shown.view(), uint32_t(bucket), uniqueId.toStdString()));
+    });
 }
 
 quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)

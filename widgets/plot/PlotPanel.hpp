@@ -130,6 +130,7 @@ signals:
 private:
     void startScan();
     void updateStatus();
+    void updateSeriesNames();
     void onOpened();
     ReplaySession* m_session;
     ViewState* m_view;

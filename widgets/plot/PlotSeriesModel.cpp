@@ -15,6 +15,7 @@ quint64 PlotSeriesModel::add(const QString& name, SamplerFactory factory)
     PlotSeriesEntry e;
     e.id = m_nextId++;
     e.name = name;
+    e.shownName = name;
     e.colour = QColor(kColours[size_t(m_colourIndex++) % kColours.size()]);
     e.factory = std::move(factory);
     const int row = int(m_entries.size());
@@ -22,6 +23,31 @@ quint64 PlotSeriesModel::add(const QString& name, SamplerFactory factory)
     m_entries.push_back(std::move(e));
     endInsertRows();
     return m_entries.back().id;
+}
+
+quint64 PlotSeriesModel::addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory)
+{
+    const quint64 id = add(QStringLiteral("%1.%2").arg(uniqueId, path), std::move(factory));
+    PlotSeriesEntry& e = m_entries.back();
+    e.bucket = bucket;
+    e.uniqueId = uniqueId;
+    e.path = path;
+    return id;
+}
+
+void PlotSeriesModel::setEntityLabels(const std::function<QString(int bucket, const QString& uniqueId)>& labelOf)
+{
+    for (size_t i = 0; i < m_entries.size(); ++i) {
+        PlotSeriesEntry& e = m_entries[i];
+        if (e.bucket < 0)
+            continue;
+        const QString label = labelOf(e.bucket, e.uniqueId);
+        const QString shown = label.isEmpty() ? e.name : label + QStringLiteral(" · ") + e.path;
+        if (shown != e.shownName) {
+            e.shownName = shown;
+            emit dataChanged(index(int(i)), index(int(i)), {Qt::DisplayRole, Qt::ToolTipRole});
+        }
+    }
 }
 
 int PlotSeriesModel::rowOf(quint64 id) const
@@ -90,8 +116,8 @@ QVariant PlotSeriesModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (!e.error.isEmpty())
-            return tr("%1 (error)").arg(e.name);
-        return e.data ? e.name : tr("%1 (computing…)").arg(e.name);
+            return tr("%1 (error)").arg(e.shownName);
+        return e.data ? e.shownName : tr("%1 (computing…)").arg(e.shownName);
     case Qt::ToolTipRole:
         if (!e.error.isEmpty())
             return e.error;

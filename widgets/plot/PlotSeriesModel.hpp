@@ -19,7 +19,11 @@ using SamplerFactory = std::function<vtx::Result<std::unique_ptr<vtx::SeriesSamp
 
 struct PlotSeriesEntry {
     quint64 id = 0;
-    QString name;
+    QString name;        ///< unambiguous: "player_76561198000000000.Health" (CSV columns, tooltips)
+    QString shownName;   ///< what the legend and the readout say: "s1mple · Health", else `name`
+    int bucket = -1;     ///< a property series: its entity (bucket, id) and path; else bucket -1
+    QString uniqueId;
+    QString path;
     QColor colour;
     bool visible = true;
     SamplerFactory factory;
@@ -36,6 +40,12 @@ public:
 
     /// Adds a series to compute; returns its id. Colours cycle through a colour-blind-safe set.
     quint64 add(const QString& name, SamplerFactory factory);
+    /// Adds the series of `path` on entity (bucket, uniqueId): named "uniqueId.path" until
+    /// setEntityLabels gives its entity a label.
+    quint64 addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory);
+    /// Names each property series by its entity's label (`labelOf(bucket, id)`, empty: the id):
+    /// "label · path". Emits dataChanged for the rows whose name changed.
+    void setEntityLabels(const std::function<QString(int bucket, const QString& uniqueId)>& labelOf);
     void remove(quint64 id);
     void clear();
     /// The worker's answer for `id` (ignored when the series was removed meanwhile).

@@ -1,5 +1,6 @@
 #include "session/ViewState.hpp"
 
+#include <QCryptographicHash>
 #include <QSettings>
 #include <algorithm>
 
@@ -64,10 +65,41 @@ void ViewState::requestAgain()
         m_source->fetchRequestedFrame(m_requested);
 }
 
+namespace {
+// Settings group of a schema's label choices: its struct and field names and types, hashed, so
+// every file written with the same schema shares them.
+QString labelSettingsGroup(const vtx::Schema& schema)
+{
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    for (const vtx::StructDef& def : schema.structs()) {
+        h.addData(QByteArrayView(def.name.data(), qsizetype(def.name.size())));
+        h.addData(QByteArrayView("{"));
+        for (const vtx::FieldDef& f : def.fields) {
+            h.addData(QByteArrayView(f.name.data(), qsizetype(f.name.size())));
+            h.addData(QByteArrayView(":"));
+            h.addData(QByteArrayView(f.typeToken.data(), qsizetype(f.typeToken.size())));
+            h.addData(QByteArrayView(","));
+        }
+        h.addData(QByteArrayView("}"));
+    }
+    return QStringLiteral("labels/") + QString::fromLatin1(h.result().toHex().left(16));
+}
+} // namespace
+
 void ViewState::setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema)
 {
     m_shown = frame;
     m_schema = schema;
+    if (schema != m_labelsFor) {
+        m_labelsFor = schema;
+        m_labels = schema ? vtx::EntityLabels::choose(*schema) : vtx::EntityLabels{};
+        if (schema) {
+            QSettings s;
+            s.beginGroup(labelSettingsGroup(*schema));
+            for (const QString& type : s.childKeys())
+                m_labels.setField(*schema, type.toStdString(), s.value(type).toString().toStdString());
+        }
+    }
     m_integrity = frame.isNull() || !schema ? vtx::FrameIntegrity{}
                                             : vtx::checkFrameIntegrity(frame.view(), *schema, frame.chunk()->hashTrust());
     if (!frame.isNull() && frame.index() == m_requested)
@@ -95,6 +127,21 @@ void ViewState::setSelection(const EntityKey& entity)
         return;
     m_selection = entity;
     emit selectionChanged(entity);
+}
+
+bool ViewState::setLabelField(const QString& typeName, const QString& field)
+{
+    if (!m_schema || !m_labels.setField(*m_schema, typeName.toStdString(), field.toStdString()))
+        return false;
+    QSettings().setValue(labelSettingsGroup(*m_schema) + QLatin1Char('/') + typeName, field);
+    emit entityLabelsChanged();
+    return true;
+}
+
+QString ViewState::entityLabel(const vtx::ContainerView& entity) const
+{
+    const std::string_view l = m_labels.label(entity);
+    return QString::fromUtf8(l.data(), qsizetype(l.size()));
 }
 
 void ViewState::setEntityFilter(const QString& text)
@@ -243,6 +290,9 @@ void ViewState::setComparePairing(const ComparePairing& pairing)
 
 void ViewState::reset()
 {
+    // The selection belongs to the file: kept, it would stay highlighted in the next file's
+    // list while the inspector shows nothing, and clicking it would change nothing (issue 26 8a).
+    setSelection({});
     setShownFrame({}, nullptr);
     setLoading(false);
     m_frameError.clear();

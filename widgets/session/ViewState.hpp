@@ -14,6 +14,7 @@
 #include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtx/model/Schema.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 #include <QObject>
 
@@ -92,6 +93,17 @@ public:
 
     // --- What is looked at -----------------------------------------------------------------
     const EntityKey& selection() const { return m_selection; }
+    /// Which property names the entities of each type of the shown schema (vtx::EntityLabels:
+    /// chosen from the schema, then the user's choices for this schema from QSettings
+    /// `labels/<schema fingerprint>/<type>`). Chosen again when the schema changes, before
+    /// shownFrameChanged. Labels are read from a frame: `entityLabel` of the entity there.
+    const vtx::EntityLabels& entityLabels() const { return m_labels; }
+    /// Names the entities of `typeName` by `field` (empty: by their id), remembered for this
+    /// schema. False when the field cannot name them (not a scalar string of the type).
+    bool setLabelField(const QString& typeName, const QString& field);
+    /// The entity's label in the frame `entity` comes from; empty when it has none there (show
+    /// the id).
+    QString entityLabel(const vtx::ContainerView& entity) const;
     void setSelection(const EntityKey& entity);
 
     /// The entity filter's text (query language, or a word matching id or type).
@@ -149,6 +161,8 @@ signals:
     /// The requested frame cannot be decoded (frameError() says why).
     void frameFailed(int frame, const QString& message);
     void selectionChanged(const EntityKey& entity);
+    /// The user chose another label property for a type (setLabelField).
+    void entityLabelsChanged();
     void entityFilterChanged(const QString& text);
     void zoomChanged(double first, double last);
     /// A, B, B's follow mode or the previous-frame mode changed (a, b: the markers, -1 unset).
@@ -171,6 +185,8 @@ private:
     bool m_loading = false;
     QString m_frameError;
     EntityKey m_selection;
+    vtx::EntityLabels m_labels;
+    const vtx::Schema* m_labelsFor = nullptr;
     QString m_filter;
     double m_zoomFirst = 0, m_zoomLast = 0;
     DiffMarkers m_markers;

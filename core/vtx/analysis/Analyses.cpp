@@ -88,8 +88,10 @@ Result<int32_t> typeFilter(const Schema& schema, const std::string& type)
     return Status(Error{"unknown type '" + type + "' (known: " + known + ")"});
 }
 
-LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& control)
+LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& control, const EntityLabels* labels)
 {
+    const EntityLabels chosen = labels ? EntityLabels{} : EntityLabels::choose(file.schema());
+    const EntityLabels& names = labels ? *labels : chosen;
     LifetimesResult r;
     std::map<EntityKey, EntityLifetime> byKey;
     EntityKey key;
@@ -103,6 +105,7 @@ LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& contr
                 e.bucket = bucket;
                 e.uniqueId = key.second;
                 e.type = typeNameOf(file.schema(), c.typeId());
+                e.label = names.label(c);
                 e.firstFrame = f;
                 e.firstTicks = file.gameTimeTicks(f);
                 e.appearances = 1;
@@ -125,10 +128,10 @@ LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& contr
 AnalysisTable lifetimesTable(const LifetimesResult& r)
 {
     AnalysisTable t;
-    t.columns = {"bucket", "unique id", "type", "first frame", "last frame", "frames present", "appearances", "first game time (s)",
-                 "last game time (s)", "duration (s)"};
+    t.columns = {"bucket", "name (first frame)", "unique id", "type", "first frame", "last frame", "frames present", "appearances",
+                 "first game time (s)", "last game time (s)", "duration (s)"};
     for (const EntityLifetime& e : r.entities)
-        t.rows.push_back({int64_t(e.bucket), e.uniqueId, e.type, int64_t(e.firstFrame), int64_t(e.lastFrame), e.framesPresent,
+        t.rows.push_back({int64_t(e.bucket), e.label, e.uniqueId, e.type, int64_t(e.firstFrame), int64_t(e.lastFrame), e.framesPresent,
                           int64_t(e.appearances), double(e.firstTicks) / kTicksPerSecond, double(e.lastTicks) / kTicksPerSecond,
                           double(e.lastTicks - e.firstTicks) / kTicksPerSecond});
     t.failed = r.walk.failed;
@@ -200,8 +203,11 @@ AnalysisTable uniqueValuesTable(const UniqueValuesRequest& request, const Unique
     return t;
 }
 
-Result<PropertySpansResult> propertySpans(const ReplayFile& file, const PropertySpansRequest& request, const WalkControl& control)
+Result<PropertySpansResult> propertySpans(const ReplayFile& file, const PropertySpansRequest& request, const WalkControl& control,
+                                          const EntityLabels* labels)
 {
+    const EntityLabels chosen = labels ? EntityLabels{} : EntityLabels::choose(file.schema());
+    const EntityLabels& names = labels ? *labels : chosen;
     auto type = typeFilter(file.schema(), request.type);
     if (!type)
         return type.status();
@@ -228,7 +234,7 @@ Result<PropertySpansResult> propertySpans(const ReplayFile& file, const Property
                 spans.back().lastTicks = file.gameTimeTicks(f);
                 return;
             }
-            spans.push_back({bucket, key.second, text, f, f, file.gameTimeTicks(f), file.gameTimeTicks(f)});
+            spans.push_back({bucket, key.second, std::string(names.label(c)), text, f, f, file.gameTimeTicks(f), file.gameTimeTicks(f)});
         });
     });
     if (r.walk.cancelled)
@@ -242,9 +248,10 @@ Result<PropertySpansResult> propertySpans(const ReplayFile& file, const Property
 AnalysisTable propertySpansTable(const PropertySpansResult& r)
 {
     AnalysisTable t;
-    t.columns = {"bucket", "unique id", "value", "first frame", "last frame", "frames", "first game time (s)", "last game time (s)"};
+    t.columns = {"bucket", "name (first frame)", "unique id", "value", "first frame", "last frame", "frames", "first game time (s)",
+                 "last game time (s)"};
     for (const PropertySpan& s : r.spans)
-        t.rows.push_back({int64_t(s.bucket), s.uniqueId, s.value, int64_t(s.firstFrame), int64_t(s.lastFrame),
+        t.rows.push_back({int64_t(s.bucket), s.label, s.uniqueId, s.value, int64_t(s.firstFrame), int64_t(s.lastFrame),
                           int64_t(s.lastFrame) - s.firstFrame + 1, double(s.firstTicks) / kTicksPerSecond,
                           double(s.lastTicks) / kTicksPerSecond});
     t.failed = r.walk.failed;

@@ -6,6 +6,7 @@
 
 #include "vtx/analysis/ReplayWalk.hpp"
 #include "vtx/model/PropertyPath.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 #include <cstdint>
 #include <iosfwd>
@@ -32,6 +33,7 @@ struct EntityLifetime {
     uint32_t bucket = 0;
     std::string uniqueId;
     std::string type;             ///< schema name of its type in the first frame it appears
+    std::string label;            ///< its label (EntityLabels) in that first frame; empty when none
     int32_t firstFrame = 0;
     int32_t lastFrame = 0;
     int64_t framesPresent = 0;    ///< frames it is in (fewer than last − first + 1 when it left and came back)
@@ -44,7 +46,8 @@ struct LifetimesResult {
     std::vector<EntityLifetime> entities; ///< by bucket, then unique id
     WalkResult walk;
 };
-LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& control = {});
+/// `labels` names the entities (null: EntityLabels::choose on the file's schema).
+LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& control = {}, const EntityLabels* labels = nullptr);
 AnalysisTable lifetimesTable(const LifetimesResult& r);
 
 struct UniqueValuesRequest {
@@ -72,6 +75,7 @@ struct PropertySpansRequest {
 struct PropertySpan {
     uint32_t bucket = 0;
     std::string uniqueId;
+    std::string label; ///< the entity's label (EntityLabels) in the span's first frame; empty when none
     std::string value; ///< formatValue
     int32_t firstFrame = 0;
     int32_t lastFrame = 0;
@@ -84,7 +88,9 @@ struct PropertySpansResult {
     std::vector<PropertySpan> spans;
     WalkResult walk;
 };
-Result<PropertySpansResult> propertySpans(const ReplayFile& file, const PropertySpansRequest& request, const WalkControl& control = {});
+/// `labels` names the entities (null: EntityLabels::choose on the file's schema).
+Result<PropertySpansResult> propertySpans(const ReplayFile& file, const PropertySpansRequest& request, const WalkControl& control = {},
+                                          const EntityLabels* labels = nullptr);
 AnalysisTable propertySpansTable(const PropertySpansResult& r);
 
 /// The schema type id named `type`; -1 for "" (every type); an error naming the known types otherwise.

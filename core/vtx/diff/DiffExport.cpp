@@ -3,6 +3,7 @@
 #include "vtx/base/NumberText.hpp"
 #include "vtx/base/Utf8.hpp"
 #include "vtx/model/PropertyTree.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 #include <cstdio>
 
@@ -115,9 +116,22 @@ Json diffJson(const FrameDiff& d, const Schema& schema, const DiffOptions& optio
                                {"skipped_by_hash", b.skippedByHash}});
     }
     j["buckets"] = std::move(buckets);
+    // Entities are named as in B (A when removed); a name that changed from A to B is given too.
+    const EntityLabels labels = EntityLabels::choose(schema);
+    auto labelIn = [&](const FrameHandle& h, int32_t index, uint32_t bucket) -> std::string_view {
+        if (h.isNull() || index < 0 || bucket >= h->bucketCount() || size_t(index) >= h->bucket(bucket).entityCount())
+            return {};
+        return labels.label(h->bucket(bucket).entity(size_t(index)));
+    };
+    auto nameJson = [](std::string_view label) { return label.empty() ? Json(nullptr) : Json(sanitizeUtf8(label)); };
     Json entities = Json::array();
     for (const EntityDiff& e : d.entities) {
-        Json ej{{"bucket", schema.bucketName(e.bucket)}, {"unique_id", sanitizeUtf8(e.uniqueId)}, {"status", entityStatusName(e.status)}};
+        Json ej{{"bucket", schema.bucketName(e.bucket)}, {"unique_id", sanitizeUtf8(e.uniqueId)}};
+        const std::string_view inA = labelIn(d.a, e.indexA, e.bucket), inB = labelIn(d.b, e.indexB, e.bucket);
+        ej["display_name"] = nameJson(e.status == EntityStatus::Removed ? inA : inB);
+        if (e.status == EntityStatus::Changed && inA != inB)
+            ej["display_name_a"] = nameJson(inA);
+        ej["status"] = entityStatusName(e.status);
         ej["type"] = typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA);
         if (e.status == EntityStatus::Changed && e.typeIdA != e.typeIdB)
             ej["type_b"] = typeName(schema, e.typeIdB);

@@ -6,6 +6,7 @@
 #include "vtx/model/PropertyTree.hpp"
 #include "vtx/model/PropertyVisit.hpp"
 #include "vtx/model/UnnamedData.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -282,6 +283,7 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
                             {"partly_covered", integrity.partlyCovered},
                             {"unchecked", integrity.unchecked},
                             {"damaged", integrity.damaged.size()}};
+    const EntityLabels labels = EntityLabels::choose(schema);
     Json buckets = Json::array();
     for (size_t b = 0; b < frame.bucketCount(); ++b) {
         BucketView bucket = frame.bucket(b);
@@ -300,6 +302,9 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
             Json je;
             je["index"] = e;
             je["unique_id"] = sanitizeUtf8(bucket.uniqueId(e));
+            // The label of this frame (EntityLabels); null when the entity has none here.
+            const std::string_view label = labels.label(c);
+            je["display_name"] = label.empty() ? Json(nullptr) : Json(sanitizeUtf8(label));
             je["type_id"] = c.typeId();
             je["type_name"] = def ? Json(sanitizeUtf8(def->name)) : Json(nullptr);
             je["content_hash"] = hex64(c.contentHash());

@@ -27,7 +27,8 @@ std::string jsonText(const Json& j, int indent = -1);
 Json hashTrustJson(const ReplayFile& file);
 /// Header, schema summary, seek table, times, events, hash trust and open problems.
 Json infoJson(const ReplayFile& file);
-/// Every bucket and entity of a frame with named property values, and under "unnamed" the values
+/// Every bucket and entity of a frame with named property values ("display_name": the entity's
+/// label in this frame, EntityLabels' default choice, null when none), and under "unnamed" the values
 /// no schema name addresses (UnnamedData). "integrity" counts the containers whose stored hash
 /// was checked (FrameIntegrity); an entity with a container whose stored hash matches neither
 /// variant carries "damaged": [{"path", "stored_hash", "reason"}] — its values are not the

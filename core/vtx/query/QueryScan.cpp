@@ -1,4 +1,5 @@
 #include "vtx/query/QueryScan.hpp"
+#include "vtx/model/EntityLabels.hpp"
 
 namespace vtx::query {
 
@@ -12,6 +13,7 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
     if (options.from < 0 || options.from >= frames || to >= frames || to < options.from)
         return Error{"frames " + std::to_string(options.from) + ".." + std::to_string(to) + " are not a range of this file (0.." + std::to_string(frames - 1) + ")", Errc::OutOfRange};
     Expression e = expression; // evaluation state (path caches, any/all) is per scan
+    const EntityLabels labels = options.listEntities ? EntityLabels::choose(file.schema()) : EntityLabels{};
     const int64_t total = int64_t(to) - options.from + 1;
     // The previous frame stays readable across a chunk boundary: its chunk is kept alive.
     std::shared_ptr<const DecodedChunk> chunk, previousChunk;
@@ -75,7 +77,8 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
                     }
                     ++result.entityMatches;
                     if (options.listEntities)
-                        m->entities.push_back({bucket, std::string(view.bucket(bucket).uniqueId(index)), view.bucket(bucket).entity(index).typeId()});
+                        m->entities.push_back({bucket, std::string(view.bucket(bucket).uniqueId(index)), view.bucket(bucket).entity(index).typeId(),
+                                               std::string(labels.label(view.bucket(bucket).entity(index)))});
                 });
             } else if (e.matchesFrame()) {
                 result.frames.push_back({f, {}});
@@ -114,7 +117,10 @@ Json queryJson(const ReplayFile& file, const Expression& expression, const Query
     for (const auto& m : result.frames) {
         Json entities = Json::array();
         for (const auto& e : m.entities)
-            entities.push_back({{"bucket", schema.bucketName(e.bucket)}, {"id", e.uniqueId}, {"type", typeName(e.typeId)}});
+            entities.push_back({{"bucket", schema.bucketName(e.bucket)},
+                                {"id", e.uniqueId},
+                                {"display_name", e.label.empty() ? Json(nullptr) : Json(sanitizeUtf8(e.label))},
+                                {"type", typeName(e.typeId)}});
         Json jf{{"frame", m.frame}};
         if (expression.perEntity())
             jf["entities"] = std::move(entities);

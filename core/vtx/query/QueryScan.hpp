@@ -16,6 +16,7 @@ struct EntityMatch {
     uint32_t bucket = 0;
     std::string uniqueId;
     int32_t typeId = -1;
+    std::string label; ///< its label (EntityLabels) in the matching frame; empty when none
 };
 
 struct FrameMatch {
