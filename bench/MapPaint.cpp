@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-bench map-paint: one paint of the Map dock's scene, as the widget paints it, into a
 // 1600 × 1000 image: 1,000 entities of 8 types with heading ticks, and a trail of 2 s at 64 Hz
 // (128 points) behind each, moving along gentle curves over a 20,000-unit square (what a
@@ -5,8 +6,8 @@
 
 #include "MapPaint.hpp"
 
-#include "vtx/export/JsonExport.hpp"
 #include "map/MapRenderer.hpp"
+#include "vtx/export/JsonExport.hpp"
 
 #include <QGuiApplication>
 #include <QPainter>
@@ -88,9 +89,16 @@ int mapPaint(int argc, char** argv, int entities, double trailSeconds, int round
     size_t segments = 0;
     for (const MapTrail& t : scene.trails)
         segments += t.points.size() - 1;
-    std::cout << vtx::Json{{"bench", "map-paint"}, {"entities", entities}, {"trail_seconds", trailSeconds},
-                           {"trail_segments", segments}, {"width", 1600}, {"height", 1000}, {"rounds", rounds},
-                           {"median_ms", ms[ms.size() / 2]}, {"p90_ms", ms[ms.size() * 9 / 10]}, {"min_ms", ms.front()},
+    std::cout << vtx::Json{{"bench", "map-paint"},
+                           {"entities", entities},
+                           {"trail_seconds", trailSeconds},
+                           {"trail_segments", segments},
+                           {"width", 1600},
+                           {"height", 1000},
+                           {"rounds", rounds},
+                           {"median_ms", ms[ms.size() / 2]},
+                           {"p90_ms", ms[ms.size() * 9 / 10]},
+                           {"min_ms", ms.front()},
                            {"cpu_median_ms", cpu[cpu.size() / 2]}}
                      .dump()
               << '\n';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The map-paint bench case; built only with the GUI (it paints with Qt).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-bench plot-paint [--series 10] [--points 100000] [--width 1600] [--height 600]
 // [--rounds 200]: one repaint of the Plot dock as the widget paints it (PlotRenderer), into an
 // offscreen QImage: random-walk series with spikes, the hover readout on. Two figures: a
@@ -6,8 +7,8 @@
 
 #include "PlotBench.hpp"
 
-#include "vtx/export/JsonExport.hpp"
 #include "plot/PlotRenderer.hpp"
+#include "vtx/export/JsonExport.hpp"
 
 #include <QGuiApplication>
 #include <QImage>
@@ -20,7 +21,10 @@
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 /// This thread's CPU time: the machine is shared, and waiting for a core is not painting.
 double cpuMs()
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-bench plot-series FILE [--series 10] [--rounds 5]: the Plot dock's computation —
 // N property series of different entities over the whole replay, read in one pass over the
 // chunks (vtx::scanSeries, with the per-point integrity check the GUI does) — against one full
@@ -19,7 +20,10 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 double cpuMs()
 {
     timespec t{};

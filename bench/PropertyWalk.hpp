@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads every named property of every entity of a frame (recursing into structs, arrays and
 // maps) and folds the values into a checksum, so the compiler cannot skip any read.
@@ -17,7 +18,7 @@ struct WalkTotals {
 
 class PropertyWalk {
 public:
-    explicit PropertyWalk(const vtx::Schema& schema) : m_schema(schema) {}
+    explicit PropertyWalk(const vtx::Schema& schema) : m_schema(schema) { }
 
     void frame(const vtx::FrameView& f, WalkTotals& t) const
     {
@@ -46,7 +47,7 @@ private:
             t.checksum = (t.checksum ^ bits) * 0x100000001b3ull;
             ++t.values;
         }
-        void operator()(vtx::Absent) {}
+        void operator()(vtx::Absent) { }
         void operator()(bool v) { mix(v); }
         void operator()(int32_t v) { mix(uint64_t(v)); }
         void operator()(int64_t v) { mix(uint64_t(v)); }
@@ -65,14 +66,12 @@ private:
             for (uint8_t b : s.values)
                 mix(b);
         }
-        template <class T>
-        void operator()(std::span<const T> s)
+        template <class T> void operator()(std::span<const T> s)
         {
             for (const T& x : s)
                 (*this)(x);
         }
-        template <class L>
-        void operator()(const vtx::ListSlice<L>& s)
+        template <class L> void operator()(const vtx::ListSlice<L>& s)
         {
             for (size_t i = 0; i < s.size(); ++i)
                 (*this)(s[i]);

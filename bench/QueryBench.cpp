@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "QueryBench.hpp"
 
 #include "PropertyWalk.hpp"
@@ -17,7 +18,10 @@ namespace vtxbench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 double median(std::vector<double> v)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `vtxscope-bench query FILE [--expr E] [--rounds N]`: a query over the whole replay against a
 // full read (every chunk decoded, every property of every frame read) measured in the same run.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """table() throughput against a C++ full read of the same file, measured in one run.
 
     PYTHONPATH=build/<dir>/python bench/python_table.py [REPLAY] [--type Player] [--props a,b,...] [--runs 5]

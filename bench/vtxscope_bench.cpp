@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-bench: whole-file measurements on real-sized replays, JSON on stdout.
 //
 //   vtxscope-bench plot-series FILE [--series N] [--rounds R]
@@ -87,7 +88,10 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 double peakRssMb()
 {
@@ -115,8 +119,7 @@ void warmPageCache(const std::string& path)
     if (!f)
         return; // the command itself reports the error
     std::vector<char> block(size_t(4) << 20);
-    while (std::fread(block.data(), 1, block.size(), f) == block.size()) {
-    }
+    while (std::fread(block.data(), 1, block.size(), f) == block.size()) { }
     std::fclose(f);
 }
 
@@ -180,12 +183,18 @@ int readAll(const std::string& path, unsigned threads)
         sum.checksum += totals[i].checksum;
         bytes += decodedBytes[i];
     }
-    std::cout << vtx::Json{{"bench", "read-all"},       {"file", path}, {"file_bytes", f.fileSize()},
+    std::cout << vtx::Json{{"bench", "read-all"},
+                           {"file", path},
+                           {"file_bytes", f.fileSize()},
                            {"backend", vtx::backendName(f.backend())},
-                           {"threads", threads},        {"frames", f.frameCount()},
-                           {"values", sum.values},      {"decoded_bytes", bytes},
-                           {"ms", ms},                  {"ns_per_value", ms * 1e6 / double(std::max<uint64_t>(sum.values, 1))},
-                           {"peak_rss_mb", peakRssMb()}, {"checksum", sum.checksum}}
+                           {"threads", threads},
+                           {"frames", f.frameCount()},
+                           {"values", sum.values},
+                           {"decoded_bytes", bytes},
+                           {"ms", ms},
+                           {"ns_per_value", ms * 1e6 / double(std::max<uint64_t>(sum.values, 1))},
+                           {"peak_rss_mb", peakRssMb()},
+                           {"checksum", sum.checksum}}
                      .dump()
               << '\n';
     return 0;
@@ -225,9 +234,13 @@ int coldJumps(const std::string& path, int jumps, unsigned seed)
     }
     const double total = msSince(t0);
     std::sort(times.begin(), times.end());
-    std::cout << vtx::Json{{"bench", "cold-jumps"}, {"file", path},  {"jumps", jumps},
-                           {"total_ms", total},     {"p50_ms", times[times.size() / 2]},
-                           {"max_ms", times.back()}, {"peak_rss_mb", peakRssMb()}}
+    std::cout << vtx::Json{{"bench", "cold-jumps"},
+                           {"file", path},
+                           {"jumps", jumps},
+                           {"total_ms", total},
+                           {"p50_ms", times[times.size() / 2]},
+                           {"max_ms", times.back()},
+                           {"peak_rss_mb", peakRssMb()}}
                      .dump()
               << '\n';
     return 0;
@@ -254,9 +267,12 @@ int zstdOnly(const std::string& path)
         out += decoded->size();
     }
     std::sort(perChunk.begin(), perChunk.end());
-    std::cout << vtx::Json{{"bench", "zstd"},     {"file", path},
-                           {"decoded_bytes", out}, {"ms", ms},
-                           {"mb_per_s", double(out) / 1e3 / ms}, {"chunks", perChunk.size()},
+    std::cout << vtx::Json{{"bench", "zstd"},
+                           {"file", path},
+                           {"decoded_bytes", out},
+                           {"ms", ms},
+                           {"mb_per_s", double(out) / 1e3 / ms},
+                           {"chunks", perChunk.size()},
                            {"chunk_p50_ms", perChunk.empty() ? 0.0 : perChunk[perChunk.size() / 2]}}
                      .dump()
               << '\n';
@@ -296,8 +312,13 @@ int firstFrames(const std::string& path, int32_t frames)
         walk.frame(chunk->frame(size_t(i - chunk->startFrame())), t);
     }
     const double ms = msSince(t0);
-    std::cout << vtx::Json{{"bench", "first-frames"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
-                           {"frames", n}, {"values", t.values}, {"ms", ms}, {"peak_rss_mb", peakRssMb()},
+    std::cout << vtx::Json{{"bench", "first-frames"},
+                           {"file", path},
+                           {"backend", vtx::backendName(f.backend())},
+                           {"frames", n},
+                           {"values", t.values},
+                           {"ms", ms},
+                           {"peak_rss_mb", peakRssMb()},
                            {"checksum", t.checksum}}
                      .dump()
               << '\n';
@@ -383,8 +404,8 @@ int propertyRead(const std::string& path, int rounds)
         for (const vtx::FieldDef& fd : def.fields) {
             const auto t = fd.key.type;
             if (keys.size() < 4 && fd.key.container == vtx::ContainerKind::Scalar &&
-                (t == vtx::FieldType::Bool || t == vtx::FieldType::Int32 || t == vtx::FieldType::Float ||
-                 t == vtx::FieldType::Double || t == vtx::FieldType::Vector || t == vtx::FieldType::Int64))
+                (t == vtx::FieldType::Bool || t == vtx::FieldType::Int32 || t == vtx::FieldType::Float || t == vtx::FieldType::Double ||
+                 t == vtx::FieldType::Vector || t == vtx::FieldType::Int64))
                 keys.push_back(fd.key);
         }
     }
@@ -510,8 +531,15 @@ int perturb(const std::string& path, const std::string& out, int32_t from, doubl
     auto stats = (*w)->finish();
     if (!stats)
         return fail(stats.message());
-    std::cout << vtx::Json{{"bench", "perturb"}, {"file", path}, {"out", out}, {"from", from}, {"delta", delta}, {"moved", moved},
-                           {"frames", stats->frames}, {"chunks", stats->chunks}, {"bytes", stats->bytes}}
+    std::cout << vtx::Json{{"bench", "perturb"},
+                           {"file", path},
+                           {"out", out},
+                           {"from", from},
+                           {"delta", delta},
+                           {"moved", moved},
+                           {"frames", stats->frames},
+                           {"chunks", stats->chunks},
+                           {"bytes", stats->bytes}}
                      .dump()
               << '\n';
     return 0;
@@ -623,11 +651,15 @@ int writeThroughput(const std::string& path, const std::string& out, int32_t fra
     if (!stats)
         return fail(stats.message());
     const double ms = msSince(t0);
-    std::cout << vtx::Json{{"bench", "write"},          {"file", path},
+    std::cout << vtx::Json{{"bench", "write"},
+                           {"file", path},
                            {"backend", vtx::backendName(f.backend())},
-                           {"frames", n},               {"chunks", stats->chunks},
-                           {"bytes", stats->bytes},     {"ms", ms},
-                           {"frames_per_s", double(n) / (ms / 1e3)}, {"mb_per_s", double(stats->bytes) / 1e3 / ms},
+                           {"frames", n},
+                           {"chunks", stats->chunks},
+                           {"bytes", stats->bytes},
+                           {"ms", ms},
+                           {"frames_per_s", double(n) / (ms / 1e3)},
+                           {"mb_per_s", double(stats->bytes) / 1e3 / ms},
                            {"peak_rss_mb", peakRssMb()}}
                      .dump()
               << '\n';
@@ -666,8 +698,13 @@ int lengthen(const std::string& path, const std::string& out, int32_t frames)
     auto stats = (*w)->finish();
     if (!stats)
         return fail(stats.message());
-    std::cout << vtx::Json{{"bench", "lengthen"}, {"file", path}, {"out", out}, {"frames", frames}, {"chunks", stats->chunks},
-                           {"bytes", stats->bytes}, {"hashes", wo.hashVariant == vtx::HashVariant::SdkTail ? "sdk" : "spec"}}
+    std::cout << vtx::Json{{"bench", "lengthen"},
+                           {"file", path},
+                           {"out", out},
+                           {"frames", frames},
+                           {"chunks", stats->chunks},
+                           {"bytes", stats->bytes},
+                           {"hashes", wo.hashVariant == vtx::HashVariant::SdkTail ? "sdk" : "spec"}}
                      .dump()
               << '\n';
     return 0;
@@ -762,17 +799,24 @@ int decodePhases(const std::string& path)
         checksum += totals.checksum;
     }
     auto med = [](std::vector<double> v) { return percentile(std::move(v), 0.5); };
-    std::cout << vtx::Json{{"bench", "decode-phases"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
-                           {"chunks", f.chunks().size()}, {"read_ms", med(read)}, {"zstd_ms", med(zstd)},
-                           {"parse_ms", med(parse)}, {"limits_ms", med(limits)}, {"frame_ranges_ms", med(ranges)},
-                           {"one_frame_verify_ms", med(firstFrame)}, {"all_frames_verify_ms", med(allFrames)},
+    std::cout << vtx::Json{{"bench", "decode-phases"},
+                           {"file", path},
+                           {"backend", vtx::backendName(f.backend())},
+                           {"chunks", f.chunks().size()},
+                           {"read_ms", med(read)},
+                           {"zstd_ms", med(zstd)},
+                           {"parse_ms", med(parse)},
+                           {"limits_ms", med(limits)},
+                           {"frame_ranges_ms", med(ranges)},
+                           {"one_frame_verify_ms", med(firstFrame)},
+                           {"all_frames_verify_ms", med(allFrames)},
                            {"parse_libprotobuf_ms", libprotobuf.empty() ? vtx::Json() : vtx::Json(med(libprotobuf))},
-                           {"walk_ms", med(walkMs)}, {"checksum", checksum}}
+                           {"walk_ms", med(walkMs)},
+                           {"checksum", checksum}}
                      .dump()
               << '\n';
     return 0;
 }
-
 
 int makeTraces(const std::vector<std::string>& args)
 {
@@ -788,8 +832,8 @@ int makeTraces(const std::vector<std::string>& args)
     return 0;
 }
 
-vtx::Json replayOnce(const std::shared_ptr<const vtx::ReplayFile>& file, const vtx::AccessTrace& trace, const std::string& policy,
-                     size_t budget, unsigned workers)
+vtx::Json replayOnce(const std::shared_ptr<const vtx::ReplayFile>& file, const vtx::AccessTrace& trace, const std::string& policy, size_t budget,
+                     unsigned workers)
 {
     vtx::ChunkCache cache(file, {budget, workers, policy});
     std::vector<double> latencies;
@@ -884,8 +928,8 @@ struct DiffTiming {
 
 /// Times diffFrames over `pairs` (each diffed once per round, `rounds` rounds; the median of
 /// every single call is reported), with a reused result so steady-state allocation is zero.
-DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>>& pairs, const vtx::Schema& schema,
-                     const vtx::DiffOptions& opt, int rounds, bool framesInCache = false)
+DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>>& pairs, const vtx::Schema& schema, const vtx::DiffOptions& opt,
+                     int rounds, bool framesInCache = false)
 {
     vtx::FrameDiff d;
     std::vector<double> us;
@@ -921,9 +965,12 @@ DiffTiming timeDiffs(const std::vector<std::pair<vtx::FrameHandle, vtx::FrameHan
 
 vtx::Json timingJson(const DiffTiming& t)
 {
-    return {{"median_us", t.medianUs},          {"mean_us", t.meanUs},
-            {"entities", t.entities},           {"changed_entities", t.changedEntities},
-            {"skipped_by_hash", t.skippedByHash}, {"changed_properties", t.changedProperties}};
+    return {{"median_us", t.medianUs},
+            {"mean_us", t.meanUs},
+            {"entities", t.entities},
+            {"changed_entities", t.changedEntities},
+            {"skipped_by_hash", t.skippedByHash},
+            {"changed_properties", t.changedProperties}};
 }
 
 int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
@@ -951,8 +998,10 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
     noHash.useContentHash = false;
     const DiffTiming c = timeDiffs(consecutive, f.schema(), hash, 5);
     if (consecutiveOnly) { // a short, single-shape run for profilers (callgrind, perf)
-        std::cout << vtx::Json{{"bench", "diff"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
-                               {"pairs", n}, {"consecutive", timingJson(c)}}.dump() << '\n';
+        std::cout
+            << vtx::Json{{"bench", "diff"}, {"file", path}, {"backend", vtx::backendName(f.backend())}, {"pairs", n}, {"consecutive", timingJson(c)}}
+                   .dump()
+            << '\n';
         return 0;
     }
     const DiffTiming cWarm = timeDiffs(consecutive, f.schema(), hash, 5, true);
@@ -1012,8 +1061,9 @@ int hashSampling(const std::string& path)
         return v[v.size() / 2];
     };
     const double d = median(decodeMs), sm = median(sampleMs);
-    std::cout << vtx::Json{{"bench", "hash-sampling"}, {"file", path}, {"backend", vtx::backendName(f.backend())},
-                           {"chunks", f.chunks().size()}, {"decode_ms", d}, {"sample_ms", sm}, {"overhead", sm / d}}
+    std::cout << vtx::Json{{"bench", "hash-sampling"},    {"file", path},   {"backend", vtx::backendName(f.backend())},
+                           {"chunks", f.chunks().size()}, {"decode_ms", d}, {"sample_ms", sm},
+                           {"overhead", sm / d}}
                      .dump()
               << '\n';
     return 0;
@@ -1127,8 +1177,7 @@ int main(int argc, char** argv)
     if (cmd == "property-read")
         return propertyRead(file, std::stoi(option(args, "--rounds", "5")));
     if (cmd == "diff")
-        return diffBench(file, std::stoi(option(args, "--pairs", "500")),
-                         std::find(args.begin(), args.end(), "--consecutive-only") != args.end());
+        return diffBench(file, std::stoi(option(args, "--pairs", "500")), std::find(args.begin(), args.end(), "--consecutive-only") != args.end());
     if (cmd == "perturb" && args.size() >= 3)
         return perturb(file, args[2], std::stoi(option(args, "--from", "6000")), std::stod(option(args, "--delta", "0.5")));
     if (cmd == "diverge" && args.size() >= 3) {
@@ -1137,7 +1186,8 @@ int main(int argc, char** argv)
                             std::find(args.begin(), args.end(), "--every-chunk") == args.end());
     }
     if (cmd == "query")
-        return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"), std::stoi(option(args, "--rounds", "3")));
+        return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"),
+                                    std::stoi(option(args, "--rounds", "3")));
     if (cmd == "make-traces")
         return makeTraces(args);
     if (cmd == "replay-trace")

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Finds what the Python package needs (VTXSCOPE_PYTHON: AUTO / ON / OFF) and sets
 # VTXSCOPE_PYTHON_FOUND. The interpreter is Debian's /usr/bin/python3 unless one is given
 # (-DPython_EXECUTABLE= or -DPython3_EXECUTABLE=): pybind11, numpy, pandas and Dask come from

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """A replay as a matplotlib figure: one numeric property of every entity of a type over game
 time, and their positions seen from above.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Renders docs/PERFORMANCE.md from the raw JSON lines in docs/perf/ (written by scripts/bench).
 Numbers are never typed by hand: rerun scripts/bench to regenerate both."""
 import json

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-cli: headless access to VTX replays, JSON on stdout. Exit code 0 on success,
 // 1 on failure with a one-line error on stderr, 2 on bad usage.
 
@@ -72,7 +73,10 @@ bool parseInt(const std::string& s, long long& out)
     return ec == std::errc{} && p == s.data() + s.size();
 }
 
-void print(const vtx::Json& j) { std::cout << vtx::jsonText(j, 1) << '\n'; }
+void print(const vtx::Json& j)
+{
+    std::cout << vtx::jsonText(j, 1) << '\n';
+}
 
 /// Opens a replay; a recovered one (no usable footer) says so on stderr, whatever the command.
 vtx::Result<std::shared_ptr<vtx::ReplayFile>> openReplay(const std::string& path)
@@ -291,14 +295,18 @@ int cmdQuery(const std::vector<std::string>& args)
         // Exit 2 like bad usage: the expression is part of the command line.
         if (json)
             print(vtx::query::expressionErrorJson(args[1], error));
-        std::fprintf(stderr, "vtxscope-cli: expression: %s\n  %s\n  %s^\n", error.text().c_str(), args[1].c_str(), std::string(error.column, ' ').c_str());
+        std::fprintf(stderr, "vtxscope-cli: expression: %s\n  %s\n  %s^\n", error.text().c_str(), args[1].c_str(),
+                     std::string(error.column, ' ').c_str());
         return 2;
     }
     auto result = vtx::query::scanQuery(f, *expr, opt);
     if (!result)
         return fail(result.message());
     const auto& schema = f.schema();
-    auto typeName = [&](int32_t t) { const vtx::StructDef* s = schema.structById(t); return s ? s->name : "type " + std::to_string(t); };
+    auto typeName = [&](int32_t t) {
+        const vtx::StructDef* s = schema.structById(t);
+        return s ? s->name : "type " + std::to_string(t);
+    };
     if (json) {
         print(vtx::query::queryJson(f, *expr, opt, *result));
     } else {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope: the GUI. Parses the command line and shows the main window; nothing else.
 
 #include "shell/AppIcon.hpp"

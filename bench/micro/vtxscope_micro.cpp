@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-micro: Google Benchmark micro-benchmarks of the pieces the whole-file figures of
 // vtxscope-bench are made of, on the replays given on the command line (scripts/bench passes the
 // CS2-like and RL-like fixtures in both backends):
@@ -32,7 +33,7 @@ using vtx::PropertyKey;
 struct Fixture {
     std::string name;
     std::shared_ptr<vtx::ReplayFile> file;
-    std::vector<uint8_t> stored;  ///< the first chunk's blob as stored (zstd)
+    std::vector<uint8_t> stored; ///< the first chunk's blob as stored (zstd)
     std::vector<uint8_t> decoded; ///< ... and decompressed
     std::shared_ptr<const vtx::DecodedChunk> chunk;
     /// Entities of frame 0 with the first scalar float/double/int/vector key of their type.
@@ -66,8 +67,8 @@ std::unique_ptr<Fixture> load(const std::string& path)
             continue;
         for (const vtx::FieldDef& field : def->fields)
             if (field.key.container == vtx::ContainerKind::Scalar &&
-                (field.key.type == vtx::FieldType::Float || field.key.type == vtx::FieldType::Double ||
-                 field.key.type == vtx::FieldType::Int32 || field.key.type == vtx::FieldType::Vector)) {
+                (field.key.type == vtx::FieldType::Float || field.key.type == vtx::FieldType::Double || field.key.type == vtx::FieldType::Int32 ||
+                 field.key.type == vtx::FieldType::Vector)) {
                 fx->reads.emplace_back(e.entity, field.key);
                 break;
             }
@@ -191,8 +192,7 @@ int main(int argc, char** argv)
         benchmark::RegisterBenchmark((n + "zstd_chunk").c_str(), zstdChunk, fx)->Unit(benchmark::kMillisecond);
         if (fx->file->backend() == vtx::Backend::Protobuf) { // FlatBuffers chunks are read in place
             benchmark::RegisterBenchmark((n + "parse_chunk").c_str(), parseChunk, fx)->Unit(benchmark::kMillisecond);
-            benchmark::RegisterBenchmark((n + "parse_chunk_libprotobuf").c_str(), parseChunkLibprotobuf, fx)
-                ->Unit(benchmark::kMillisecond);
+            benchmark::RegisterBenchmark((n + "parse_chunk_libprotobuf").c_str(), parseChunkLibprotobuf, fx)->Unit(benchmark::kMillisecond);
         }
         if (fx->file->backend() == vtx::Backend::FlatBuffers)
             benchmark::RegisterBenchmark((n + "verify_frame").c_str(), verifyFrame, fx)->Unit(benchmark::kMicrosecond);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "Errors.hpp"
 
 #include <pybind11/pybind11.h>
@@ -16,7 +17,10 @@ const char* errcName(vtx::Errc c)
     return "failed";
 }
 
-void throwCore(const vtx::Error& e, ErrorContext context) { throw BindError(errcName(e.code), e.message, std::move(context)); }
+void throwCore(const vtx::Error& e, ErrorContext context)
+{
+    throw BindError(errcName(e.code), e.message, std::move(context));
+}
 
 ErrorContext chunkContext(const vtx::ReplayFile& file, size_t chunk)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Errors the module raises: a code and the context the call knows (path, frame, chunk, offset),
 // turned into a vtxscope.Error subclass (python/vtxscope/_errors.py) by a pybind11 translator.
@@ -18,8 +19,8 @@ struct ErrorContext {
     std::optional<int64_t> frame;
     std::optional<int64_t> chunk;
     std::optional<uint64_t> offset;
-    std::optional<int64_t> column;  ///< bad_expression: 0-based column
-    std::string suggestion;         ///< bad_expression / unknown_name: "did you mean"
+    std::optional<int64_t> column; ///< bad_expression: 0-based column
+    std::string suggestion; ///< bad_expression / unknown_name: "did you mean"
 };
 
 class BindError : public std::exception {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "Table.hpp"
 #include "vtx/model/EntityLabels.hpp"
 
@@ -35,7 +36,7 @@ struct StringHash {
 /// Appends to one column, keeping `valid` only once a row is missing.
 class ColumnWriter {
 public:
-    explicit ColumnWriter(Column& c) : m_c(&c) {}
+    explicit ColumnWriter(Column& c) : m_c(&c) { }
     void missing()
     {
         if (m_c->valid.empty())
@@ -102,7 +103,7 @@ struct Source {
     bool resolved = false;
     Value::Kind kind = Value::Kind::Absent;
     size_t pendingMissing = 0; ///< rows before the first value (kind unknown yet)
-    size_t mismatches = 0;     ///< values of another kind than the first (shown as missing)
+    size_t mismatches = 0; ///< values of another kind than the first (shown as missing)
     std::vector<std::unique_ptr<Column>> columns;
     std::vector<ColumnWriter> writers;
 
@@ -140,8 +141,7 @@ struct Source {
             }
             break;
         }
-        case K::Struct:
-            throw BindError("bad_argument", "property '" + path + "' is a struct: name a property inside it ('" + path + ".…')");
+        case K::Struct: throw BindError("bad_argument", "property '" + path + "' is a struct: name a property inside it ('" + path + ".…')");
         case K::Absent: break;
         }
         for (ColumnWriter& w : writers)
@@ -182,18 +182,23 @@ struct Source {
     }
 };
 
-vtx::Result<std::shared_ptr<const vtx::DecodedChunk>> decode(const vtx::ReplayFile& file, size_t chunk) { return file.decodeChunk(chunk); }
+vtx::Result<std::shared_ptr<const vtx::DecodedChunk>> decode(const vtx::ReplayFile& file, size_t chunk)
+{
+    return file.decodeChunk(chunk);
+}
 
 } // namespace
 
-const vtx::FieldDef* displayNameField(const vtx::StructDef& def) { return vtx::EntityLabels::defaultField(def); }
+const vtx::FieldDef* displayNameField(const vtx::StructDef& def)
+{
+    return vtx::EntityLabels::defaultField(def);
+}
 
 std::vector<std::string> defaultProperties(const vtx::StructDef& def)
 {
     std::vector<std::string> out;
     for (const vtx::FieldDef& f : def.fields)
-        if (!f.name.empty() && !f.shadowed && f.key.valid() && f.key.container == vtx::ContainerKind::Scalar &&
-            f.key.type != vtx::FieldType::Struct)
+        if (!f.name.empty() && !f.shadowed && f.key.valid() && f.key.container == vtx::ContainerKind::Scalar && f.key.type != vtx::FieldType::Struct)
             out.push_back(f.name);
     return out;
 }
@@ -209,9 +214,9 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
         ErrorContext c;
         c.path = file.path();
         c.suggestion = vtx::query::closestName(request.type, names);
-        throw BindError("unknown_name", "no entity type '" + request.type + "' in the schema" +
-                                            (c.suggestion.empty() ? "" : " (did you mean '" + c.suggestion + "'?)"),
-                        c);
+        throw BindError(
+            "unknown_name",
+            "no entity type '" + request.type + "' in the schema" + (c.suggestion.empty() ? "" : " (did you mean '" + c.suggestion + "'?)"), c);
     }
     const int32_t typeId = def->typeId;
 
@@ -231,9 +236,9 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
             ErrorContext c;
             c.path = file.path();
             c.suggestion = vtx::query::closestName(first, names);
-            throw BindError("unknown_name", request.type + " has no property '" + first + "'" +
-                                                (c.suggestion.empty() ? "" : " (did you mean '" + c.suggestion + "'?)"),
-                            c);
+            throw BindError(
+                "unknown_name",
+                request.type + " has no property '" + first + "'" + (c.suggestion.empty() ? "" : " (did you mean '" + c.suggestion + "'?)"), c);
         }
         if (parsed->segments().size() == 1 && f->key.container == vtx::ContainerKind::Scalar && f->key.type == vtx::FieldType::Struct)
             throw BindError("bad_argument", "property '" + p + "' is a struct: name a property inside it ('" + p + ".…')",
@@ -374,8 +379,8 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
             }
             if (!frameMatches)
                 continue;
-            const double gt = size_t(f) < gameTimes.size() ? double(gameTimes[size_t(f)]) / double(vtx::kTicksPerSecond)
-                                                           : std::numeric_limits<double>::quiet_NaN();
+            const double gt =
+                size_t(f) < gameTimes.size() ? double(gameTimes[size_t(f)]) / double(vtx::kTicksPerSecond) : std::numeric_limits<double>::quiet_NaN();
             for (const vtx::FrameEntity entity : fv.entities()) {
                 const vtx::ContainerView c = entity.entity;
                 if (c.typeId() != typeId)
@@ -415,8 +420,9 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
             continue;
         }
         if (s.mismatches)
-            out.problems.push_back({-1, 0, 0, "property '" + s.path + "': " + std::to_string(s.mismatches) + " values of another kind than " +
-                                                  vtx::valueKindName(s.kind) + " (shown as missing)"});
+            out.problems.push_back({-1, 0, 0,
+                                    "property '" + s.path + "': " + std::to_string(s.mismatches) + " values of another kind than " +
+                                        vtx::valueKindName(s.kind) + " (shown as missing)"});
         for (auto& c : s.columns)
             out.columns.push_back(std::move(*c));
     }

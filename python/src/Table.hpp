@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // r.table(): one row per (frame, entity of a type), a column per property, built chunk by chunk
 // in plain C++ (no Python objects, so the caller runs it with the GIL released). Chunks are
@@ -35,10 +36,10 @@ struct Column {
 struct TableRequest {
     std::string type;
     std::vector<std::string> properties; ///< property paths; empty: every scalar field of the type
-    std::vector<int32_t> frames;         ///< sorted, unique, in range
-    std::string where;                   ///< a query expression; empty: every entity
-    bool skipErrors = false;             ///< unreadable chunks / frames become problems instead of an error
-    size_t budgetBytes = 0;              ///< decoded chunks held at once stay within this when it allows
+    std::vector<int32_t> frames; ///< sorted, unique, in range
+    std::string where; ///< a query expression; empty: every entity
+    bool skipErrors = false; ///< unreadable chunks / frames become problems instead of an error
+    size_t budgetBytes = 0; ///< decoded chunks held at once stay within this when it allows
     /// Called between chunks (with no lock held); returning false stops the build (an
     /// interrupt), and run() throws BindError("superseded").
     std::function<bool()> keepGoing;

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: MIT
 // _vtxscope: the compiled half of the `vtxscope` package. It returns plain data (dicts, lists,
 // numpy arrays, JSON text of the core's own JSON builders); python/vtxscope/ wraps it in the
 // documented API. Every call that reads the file runs with the GIL released.
 
 #include "Core.hpp"
 #include "Errors.hpp"
-#include "Table.hpp"
 #include "PropertyWalk.hpp" // bench/: the full read the benchmarks measure
+#include "Table.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -52,10 +53,7 @@ struct ToPython {
     py::object operator()(const vtx::Vec3& v) const { return vec(v); }
     py::object operator()(const vtx::Quat& v) const { return quat(v); }
     py::object operator()(const vtx::Transform& t) const { return types.attr("Transform")(vec(t.translation), quat(t.rotation), vec(t.scale)); }
-    py::object operator()(const vtx::FloatRange& r) const
-    {
-        return types.attr("Range")(double(r.min), double(r.max), double(r.valueNormalized));
-    }
+    py::object operator()(const vtx::FloatRange& r) const { return types.attr("Range")(double(r.min), double(r.max), double(r.valueNormalized)); }
     py::object operator()(vtx::ByteSpan b) const { return py::bytes(reinterpret_cast<const char*>(b.bytes.data()), b.bytes.size()); }
     py::object operator()(vtx::ContainerView c) const { return structObject(c, depth + 1); }
     py::object operator()(vtx::BoolSpan s) const
@@ -65,16 +63,14 @@ struct ToPython {
             l[i] = py::bool_(s.values[i] != 0);
         return l;
     }
-    template <class T>
-    py::object operator()(std::span<const T> s) const
+    template <class T> py::object operator()(std::span<const T> s) const
     {
         py::list l(s.size());
         for (size_t i = 0; i < s.size(); ++i)
             l[i] = (*this)(s[i]);
         return l;
     }
-    template <class L>
-    py::object operator()(const vtx::ListSlice<L>& s) const
+    template <class L> py::object operator()(const vtx::ListSlice<L>& s) const
     {
         py::list l(s.size());
         for (size_t i = 0; i < s.size(); ++i)
@@ -125,8 +121,7 @@ struct ToPython {
     }
 };
 
-template <class T>
-py::array_t<T> toArray(std::vector<T>&& v)
+template <class T> py::array_t<T> toArray(std::vector<T>&& v)
 {
     auto* heap = new std::vector<T>(std::move(v));
     py::capsule owner(heap, [](void* p) { delete static_cast<std::vector<T>*>(p); });
@@ -295,9 +290,8 @@ public:
                     if (const vtx::FieldDef* nf = displayNameField(*def))
                         if (auto s = c.get<std::string_view>(nf->key); s && !s->empty())
                             name = *s;
-                entities.append(types.attr("Entity")(def ? py::object(text(def->name)) : py::object(py::none()), props, unnamed, blobs,
-                                                     py::int_(b), py::int_(e), text(id), py::int_(c.typeId()),
-                                                     py::int_(c.contentHash()), damaged, text(name)));
+                entities.append(types.attr("Entity")(def ? py::object(text(def->name)) : py::object(py::none()), props, unnamed, blobs, py::int_(b),
+                                                     py::int_(e), text(id), py::int_(c.typeId()), py::int_(c.contentHash()), damaged, text(name)));
             }
             buckets.append(types.attr("Bucket")(py::int_(b), text(schema.bucketName(b)), entities));
         }
@@ -385,8 +379,9 @@ public:
         if (to < 0)
             to = f.frameCount() - 1;
         if (from < 0 || from >= f.frameCount() || to >= f.frameCount() || from > to)
-            throw BindError("out_of_range", f.path() + ": frames " + std::to_string(from) + ".." + std::to_string(to) + " are not within 0.." +
-                                                std::to_string(f.frameCount() - 1),
+            throw BindError("out_of_range",
+                            f.path() + ": frames " + std::to_string(from) + ".." + std::to_string(to) + " are not within 0.." +
+                                std::to_string(f.frameCount() - 1),
                             ErrorContext{f.path(), from, {}, {}, {}, {}});
         vtx::query::ExpressionError error;
         auto expr = vtx::query::Expression::compile(expression, f.schema(), &error);
@@ -418,7 +413,8 @@ public:
         const vtx::ReplayFile& f = file();
         for (int64_t n : {a, b})
             if (n < 0 || n >= f.frameCount())
-                throw BindError("out_of_range", f.path() + ": frame " + std::to_string(n) + " is out of range (0.." + std::to_string(f.frameCount() - 1) + ")",
+                throw BindError("out_of_range",
+                                f.path() + ": frame " + std::to_string(n) + " is out of range (0.." + std::to_string(f.frameCount() - 1) + ")",
                                 ErrorContext{f.path(), n, {}, {}, {}, {}});
         if (!(epsilon >= 0) || !(relative >= 0))
             throw BindError("bad_argument", "epsilon and relative must be >= 0", ErrorContext{f.path(), {}, {}, {}, {}, {}});
@@ -526,12 +522,13 @@ PYBIND11_MODULE(_vtxscope, m)
         .def_property_readonly("is_recovered", [](const Replay& r) { return r.file().isRecovered(); })
         .def_property_readonly("budget_bytes", &Replay::budget)
         .def_property_readonly("chunk_count", [](const Replay& r) { return r.file().chunks().size(); })
-        .def("chunk_frames", [](const Replay& r) {
-            py::list l;
-            for (const vtx::ChunkEntry& c : r.file().chunks())
-                l.append(py::make_tuple(c.startFrame, c.endFrame));
-            return l;
-        })
+        .def("chunk_frames",
+             [](const Replay& r) {
+                 py::list l;
+                 for (const vtx::ChunkEntry& c : r.file().chunks())
+                     l.append(py::make_tuple(c.startFrame, c.endFrame));
+                 return l;
+             })
         .def("info", &Replay::info)
         .def("schema", &Replay::schema)
         .def("times", &Replay::times)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Shared fixtures: the SDK sample folder (VTXSCOPE_SAMPLES; missing → skip, except with
 CI=true, where it fails) and vtxscope-cli (VTXSCOPE_CLI, set by CTest)."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """vtxscope.open / frame / info / query / diff / errors against vtxscope-cli on the SDK samples."""
 
 import math

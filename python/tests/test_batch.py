@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """vtxscope.batch on Dask: a dozen generated replays (both backends, mixed sizes, one truncated,
 one of random bytes) on the local scheduler and on a two-process LocalCluster, equal to the serial
 tables; vtxscope-batch diverge against a scheduler and two workers started here as processes."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Replay.table (the C++ fast path) against frame-by-frame reads (the slow path), where= against
 query, to_pandas, and the GIL released while a table is built."""
 

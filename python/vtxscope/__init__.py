@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """vtxscope: read VTX replay files from Python.
 
     import vtxscope

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Public API of vtxscope (the implementation and its docstrings: __init__.py, _frame.py, _table.py).
 import os
 from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Union

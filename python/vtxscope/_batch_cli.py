@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """vtxscope-batch: vtxscope.batch on the command line.
 
     vtxscope-batch diverge --baseline gold.vtx runs/*.vtx --epsilon 1e-4 [--scheduler tcp://host:8786] [--junit report.xml]

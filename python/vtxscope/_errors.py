@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Exceptions of the vtxscope package.
 
 Every error the package raises is a :class:`Error` subclass carrying a ``code`` (the core's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Frames and entities as Python objects (what :meth:`vtxscope.Replay.frame` returns)."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The columnar result of :meth:`vtxscope.Replay.table`."""
 
 from __future__ import annotations

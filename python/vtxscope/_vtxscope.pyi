@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Type stubs of the compiled module (python/src/module.cpp). Use the `vtxscope` package instead.
 from typing import Any, Dict, List, Optional, Tuple
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Many replays at once, on Dask.
 
 This module only builds Dask collections; Dask runs them (its local scheduler by default, with

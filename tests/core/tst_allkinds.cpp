@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every property kind, from files written by an independent implementation of the spec.
 
 #include "TestSupport.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The analyses (issue 18): entity lifetimes, unique values and property spans over a whole
 // replay, each checked against reading every frame directly, on the demo and the SDK samples
 // (FlatBuffers and Protobuf give the same answers); a chunk that does not decode is reported
@@ -17,14 +18,19 @@ using namespace vtx;
 
 namespace {
 
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
-std::string fileFor(const QString& name) { return name == "demo" ? demoPath().toStdString() : vtxtest::samplePath(name.toStdString()); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
+std::string fileFor(const QString& name)
+{
+    return name == "demo" ? demoPath().toStdString() : vtxtest::samplePath(name.toStdString());
+}
 
 using Key = std::pair<uint32_t, std::string>;
 
 /// Calls visit(frame, bucket, id, container) for every entity of every readable frame, one frame at a time.
-template <class Visit>
-void everyEntity(const ReplayFile& file, Visit visit)
+template <class Visit> void everyEntity(const ReplayFile& file, Visit visit)
 {
     std::shared_ptr<const DecodedChunk> chunk; // ReplayFile::frame() decodes its chunk each time: keep it
     for (int32_t f = 0; f < file.frameCount(); ++f) {
@@ -189,11 +195,21 @@ private slots:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("type");
-        QTest::newRow("demo Health") << "demo" << "Health" << "Player";
-        QTest::newRow("demo IsAlive") << "demo" << "IsAlive" << "";
-        QTest::newRow("demo item Dropped") << "demo" << "Dropped" << "WorldItem";
-        QTest::newRow("rl DisplayName") << "sdk_rl_fbs.vtx" << "DisplayName" << "";
-        QTest::newRow("cs proto translation") << "sdk_cs_proto.vtx" << "Transform.translation.x" << "";
+        QTest::newRow("demo Health") << "demo"
+                                     << "Health"
+                                     << "Player";
+        QTest::newRow("demo IsAlive") << "demo"
+                                      << "IsAlive"
+                                      << "";
+        QTest::newRow("demo item Dropped") << "demo"
+                                           << "Dropped"
+                                           << "WorldItem";
+        QTest::newRow("rl DisplayName") << "sdk_rl_fbs.vtx"
+                                        << "DisplayName"
+                                        << "";
+        QTest::newRow("cs proto translation") << "sdk_cs_proto.vtx"
+                                              << "Transform.translation.x"
+                                              << "";
     }
     // Spans are exact and maximal: expanding them gives every (entity, frame) value read
     // directly, and two spans of an entity that touch always differ in value.
@@ -271,7 +287,8 @@ private slots:
         VTX_VERIFY_OK(f);
         auto t = uniqueValues(**f, {{"Team"}, "Plyer"});
         QVERIFY(!t);
-        QVERIFY2(t.message().find("unknown type 'Plyer'") != std::string::npos && t.message().find("Player") != std::string::npos, t.message().c_str());
+        QVERIFY2(t.message().find("unknown type 'Plyer'") != std::string::npos && t.message().find("Player") != std::string::npos,
+                 t.message().c_str());
         QVERIFY(!uniqueValues(**f, {{}, ""}));
         QVERIFY(!uniqueValues(**f, {{"Health["}, ""}));
         QVERIFY(!propertySpans(**f, {"Health[", ""}));

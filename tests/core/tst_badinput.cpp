@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input never crashes: empty and tiny files, wrong magic, the spec's §8.2 cases, truncation
 // at every chunk boundary, seeded random byte flips, zstd bombs, hostile seek tables and
 // nesting. Each case ends in a clear error or a documented partial result.
@@ -341,8 +342,8 @@ private slots:
         QTest::addColumn<int>("backend");
         QTest::addColumn<QString>("limit");
         for (int b : {int(Backend::FlatBuffers), int(Backend::Protobuf)})
-            for (const char* limit : {"maxChunkBytes", "maxHeaderBytes", "maxFooterBytes", "maxSchemaBytes",
-                                      "maxEntitiesPerBucket", "maxStringBytes", "maxTableDepth"})
+            for (const char* limit :
+                 {"maxChunkBytes", "maxHeaderBytes", "maxFooterBytes", "maxSchemaBytes", "maxEntitiesPerBucket", "maxStringBytes", "maxTableDepth"})
                 QTest::newRow(qPrintable(QString(b ? "protobuf " : "flatbuffers ") + limit)) << b << QString(limit);
     }
     void limits()
@@ -377,13 +378,20 @@ private slots:
         VTX_VERIFY_OK((*ReplayFile::open(p))->frame(0));
 
         ReaderOptions o;
-        if (limit == "maxChunkBytes") o.maxChunkBytes = 64;
-        if (limit == "maxHeaderBytes") o.maxHeaderBytes = 64;
-        if (limit == "maxFooterBytes") o.maxFooterBytes = 8;
-        if (limit == "maxSchemaBytes") o.maxSchemaBytes = 64;
-        if (limit == "maxEntitiesPerBucket") o.decode.maxEntitiesPerBucket = 3;
-        if (limit == "maxStringBytes") o.decode.maxStringBytes = 16;
-        if (limit == "maxTableDepth") o.decode.maxTableDepth = 6;
+        if (limit == "maxChunkBytes")
+            o.maxChunkBytes = 64;
+        if (limit == "maxHeaderBytes")
+            o.maxHeaderBytes = 64;
+        if (limit == "maxFooterBytes")
+            o.maxFooterBytes = 8;
+        if (limit == "maxSchemaBytes")
+            o.maxSchemaBytes = 64;
+        if (limit == "maxEntitiesPerBucket")
+            o.decode.maxEntitiesPerBucket = 3;
+        if (limit == "maxStringBytes")
+            o.decode.maxStringBytes = 16;
+        if (limit == "maxTableDepth")
+            o.decode.maxTableDepth = 6;
         auto f = ReplayFile::open(p, o);
         std::string message;
         if (!f)
@@ -434,7 +442,9 @@ private slots:
     void corruptFrameCostsOnlyThatFrame()
     {
         const std::string p = (m_dir.path() + "/frames.vtx").toStdString();
-        { std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(m_good.data()), std::streamsize(m_good.size())); }
+        {
+            std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(m_good.data()), std::streamsize(m_good.size()));
+        }
         auto f = ReplayFile::open(p);
         VTX_VERIFY_OK(f);
         auto blob = (*f)->readChunkBlob(1);

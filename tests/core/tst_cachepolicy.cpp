@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The adaptive policy's classifier and window sizing, pinned on synthetic request streams.
 
 #include "TestSupport.hpp"
@@ -25,7 +26,7 @@ CacheGeometry geometry(size_t budgetChunks = 100)
 
 struct Stream {
     Stream() = default;
-    explicit Stream(AdaptivePolicy p) : policy(std::move(p)) {}
+    explicit Stream(AdaptivePolicy p) : policy(std::move(p)) { }
     AdaptivePolicy policy;
     CacheGeometry g = geometry();
     double now = 0;
@@ -123,8 +124,7 @@ private slots:
             fast.at(1000 + i * 20);
         }
         QCOMPARE(fast.mode(), AccessMode::Playback);
-        QVERIFY2(fast.last.forward > slow.last.forward,
-                 qPrintable(QString("fast %1 slow %2").arg(fast.last.forward).arg(slow.last.forward)));
+        QVERIFY2(fast.last.forward > slow.last.forward, qPrintable(QString("fast %1 slow %2").arg(fast.last.forward).arg(slow.last.forward)));
     }
 
     void reverseLooksBehind()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChunkCache: correctness of every answer, the byte budget, pinned frames, latest-wins, the
 // SDK-style fixed window, and many threads at once (also run under ThreadSanitizer).
 
@@ -161,7 +162,12 @@ private slots:
                 done.emplace_back(f, r ? std::to_string(r->index()) : r.code() == Errc::Superseded ? "superseded" : "error: " + r.message());
             });
         }
-        QTRY_COMPARE_WITH_TIMEOUT([&] { std::lock_guard l(mutex); return int(done.size()); }(), n, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            [&] {
+                std::lock_guard l(mutex);
+                return int(done.size());
+            }(),
+            n, 20000);
         std::lock_guard lock(mutex);
         int superseded = 0;
         for (auto& [f, r] : done) {
@@ -187,11 +193,13 @@ private slots:
                 for (int i = 0; i < 60; ++i) {
                     const int32_t f = int32_t(rng() % 640);
                     if (i % 4 == 0) {
-                        cache.request(f, [&, f](const Result<FrameHandle>& r) {
-                            if (r && r->index() != f)
-                                ++wrong;
-                            ++asyncDone;
-                        }, {false, t});
+                        cache.request(f,
+                                      [&, f](const Result<FrameHandle>& r) {
+                                          if (r && r->index() != f)
+                                              ++wrong;
+                                          ++asyncDone;
+                                      },
+                                      {false, t});
                         continue;
                     }
                     auto h = cache.get(f, {t == 0, -1});

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxscope-cli: golden JSON on the committed demo replay, reference values on the SDK samples,
 // and the error contract (non-zero exit, one line on stderr).
 
@@ -35,11 +36,12 @@ private slots:
         QTest::newRow("frame 1000") << QStringList{"frame", demo(), "1000"} << "demo_frame_1000.json";
         QTest::newRow("last frame") << QStringList{"frame", demo(), "1799"} << "demo_frame_1799.json";
         QTest::newRow("diff consecutive") << QStringList{"diff", demo(), "1000", "1001", "--json"} << "demo_diff_1000_1001.json";
-        QTest::newRow("diff first last") << QStringList{"diff", demo(), "0", "last", "--json", "--epsilon", "0.01"}
-                                         << "demo_diff_0_last.json";
-        QTest::newRow("query entities") << QStringList{"query", demo(), "Player.Health < 50 || changed(Money)", "--from", "540", "--to", "580", "--json"}
+        QTest::newRow("diff first last") << QStringList{"diff", demo(), "0", "last", "--json", "--epsilon", "0.01"} << "demo_diff_0_last.json";
+        QTest::newRow("query entities") << QStringList{"query", demo(),  "Player.Health < 50 || changed(Money)", "--from", "540", "--to",
+                                                       "580",   "--json"}
                                         << "demo_query_health_money.json";
-        QTest::newRow("query frame-level") << QStringList{"query", demo(), "any(Health < 40) && !all(IsAlive)", "--from", "370", "--to", "400", "--json"}
+        QTest::newRow("query frame-level") << QStringList{"query", demo(),  "any(Health < 40) && !all(IsAlive)", "--from", "370", "--to",
+                                                          "400",   "--json"}
                                            << "demo_query_any_all.json";
         QTest::newRow("query bad expression") << QStringList{"query", demo(), "Player.Helth < 20", "--json"} << "demo_query_error.json";
     }
@@ -76,10 +78,18 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("name"); // "" = null
         const QString cs = QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"));
-        QTest::newRow("frame player") << QStringList{"frame", cs, "0"} << "/buckets/0/entities" << "player_76561198000000000" << "s1mple";
-        QTest::newRow("frame bones: none") << QStringList{"frame", cs, "0"} << "/buckets/1/entities" << "player_76561198000000000" << "";
-        QTest::newRow("diff player") << QStringList{"diff", cs, "0", "200", "--json"} << "/entities" << "weapon_1000" << "M4A4";
-        QTest::newRow("query player") << QStringList{"query", cs, "Player.Health < 90", "--json"} << "/frames/0/entities" << "" << "";
+        QTest::newRow("frame player") << QStringList{"frame", cs, "0"} << "/buckets/0/entities"
+                                      << "player_76561198000000000"
+                                      << "s1mple";
+        QTest::newRow("frame bones: none") << QStringList{"frame", cs, "0"} << "/buckets/1/entities"
+                                           << "player_76561198000000000"
+                                           << "";
+        QTest::newRow("diff player") << QStringList{"diff", cs, "0", "200", "--json"} << "/entities"
+                                     << "weapon_1000"
+                                     << "M4A4";
+        QTest::newRow("query player") << QStringList{"query", cs, "Player.Health < 90", "--json"} << "/frames/0/entities"
+                                      << ""
+                                      << "";
     }
     void displayNames()
     {
@@ -166,10 +176,14 @@ private slots:
     {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("golden"); // empty: compare the pair only
-        QTest::newRow("three terms") << "Player.Health < 90 && Team == 3 || changed(Player.Health)" << "sdk_cs_query.json";
-        QTest::newRow("nested struct array") << "Player.PlayerEquipment.Weapons[0].WeaponId > 0 && Health < 50" << "";
-        QTest::newRow("type and strings") << "type == Player && UserName contains \"o\" && Health < 100" << "";
-        QTest::newRow("frame-level") << "any(Player.Health < 50) && all(type != Player || Health > 0)" << "";
+        QTest::newRow("three terms") << "Player.Health < 90 && Team == 3 || changed(Player.Health)"
+                                     << "sdk_cs_query.json";
+        QTest::newRow("nested struct array") << "Player.PlayerEquipment.Weapons[0].WeaponId > 0 && Health < 50"
+                                             << "";
+        QTest::newRow("type and strings") << "type == Player && UserName contains \"o\" && Health < 100"
+                                          << "";
+        QTest::newRow("frame-level") << "any(Player.Health < 50) && all(type != Player || Health > 0)"
+                                     << "";
     }
     void querySamples()
     {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // content_hash (spec §6.6): the spec's worked example, and the order of its pieces.
 
 #include "TestSupport.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Replays the fuzz regression corpus (tests/corpus/<target>/, inputs that once crashed or hung a
 // fuzz target) through the same target bodies in an ordinary build, plus one generated input
 // per target so a broken harness shows up here before it reaches scripts/fuzz.

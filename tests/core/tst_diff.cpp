@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frame diff engine, property paths, conditions and seek-by-change scans.
 
 #include "../../fixtures/generator/ContainerFiller.hpp"
@@ -195,7 +196,11 @@ const std::vector<EngineCase>& engineCases()
         {"bool", [](PlayerSpec& p) { p.alive = false; }, {"IsAlive:changed"}},
         {"string", [](PlayerSpec& p) { p.name = "Echo"; }, {"Name:changed"}},
         {"vector", [](PlayerSpec& p) { p.position.y = 2.5; }, {"Position:changed"}},
-        {"quat", [](PlayerSpec& p) { p.view = {0, 0.5f, 0, 0.8660254f}; }, {"ViewAngles:changed"}},
+        {"quat",
+         [](PlayerSpec& p) {
+             p.view = {0, 0.5f, 0, 0.8660254f};
+         },
+         {"ViewAngles:changed"}},
         {"transform", [](PlayerSpec& p) { p.pose.scale.z = 2; }, {"Pose:changed"}},
         {"nested struct", [](PlayerSpec& p) { p.clip = 29; }, {"ActiveWeapon.Clip:changed"}},
         {"two levels deep", [](PlayerSpec& p) { p.attachment = "silencer"; }, {"ActiveWeapon.Attachment.Name:changed"}},
@@ -214,25 +219,40 @@ const std::vector<EngineCase>& engineCases()
              p.waypoints[0].translation.x = 9;
              p.inventory[0] = "pistol";
          },
-         {"Inventory[0]:changed", "RecentDamage[0]:changed", "Trail[1]:changed", "ShotTimes[1]:changed", "Flags[1]:changed",
-          "HitGroups[0]:changed", "Glances[0]:changed", "Waypoints[0]:changed"}},
+         {"Inventory[0]:changed", "RecentDamage[0]:changed", "Trail[1]:changed", "ShotTimes[1]:changed", "Flags[1]:changed", "HitGroups[0]:changed",
+          "Glances[0]:changed", "Waypoints[0]:changed"}},
         {"struct array element", [](PlayerSpec& p) { p.utility[1].second = 0; }, {"Utility[1].Clip:changed"}},
-        {"struct array grows", [](PlayerSpec& p) { p.utility.push_back({"he", 1}); }, {"Utility:changed", "Utility[2]:added"}},
+        {"struct array grows",
+         [](PlayerSpec& p) {
+             p.utility.push_back({"he", 1});
+         },
+         {"Utility:changed", "Utility[2]:added"}},
         {"map value", [](PlayerSpec& p) { p.rounds[0].second.kills = 2; }, {"RoundStats[r1].Kills:changed"}},
-        {"map key added", [](PlayerSpec& p) { p.rounds.push_back({"r3", {}}); }, {"RoundStats[r3]:added"}},
+        {"map key added",
+         [](PlayerSpec& p) {
+             p.rounds.push_back({"r3", {}});
+         },
+         {"RoundStats[r3]:added"}},
         {"map key removed", [](PlayerSpec& p) { p.rounds.erase(p.rounds.begin()); }, {"RoundStats[r1]:removed"}},
         {"map reordered", [](PlayerSpec& p) { std::swap(p.rounds[0], p.rounds[1]); }, {}},
-        {"map reordered and a value changed", [](PlayerSpec& p) { std::swap(p.rounds[0], p.rounds[1]); p.rounds[1].second.kills = 5; },
+        {"map reordered and a value changed",
+         [](PlayerSpec& p) {
+             std::swap(p.rounds[0], p.rounds[1]);
+             p.rounds[1].second.kills = 5;
+         },
          {"RoundStats[r1].Kills:changed"}},
-        {"map key renamed after an equal one", [](PlayerSpec& p) { p.rounds[1].first = "r9"; p.rounds[0].second.kills = 3; },
+        {"map key renamed after an equal one",
+         [](PlayerSpec& p) {
+             p.rounds[1].first = "r9";
+             p.rounds[0].second.kills = 3;
+         },
          {"RoundStats[r1].Kills:changed", "RoundStats[r2]:removed", "RoundStats[r9]:added"}},
         {"several elements of one array",
          [](PlayerSpec& p) {
              p.shots = {0.25, 0.5, 0.75, 1.0};
              p.waypoints = {Transform{}, Transform{}, Transform{}};
          },
-         {"ShotTimes:changed", "ShotTimes[2]:added", "ShotTimes[3]:added", "Waypoints:changed", "Waypoints[1]:added",
-          "Waypoints[2]:added"}},
+         {"ShotTimes:changed", "ShotTimes[2]:added", "ShotTimes[3]:added", "Waypoints:changed", "Waypoints[1]:added", "Waypoints[2]:added"}},
         {"every element of one array",
          [](PlayerSpec& p) {
              p.shots = {1.25, 1.5};
@@ -240,9 +260,17 @@ const std::vector<EngineCase>& engineCases()
          },
          {"Trail[0]:changed", "Trail[1]:changed", "ShotTimes[0]:changed", "ShotTimes[1]:changed"}},
         {"below absolute epsilon", [](PlayerSpec& p) { p.health = 100.0001f; }, {}, [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
-        {"above absolute epsilon", [](PlayerSpec& p) { p.health = 100.01f; }, {"Health:changed"}, [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
+        {"above absolute epsilon",
+         [](PlayerSpec& p) { p.health = 100.01f; },
+         {"Health:changed"},
+         [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
         {"exact without epsilon", [](PlayerSpec& p) { p.health = 100.0001f; }, {"Health:changed"}},
-        {"relative epsilon", [](PlayerSpec& p) { p.damageDealt = 1000; p.position.x = 1.0000001; }, {},
+        {"relative epsilon",
+         [](PlayerSpec& p) {
+             p.damageDealt = 1000;
+             p.position.x = 1.0000001;
+         },
+         {},
          [](DiffOptions& o) { o.tolerance.relative = 1e-6; }},
         {"epsilon on vector components", [](PlayerSpec& p) { p.position.z = 3.0005; }, {}, [](DiffOptions& o) { o.tolerance.absolute = 1e-3; }},
         {"epsilon never applies to ints", [](PlayerSpec& p) { p.team = 2; }, {"Team:changed"}, [](DiffOptions& o) { o.tolerance.absolute = 10; }},
@@ -250,8 +278,20 @@ const std::vector<EngineCase>& engineCases()
         {"number to nan", [](PlayerSpec& p) { p.health = kNaN; }, {"Health:changed"}},
         {"nan to number", [](PlayerSpec& p) { p.recentDamage[0] = kNaN; }, {"RecentDamage[0]:changed"}},
         {"plus zero to minus zero", [](PlayerSpec& p) { p.position.x = -0.0; }, {}},
-        {"ignored name", [](PlayerSpec& p) { p.health = 1; p.team = 2; }, {"Team:changed"}, [](DiffOptions& o) { o.ignore = {"Health"}; }},
-        {"ignored at depth", [](PlayerSpec& p) { p.clip = 1; p.utility[0].second = 5; }, {}, [](DiffOptions& o) { o.ignore = {"Clip"}; }},
+        {"ignored name",
+         [](PlayerSpec& p) {
+             p.health = 1;
+             p.team = 2;
+         },
+         {"Team:changed"},
+         [](DiffOptions& o) { o.ignore = {"Health"}; }},
+        {"ignored at depth",
+         [](PlayerSpec& p) {
+             p.clip = 1;
+             p.utility[0].second = 5;
+         },
+         {},
+         [](DiffOptions& o) { o.ignore = {"Clip"}; }},
     };
     return cases;
 }
@@ -468,8 +508,10 @@ private slots:
     {
         QTest::addColumn<QString>("fbs");
         QTest::addColumn<QString>("proto");
-        QTest::newRow("arena") << "arena_from_fbs_ds.vtx" << "arena_from_proto_ds.vtx";
-        QTest::newRow("allkinds") << "allkinds_fbs.vtx" << "allkinds_proto.vtx";
+        QTest::newRow("arena") << "arena_from_fbs_ds.vtx"
+                               << "arena_from_proto_ds.vtx";
+        QTest::newRow("allkinds") << "allkinds_fbs.vtx"
+                                  << "allkinds_proto.vtx";
     }
     void sdkBackendsGiveIdenticalDiffs()
     {
@@ -547,23 +589,40 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("float") << "Health" << "100";
-        QTest::newRow("string") << "Name" << "\"Delta\"";
-        QTest::newRow("vector") << "Position" << "(1, 2, 3)";
-        QTest::newRow("vector component") << "Position.z" << "3";
-        QTest::newRow("quat component") << "ViewAngles.w" << "1";
-        QTest::newRow("transform part") << "Pose.translation.y" << "5";
-        QTest::newRow("nested") << "ActiveWeapon.Attachment.Name" << "\"scope\"";
-        QTest::newRow("array") << "Grenades" << "[2]";
-        QTest::newRow("array element") << "Inventory[1]" << "\"ak47\"";
-        QTest::newRow("vector array component") << "Trail[1].x" << "1";
-        QTest::newRow("struct array field") << "Utility[1].Name" << "\"smoke\"";
-        QTest::newRow("map") << "RoundStats" << "{2}";
-        QTest::newRow("map value field") << "RoundStats[r1].Damage" << "50";
-        QTest::newRow("missing key") << "RoundStats[r9].Damage" << "—";
-        QTest::newRow("out of range") << "Grenades[5]" << "—";
-        QTest::newRow("unknown field") << "Nope" << "—";
-        QTest::newRow("component of scalar") << "Health.x" << "—";
+        QTest::newRow("float") << "Health"
+                               << "100";
+        QTest::newRow("string") << "Name"
+                                << "\"Delta\"";
+        QTest::newRow("vector") << "Position"
+                                << "(1, 2, 3)";
+        QTest::newRow("vector component") << "Position.z"
+                                          << "3";
+        QTest::newRow("quat component") << "ViewAngles.w"
+                                        << "1";
+        QTest::newRow("transform part") << "Pose.translation.y"
+                                        << "5";
+        QTest::newRow("nested") << "ActiveWeapon.Attachment.Name"
+                                << "\"scope\"";
+        QTest::newRow("array") << "Grenades"
+                               << "[2]";
+        QTest::newRow("array element") << "Inventory[1]"
+                                       << "\"ak47\"";
+        QTest::newRow("vector array component") << "Trail[1].x"
+                                                << "1";
+        QTest::newRow("struct array field") << "Utility[1].Name"
+                                            << "\"smoke\"";
+        QTest::newRow("map") << "RoundStats"
+                             << "{2}";
+        QTest::newRow("map value field") << "RoundStats[r1].Damage"
+                                         << "50";
+        QTest::newRow("missing key") << "RoundStats[r9].Damage"
+                                     << "—";
+        QTest::newRow("out of range") << "Grenades[5]"
+                                      << "—";
+        QTest::newRow("unknown field") << "Nope"
+                                       << "—";
+        QTest::newRow("component of scalar") << "Health.x"
+                                             << "—";
     }
     void propertyPaths()
     {
@@ -645,15 +704,24 @@ private slots:
         QTest::addColumn<bool>("forward");
         for (bool fwd : {true, false}) {
             const char* dir = fwd ? "forward" : "backward";
-            QTest::addRow("Health change %s", dir) << "Health" << "" << 900 << fwd;
-            QTest::addRow("Position change %s", dir) << "Position" << "" << 900 << fwd;
-            QTest::addRow("Clip change %s", dir) << "ActiveWeapon.Clip" << "" << 900 << fwd;
-            QTest::addRow("Trail change %s", dir) << "Trail" << "" << 900 << fwd;
-            QTest::addRow("Health < 60 %s", dir) << "" << "id == \"player_3\" && Health < 60" << 900 << fwd;
-            QTest::addRow("IsAlive false %s", dir) << "" << "IsAlive == false" << 900 << fwd;
-            QTest::addRow("any player below 40 %s", dir) << "" << "any(Player.Health < 40)" << 900 << fwd;
-            QTest::addRow("changed Money %s", dir) << "" << "changed(Money) && Team == 2" << 900 << fwd;
-            QTest::addRow("from the edge %s", dir) << "Health" << "" << (fwd ? 0 : 1799) << fwd;
+            QTest::addRow("Health change %s", dir) << "Health"
+                                                   << "" << 900 << fwd;
+            QTest::addRow("Position change %s", dir) << "Position"
+                                                     << "" << 900 << fwd;
+            QTest::addRow("Clip change %s", dir) << "ActiveWeapon.Clip"
+                                                 << "" << 900 << fwd;
+            QTest::addRow("Trail change %s", dir) << "Trail"
+                                                  << "" << 900 << fwd;
+            QTest::addRow("Health < 60 %s", dir) << ""
+                                                 << "id == \"player_3\" && Health < 60" << 900 << fwd;
+            QTest::addRow("IsAlive false %s", dir) << ""
+                                                   << "IsAlive == false" << 900 << fwd;
+            QTest::addRow("any player below 40 %s", dir) << ""
+                                                         << "any(Player.Health < 40)" << 900 << fwd;
+            QTest::addRow("changed Money %s", dir) << ""
+                                                   << "changed(Money) && Team == 2" << 900 << fwd;
+            QTest::addRow("from the edge %s", dir) << "Health"
+                                                   << "" << (fwd ? 0 : 1799) << fwd;
         }
     }
     void seekByChange()

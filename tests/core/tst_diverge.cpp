@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two replays side by side: pairing by frame and by game time, schema differences by name, and
 // the divergence report (first divergent frame, per-frame counts, per-property deviations) on
 // generated pairs that differ only where the test perturbed them. The same-schema fast path and
@@ -21,8 +22,8 @@ namespace {
 
 std::string field(const std::string& name, const std::string& type, const std::string& container = "None", const std::string& structType = "")
 {
-    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":")" + container + R"(","structType":")" + structType
-           + R"(","keyId":"None"})";
+    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":")" + container + R"(","structType":")" + structType +
+        R"(","keyId":"None"})";
 }
 
 /// Player {Position, [Armor,] Health, Ammo, Name}: Armor before Health moves Health's float slot,
@@ -103,12 +104,15 @@ std::shared_ptr<ReplayFile> openOrDie(const std::string& path)
 }
 
 /// Health of the float slot (the last float, with or without Armor before it).
-float& health(PropertyContainerData& c) { return c.floats.back(); }
+float& health(PropertyContainerData& c)
+{
+    return c.floats.back();
+}
 
 struct Expected {
-    int32_t first = -1;                    ///< -1: no divergence
-    std::vector<int32_t> frames;           ///< every divergent frame
-    std::vector<std::string> properties;   ///< "Player.Health", sorted
+    int32_t first = -1; ///< -1: no divergence
+    std::vector<int32_t> frames; ///< every divergent frame
+    std::vector<std::string> properties; ///< "Player.Health", sorted
     std::vector<std::string> firstEntities;
 };
 
@@ -169,34 +173,30 @@ private slots:
         QTest::addColumn<double>("maxDeviation"); ///< of the first property; < 0: not numeric / none
 
         QTest::newRow("identical") << Perturb{} << 0.0 << -1 << std::vector<int32_t>{} << QStringList{} << -1.0;
-        QTest::newRow("health at 40 above epsilon")
-            << Perturb([](int32_t f, int p, PropertyContainerData& c) {
-                   if (f == 40 && p == 1)
-                       health(c) += 0.5f;
-               })
-            << 0.01 << 40 << std::vector<int32_t>{40} << QStringList{"Player.Health"} << 0.5;
-        QTest::newRow("health at 40 below epsilon")
-            << Perturb([](int32_t f, int p, PropertyContainerData& c) {
-                   if (f == 40 && p == 1)
-                       health(c) += 0.001f;
-               })
-            << 0.01 << -1 << std::vector<int32_t>{} << QStringList{} << -1.0;
-        QTest::newRow("position drifts from 70")
-            << Perturb([](int32_t f, int p, PropertyContainerData& c) {
-                   if (f >= 70 && p == 2)
-                       c.vectors[0].y += 0.125 * (f - 69);
-               })
-            << 0.0 << 70 << range(70, 100) << QStringList{"Player.Position"} << 0.125 * 30;
-        QTest::newRow("ammo and name at 12, health at 90")
-            << Perturb([](int32_t f, int p, PropertyContainerData& c) {
-                   if (f == 12 && p == 0) {
-                       c.int32s[0] += 3;
-                       c.strings[0] = "renamed";
-                   }
-                   if (f == 90 && p == 2)
-                       health(c) -= 2;
-               })
-            << 0.0 << 12 << std::vector<int32_t>{12, 90} << QStringList{"Player.Ammo", "Player.Health", "Player.Name"} << 3.0;
+        QTest::newRow("health at 40 above epsilon") << Perturb([](int32_t f, int p, PropertyContainerData& c) {
+            if (f == 40 && p == 1)
+                health(c) += 0.5f;
+        }) << 0.01 << 40 << std::vector<int32_t>{40} << QStringList{"Player.Health"}
+                                                    << 0.5;
+        QTest::newRow("health at 40 below epsilon") << Perturb([](int32_t f, int p, PropertyContainerData& c) {
+            if (f == 40 && p == 1)
+                health(c) += 0.001f;
+        }) << 0.01 << -1 << std::vector<int32_t>{} << QStringList{}
+                                                    << -1.0;
+        QTest::newRow("position drifts from 70") << Perturb([](int32_t f, int p, PropertyContainerData& c) {
+            if (f >= 70 && p == 2)
+                c.vectors[0].y += 0.125 * (f - 69);
+        }) << 0.0 << 70 << range(70, 100) << QStringList{"Player.Position"}
+                                                 << 0.125 * 30;
+        QTest::newRow("ammo and name at 12, health at 90") << Perturb([](int32_t f, int p, PropertyContainerData& c) {
+            if (f == 12 && p == 0) {
+                c.int32s[0] += 3;
+                c.strings[0] = "renamed";
+            }
+            if (f == 90 && p == 2)
+                health(c) -= 2;
+        }) << 0.0 << 12 << std::vector<int32_t>{12, 90} << QStringList{"Player.Ammo", "Player.Health", "Player.Name"}
+                                                           << 3.0;
     }
     void perturbations()
     {
@@ -314,8 +314,7 @@ private slots:
         VTX_VERIFY_OK(r);
         QVERIFY(r->byName);
         QCOMPARE(r->schemaDifferences.size(), size_t(1));
-        QCOMPARE(r->schemaDifferences[0],
-                 (SchemaDifference{SchemaDifference::Kind::PropertyAdded, "Player", "Armor", {}, "Float"}));
+        QCOMPARE(r->schemaDifferences[0], (SchemaDifference{SchemaDifference::Kind::PropertyAdded, "Player", "Armor", {}, "Float"}));
         // Armor is not a divergence; Health, at a different slot in B, is still compared.
         QCOMPARE(summarize(*r).frames, std::vector<int32_t>{20});
         QCOMPARE(r->firstEntities.size(), size_t(1));
@@ -327,9 +326,8 @@ private slots:
         const auto removed = compareSchemas(*Schema::parse(playerSchema(true)), *Schema::parse(playerSchema(false)));
         QCOMPARE(removed.size(), size_t(1));
         QCOMPARE(removed[0].kind, SchemaDifference::Kind::PropertyRemoved);
-        const std::string retypedJson = R"({"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + ","
-                                        + field("Health", "Double") + "," + field("Ammo", "Int32") + "," + field("Name", "String")
-                                        + R"(]},{"struct":"Ball","values":[]}]})";
+        const std::string retypedJson = R"({"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + "," +
+            field("Health", "Double") + "," + field("Ammo", "Int32") + "," + field("Name", "String") + R"(]},{"struct":"Ball","values":[]}]})";
         const auto retyped = compareSchemas(*Schema::parse(playerSchema(false)), *Schema::parse(retypedJson));
         QCOMPARE(retyped.size(), size_t(2));
         QCOMPARE(retyped[0], (SchemaDifference{SchemaDifference::Kind::PropertyRetyped, "Player", "Health", "Float", "Double"}));
@@ -340,9 +338,8 @@ private slots:
     // missing on one side. The by-name path agrees with the fast path on frames and properties.
     void arraysAndStructs()
     {
-        const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)"
-                                   + field("Trail", "Float", "array") + "," + field("Weapon", "Struct", "None", "Weapon")
-                                   + R"(]},{"struct":"Weapon","values":[)" + field("Ammo", "Int32") + "]}]}";
+        const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Trail", "Float", "array") +
+            "," + field("Weapon", "Struct", "None", "Weapon") + R"(]},{"struct":"Weapon","values":[)" + field("Ammo", "Int32") + "]}]}";
         auto write = [&](const std::string& name, bool perturbed) {
             const std::string path = m_dir.path().toStdString() + "/" + name;
             ReplayHeader header;
@@ -447,8 +444,9 @@ private slots:
         for (int64_t i = 0; i < 150; ++i)
             if (int64_t t = kTicksPerSecond * i / 30; t < 2 * kTicksPerSecond || t >= 3 * kTicksPerSecond)
                 timesB.push_back(t);
-        const auto pairs = pairFrames(int32_t(timesA.size()), int32_t(timesB.size()), Alignment::Time, 0,
-                                      [&](int32_t f) { return timesA[size_t(f)]; }, [&](int32_t f) { return timesB[size_t(f)]; });
+        const auto pairs = pairFrames(
+            int32_t(timesA.size()), int32_t(timesB.size()), Alignment::Time, 0, [&](int32_t f) { return timesA[size_t(f)]; },
+            [&](int32_t f) { return timesB[size_t(f)]; });
         QCOMPARE(pairs.size(), timesA.size()); // B starts first: every frame of A has a partner
         for (const FramePair& p : pairs) {
             const int64_t t = timesA[size_t(p.frameA)];
@@ -461,8 +459,9 @@ private slots:
         QCOMPARE(pairs[180].frameB, 60); // A at 3.01 s: B's first frame after the gap (3.0 s)
 
         // An offset of one second shifts into B's future; A's times before B's first frame drop out.
-        const auto shifted = pairFrames(int32_t(timesA.size()), int32_t(timesB.size()), Alignment::Time, -kTicksPerSecond,
-                                        [&](int32_t f) { return timesA[size_t(f)]; }, [&](int32_t f) { return timesB[size_t(f)]; });
+        const auto shifted = pairFrames(
+            int32_t(timesA.size()), int32_t(timesB.size()), Alignment::Time, -kTicksPerSecond, [&](int32_t f) { return timesA[size_t(f)]; },
+            [&](int32_t f) { return timesB[size_t(f)]; });
         QCOMPARE(shifted.front().frameA, 60); // A's frame 59 is at 0.993 s, before B's start once shifted; frame 60 at 1.01 s
         QCOMPARE(shifted.front().frameB, 0);
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // diverge()'s identical-chunk fast path (chunks stored byte for byte the same in both files,
 // paired frame for frame, are neither decoded nor compared) must give the report the slow path
 // gives, on pairs where it applies and where it must not (other chunk sizes, an offset, another
@@ -31,8 +32,8 @@ std::string writeReplay(const QTemporaryDir& dir, const std::string& name, const
 {
     const std::string path = dir.path().toStdString() + "/" + name;
     ReplayHeader header;
-    header.schemaJson = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + ","
-                        + field("Health", "Float") + "," + field("Name", "String") + "]}]}";
+    header.schemaJson = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + "," +
+        field("Health", "Float") + "," + field("Name", "String") + "]}]}";
     header.replayName = "run"; // the same in both files: the header is not compared, but keep them alike
     WriterOptions wo;
     wo.backend = spec.backend;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which property names an entity of each type (vtx::EntityLabels), on the SDK samples and the
 // other shared samples: DisplayName where the schema has it, a sensible fallback elsewhere, and
 // the id alone (an empty label) when a type has no name.
@@ -21,7 +22,7 @@ std::string field(const char* name, const char* type)
 std::string playerSchema()
 {
     return R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("UniqueID", "String") + "," +
-           field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
+        field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
 }
 } // namespace
 
@@ -42,19 +43,32 @@ private slots:
         QTest::addColumn<QString>("field"); // "" = id only
         for (const char* b : {"fbs", "proto"}) {
             const QString cs = QString("sdk_cs_%1.vtx").arg(b), rl = QString("sdk_rl_%1.vtx").arg(b);
-            QTest::addRow("cs_%s Player", b) << cs << "Player" << "DisplayName";
-            QTest::addRow("cs_%s Weapon", b) << cs << "Weapon" << "DisplayName";
-            QTest::addRow("cs_%s Entity", b) << cs << "Entity" << "DisplayName";
-            QTest::addRow("cs_%s MatchInfo: MapName, not an id", b) << cs << "MatchInfo" << "MapName";
-            QTest::addRow("cs_%s OptimizedBoneData: id only", b) << cs << "OptimizedBoneData" << "";
-            QTest::addRow("rl_%s Car", b) << rl << "Car" << "DisplayName";
-            QTest::addRow("rl_%s Player", b) << rl << "Player" << "DisplayName";
-            QTest::addRow("rl_%s Team", b) << rl << "Team" << "DisplayName";
-            QTest::addRow("arena_%s Player: Name", b) << QString("arena_from_%1_ds.vtx").arg(b) << "Player" << "Name";
-            QTest::addRow("arena_%s Projectile: id only", b) << QString("arena_from_%1_ds.vtx").arg(b) << "Projectile" << "";
-            QTest::addRow("arena_%s MatchState: id only", b) << QString("arena_from_%1_ds.vtx").arg(b) << "MatchState" << "";
-            QTest::addRow("allkinds_%s Hero: Name", b) << QString("allkinds_%1.vtx").arg(b) << "Hero" << "Name";
-            QTest::addRow("allkinds_%s GameState: id only", b) << QString("allkinds_%1.vtx").arg(b) << "GameState" << "";
+            QTest::addRow("cs_%s Player", b) << cs << "Player"
+                                             << "DisplayName";
+            QTest::addRow("cs_%s Weapon", b) << cs << "Weapon"
+                                             << "DisplayName";
+            QTest::addRow("cs_%s Entity", b) << cs << "Entity"
+                                             << "DisplayName";
+            QTest::addRow("cs_%s MatchInfo: MapName, not an id", b) << cs << "MatchInfo"
+                                                                    << "MapName";
+            QTest::addRow("cs_%s OptimizedBoneData: id only", b) << cs << "OptimizedBoneData"
+                                                                 << "";
+            QTest::addRow("rl_%s Car", b) << rl << "Car"
+                                          << "DisplayName";
+            QTest::addRow("rl_%s Player", b) << rl << "Player"
+                                             << "DisplayName";
+            QTest::addRow("rl_%s Team", b) << rl << "Team"
+                                           << "DisplayName";
+            QTest::addRow("arena_%s Player: Name", b) << QString("arena_from_%1_ds.vtx").arg(b) << "Player"
+                                                      << "Name";
+            QTest::addRow("arena_%s Projectile: id only", b) << QString("arena_from_%1_ds.vtx").arg(b) << "Projectile"
+                                                             << "";
+            QTest::addRow("arena_%s MatchState: id only", b) << QString("arena_from_%1_ds.vtx").arg(b) << "MatchState"
+                                                             << "";
+            QTest::addRow("allkinds_%s Hero: Name", b) << QString("allkinds_%1.vtx").arg(b) << "Hero"
+                                                       << "Name";
+            QTest::addRow("allkinds_%s GameState: id only", b) << QString("allkinds_%1.vtx").arg(b) << "GameState"
+                                                               << "";
         }
     }
     void chosenField()
@@ -80,14 +94,22 @@ private slots:
         QTest::addColumn<QString>("label"); // "" = the id is shown
         for (const char* b : {"fbs", "proto"}) {
             const QString cs = QString("sdk_cs_%1.vtx").arg(b);
-            QTest::addRow("cs_%s s1mple", b) << cs << 0 << 0 << "player_76561198000000000" << "s1mple";
-            QTest::addRow("cs_%s M4A4", b) << cs << 200 << 0 << "weapon_1000" << "M4A4";
-            QTest::addRow("cs_%s map", b) << cs << 399 << 0 << "matchinfo" << "de_mirage";
-            QTest::addRow("cs_%s bones: id", b) << cs << 0 << 1 << "player_76561198000000000" << "";
-            QTest::addRow("rl_%s car", b) << QString("sdk_rl_%1.vtx").arg(b) << 1200 << 0 << "car_0" << "Zen";
-            QTest::addRow("rl_%s ball", b) << QString("sdk_rl_%1.vtx").arg(b) << 0 << 0 << "ball_0" << "Ball";
-            QTest::addRow("allkinds_%s hero", b) << QString("allkinds_%1.vtx").arg(b) << 0 << 0 << "hero_0" << "Alpha";
-            QTest::addRow("allkinds_%s state: id", b) << QString("allkinds_%1.vtx").arg(b) << 0 << 0 << "state" << "";
+            QTest::addRow("cs_%s s1mple", b) << cs << 0 << 0 << "player_76561198000000000"
+                                             << "s1mple";
+            QTest::addRow("cs_%s M4A4", b) << cs << 200 << 0 << "weapon_1000"
+                                           << "M4A4";
+            QTest::addRow("cs_%s map", b) << cs << 399 << 0 << "matchinfo"
+                                          << "de_mirage";
+            QTest::addRow("cs_%s bones: id", b) << cs << 0 << 1 << "player_76561198000000000"
+                                                << "";
+            QTest::addRow("rl_%s car", b) << QString("sdk_rl_%1.vtx").arg(b) << 1200 << 0 << "car_0"
+                                          << "Zen";
+            QTest::addRow("rl_%s ball", b) << QString("sdk_rl_%1.vtx").arg(b) << 0 << 0 << "ball_0"
+                                           << "Ball";
+            QTest::addRow("allkinds_%s hero", b) << QString("allkinds_%1.vtx").arg(b) << 0 << 0 << "hero_0"
+                                                 << "Alpha";
+            QTest::addRow("allkinds_%s state: id", b) << QString("allkinds_%1.vtx").arg(b) << 0 << 0 << "state"
+                                                      << "";
         }
     }
     void labelsAtFrame()
@@ -192,12 +214,18 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<bool>("accepted");
         QTest::addColumn<QString>("label"); // of player_76561198000000000 at frame 0 afterwards
-        QTest::newRow("UserName") << "Player" << "UserName" << true << "s1mple";
-        QTest::newRow("MeshName") << "Player" << "MeshName" << true << "characters/models/ctm_sas/ctm_sas.vmdl";
-        QTest::newRow("id only") << "Player" << "" << true << "";
-        QTest::newRow("not a string") << "Player" << "Health" << false << "s1mple";
-        QTest::newRow("unknown field") << "Player" << "Nope" << false << "s1mple";
-        QTest::newRow("unknown type") << "Nope" << "DisplayName" << false << "s1mple";
+        QTest::newRow("UserName") << "Player"
+                                  << "UserName" << true << "s1mple";
+        QTest::newRow("MeshName") << "Player"
+                                  << "MeshName" << true << "characters/models/ctm_sas/ctm_sas.vmdl";
+        QTest::newRow("id only") << "Player"
+                                 << "" << true << "";
+        QTest::newRow("not a string") << "Player"
+                                      << "Health" << false << "s1mple";
+        QTest::newRow("unknown field") << "Player"
+                                       << "Nope" << false << "s1mple";
+        QTest::newRow("unknown type") << "Nope"
+                                      << "DisplayName" << false << "s1mple";
     }
     void overrides()
     {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The query language (core/vtx/query): precedence, every operator on every property kind
 // (NaN, ±0, int64 beyond 2^53, float32 literals, quotes and Unicode in strings), type
 // qualification, any/all, changed across frames and chunks, errors with their column and
@@ -30,8 +31,14 @@ void* operator new(size_t n)
         return p;
     throw std::bad_alloc();
 }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void* p, size_t) noexcept
+{
+    std::free(p);
+}
 // Every form that pairs with the deletes above goes through malloc too: under AddressSanitizer
 // a form left out (the nothrow new std::stable_sort's buffer uses) comes from ASan's own
 // operator new, and freeing it here is an alloc-dealloc mismatch.
@@ -40,12 +47,30 @@ void* operator new(size_t n, const std::nothrow_t&) noexcept
     g_allocations.fetch_add(1, std::memory_order_relaxed);
     return std::malloc(n ? n : 1);
 }
-void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
-void* operator new[](size_t n) { return operator new(n); }
-void* operator new[](size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete[](void* p, size_t) noexcept { std::free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
+void* operator new[](size_t n)
+{
+    return operator new(n);
+}
+void* operator new[](size_t n, const std::nothrow_t& t) noexcept
+{
+    return operator new(n, t);
+}
+void operator delete[](void* p) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, size_t) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept
+{
+    std::free(p);
+}
 
 // No raw string literals in this file: Qt 6.4 moc misparses R"(...'...)" and then finds no class.
 using namespace vtx;
@@ -55,19 +80,19 @@ namespace {
 
 std::string field(const std::string& name, const std::string& type, const std::string& container = "None", const std::string& structType = "")
 {
-    return "{\"name\":\"" + name + "\",\"typeId\":\"" + type + "\",\"containerType\":\"" + container + "\",\"structType\":\"" + structType
-           + "\",\"keyId\":\"None\"}";
+    return "{\"name\":\"" + name + "\",\"typeId\":\"" + type + "\",\"containerType\":\"" + container + "\",\"structType\":\"" + structType +
+        "\",\"keyId\":\"None\"}";
 }
 
 // Player: every scalar kind, a vector, a float array, a nested Weapon struct and a Unicode name.
 // Weapon is a type and also the name of Player's nested field: `Weapon.Ammo` is type-qualified.
 std::string schemaJson()
 {
-    return "{\"buckets\":[\"entity\"],\"property_mapping\":[{\"struct\":\"Player\",\"values\":[" + field("Health", "Float") + ","
-           + field("Armor", "Int32") + "," + field("Score", "Int64") + "," + field("Speed", "Double") + "," + field("Alive", "Bool") + ","
-           + field("Name", "String") + "," + field("Position", "Vector") + "," + field("Trail", "Float", "array") + ","
-           + field("Weapon", "Struct", "None", "Weapon") + "," + field("Höhe", "Float") + "]},{\"struct\":\"Weapon\",\"values\":["
-           + field("Ammo", "Int32") + "," + field("Name", "String") + "]}]}";
+    return "{\"buckets\":[\"entity\"],\"property_mapping\":[{\"struct\":\"Player\",\"values\":[" + field("Health", "Float") + "," +
+        field("Armor", "Int32") + "," + field("Score", "Int64") + "," + field("Speed", "Double") + "," + field("Alive", "Bool") + "," +
+        field("Name", "String") + "," + field("Position", "Vector") + "," + field("Trail", "Float", "array") + "," +
+        field("Weapon", "Struct", "None", "Weapon") + "," + field("Höhe", "Float") + "]},{\"struct\":\"Weapon\",\"values\":[" +
+        field("Ammo", "Int32") + "," + field("Name", "String") + "]}]}";
 }
 
 struct PlayerSpec {
@@ -197,97 +222,176 @@ private slots:
         QTest::addColumn<QString>("expected"); // matching ids in frame 1, sorted
 
         // float32: literals are rounded to float32 against a float property.
-        QTest::newRow("float <") << "Health < 20" << "p0,p2";
-        QTest::newRow("float <=") << "Health <= 15.5" << "p0,p2";
-        QTest::newRow("float == 0.1 (float32 literal)") << "Health == 0.1" << "p2";
-        QTest::newRow("float >") << "Health > 0.1" << "p0,p1";
-        QTest::newRow("float >=") << "Health >= 100" << "p1";
-        QTest::newRow("float !=") << "Health != 100" << "p0,p2";
-        QTest::newRow("float == 100.0") << "Health == 100.0" << "p1";
-        QTest::newRow("float exponent, negative") << "Health > -1e3" << "p0,p1,p2";
+        QTest::newRow("float <") << "Health < 20"
+                                 << "p0,p2";
+        QTest::newRow("float <=") << "Health <= 15.5"
+                                  << "p0,p2";
+        QTest::newRow("float == 0.1 (float32 literal)") << "Health == 0.1"
+                                                        << "p2";
+        QTest::newRow("float >") << "Health > 0.1"
+                                 << "p0,p1";
+        QTest::newRow("float >=") << "Health >= 100"
+                                  << "p1";
+        QTest::newRow("float !=") << "Health != 100"
+                                  << "p0,p2";
+        QTest::newRow("float == 100.0") << "Health == 100.0"
+                                        << "p1";
+        QTest::newRow("float exponent, negative") << "Health > -1e3"
+                                                  << "p0,p1,p2";
         // int32
-        QTest::newRow("int ==") << "Armor == 0" << "p0";
-        QTest::newRow("int < negative") << "Armor < 0" << "p2";
-        QTest::newRow("int !=") << "Armor != 0" << "p1,p2";
-        QTest::newRow("int >= -5") << "Armor >= -5" << "p0,p1,p2";
-        QTest::newRow("int > fraction") << "Armor > 49.5" << "p1";
+        QTest::newRow("int ==") << "Armor == 0"
+                                << "p0";
+        QTest::newRow("int < negative") << "Armor < 0"
+                                        << "p2";
+        QTest::newRow("int !=") << "Armor != 0"
+                                << "p1,p2";
+        QTest::newRow("int >= -5") << "Armor >= -5"
+                                   << "p0,p1,p2";
+        QTest::newRow("int > fraction") << "Armor > 49.5"
+                                        << "p1";
         // int64: exact beyond 2^53 (as doubles 2^53 + 1 == 2^53)
-        QTest::newRow("int64 exact") << "Score == 9007199254740993" << "p0";
-        QTest::newRow("int64 exact, off by one") << "Score == 9007199254740992" << "";
-        QTest::newRow("int64 <") << "Score < 0" << "p2";
+        QTest::newRow("int64 exact") << "Score == 9007199254740993"
+                                     << "p0";
+        QTest::newRow("int64 exact, off by one") << "Score == 9007199254740992"
+                                                 << "";
+        QTest::newRow("int64 <") << "Score < 0"
+                                 << "p2";
         // double, NaN (IEEE: unequal to everything, itself included)
-        QTest::newRow("NaN == nan") << "Speed == nan" << "";
-        QTest::newRow("!= nan is always true") << "Speed != nan" << "p0,p1,p2";
-        QTest::newRow("x != x finds NaN") << "Speed != Speed" << "p0";
-        QTest::newRow("x == x skips NaN") << "Speed == Speed" << "p1,p2";
-        QTest::newRow("NaN < 1 false") << "Speed < 1" << "p1,p2";
-        QTest::newRow("NaN >= 0 false") << "Speed >= 0" << "p1,p2";
-        QTest::newRow("double 0.1 exact") << "Speed == 0.1" << "p1";
-        QTest::newRow("not over absent") << "!(Speed > 0)" << "p0,p2,w0";
-        QTest::newRow("double == -0.0") << "Speed == -0.0" << "p2";
+        QTest::newRow("NaN == nan") << "Speed == nan"
+                                    << "";
+        QTest::newRow("!= nan is always true") << "Speed != nan"
+                                               << "p0,p1,p2";
+        QTest::newRow("x != x finds NaN") << "Speed != Speed"
+                                          << "p0";
+        QTest::newRow("x == x skips NaN") << "Speed == Speed"
+                                          << "p1,p2";
+        QTest::newRow("NaN < 1 false") << "Speed < 1"
+                                       << "p1,p2";
+        QTest::newRow("NaN >= 0 false") << "Speed >= 0"
+                                        << "p1,p2";
+        QTest::newRow("double 0.1 exact") << "Speed == 0.1"
+                                          << "p1";
+        QTest::newRow("not over absent") << "!(Speed > 0)"
+                                         << "p0,p2,w0";
+        QTest::newRow("double == -0.0") << "Speed == -0.0"
+                                        << "p2";
         // ±0
-        QTest::newRow("-0 == 0") << "Höhe == 0" << "p0,p2";
-        QTest::newRow("+0 == -0") << "Höhe == -0" << "p0,p2";
-        QTest::newRow("-0 < 0 false") << "Höhe < 0" << "";
-        QTest::newRow("-0 <= 0") << "Höhe <= 0" << "p0,p2";
+        QTest::newRow("-0 == 0") << "Höhe == 0"
+                                 << "p0,p2";
+        QTest::newRow("+0 == -0") << "Höhe == -0"
+                                  << "p0,p2";
+        QTest::newRow("-0 < 0 false") << "Höhe < 0"
+                                      << "";
+        QTest::newRow("-0 <= 0") << "Höhe <= 0"
+                                 << "p0,p2";
         // bool
-        QTest::newRow("bool bare") << "Alive" << "p0,p2";
-        QTest::newRow("bool negated (absent is false)") << "!Alive" << "p1,w0";
-        QTest::newRow("bool == true") << "Alive == true" << "p0,p2";
-        QTest::newRow("bool != true") << "Alive != true" << "p1";
-        QTest::newRow("bool == false") << "Alive == false" << "p1";
-        QTest::newRow("bool == 1") << "Alive == 1" << "p0,p2";
+        QTest::newRow("bool bare") << "Alive"
+                                   << "p0,p2";
+        QTest::newRow("bool negated (absent is false)") << "!Alive"
+                                                        << "p1,w0";
+        QTest::newRow("bool == true") << "Alive == true"
+                                      << "p0,p2";
+        QTest::newRow("bool != true") << "Alive != true"
+                                      << "p1";
+        QTest::newRow("bool == false") << "Alive == false"
+                                       << "p1";
+        QTest::newRow("bool == 1") << "Alive == 1"
+                                   << "p0,p2";
         // strings: quotes, Unicode, bytewise order
-        QTest::newRow("string with quotes") << "Name == \"Dan \\\"the man\\\"\"" << "p0";
-        QTest::newRow("single-quoted with a double quote") << "Name contains 'man\"'" << "p0";
-        QTest::newRow("contains") << "Name contains \"the\"" << "p0";
-        QTest::newRow("empty string") << "Name == \"\"" << "p2";
-        QTest::newRow("contains empty") << "Name contains \"\"" << "p0,p1,p2,w0";
-        QTest::newRow("Unicode ==") << "Name == \"Zoë 🎮\"" << "p1";
-        QTest::newRow("Unicode contains") << "Name contains \"🎮\"" << "p1";
-        QTest::newRow("string >") << "Name > \"Z\"" << "p1";
-        QTest::newRow("string <") << "Name < \"B\"" << "p2,w0";
-        QTest::newRow("string !=") << "Name != \"AK-47\"" << "p0,p1,p2";
-        QTest::newRow("string <= >=") << "Name >= \"AK-47\" && Name <= \"AK-47\"" << "w0";
+        QTest::newRow("string with quotes") << "Name == \"Dan \\\"the man\\\"\""
+                                            << "p0";
+        QTest::newRow("single-quoted with a double quote") << "Name contains 'man\"'"
+                                                           << "p0";
+        QTest::newRow("contains") << "Name contains \"the\""
+                                  << "p0";
+        QTest::newRow("empty string") << "Name == \"\""
+                                      << "p2";
+        QTest::newRow("contains empty") << "Name contains \"\""
+                                        << "p0,p1,p2,w0";
+        QTest::newRow("Unicode ==") << "Name == \"Zoë 🎮\""
+                                    << "p1";
+        QTest::newRow("Unicode contains") << "Name contains \"🎮\""
+                                          << "p1";
+        QTest::newRow("string >") << "Name > \"Z\""
+                                  << "p1";
+        QTest::newRow("string <") << "Name < \"B\""
+                                  << "p2,w0";
+        QTest::newRow("string !=") << "Name != \"AK-47\""
+                                   << "p0,p1,p2";
+        QTest::newRow("string <= >=") << "Name >= \"AK-47\" && Name <= \"AK-47\""
+                                      << "w0";
         // type and id
-        QTest::newRow("type ==") << "type == Player" << "p0,p1,p2";
-        QTest::newRow("type !=") << "type != Player" << "w0";
-        QTest::newRow("type == string") << "type == \"Weapon\"" << "w0";
-        QTest::newRow("type contains") << "type contains \"eap\"" << "w0";
-        QTest::newRow("id") << "id == \"p1\"" << "p1";
-        QTest::newRow("id contains") << "id contains \"p\"" << "p0,p1,p2";
+        QTest::newRow("type ==") << "type == Player"
+                                 << "p0,p1,p2";
+        QTest::newRow("type !=") << "type != Player"
+                                 << "w0";
+        QTest::newRow("type == string") << "type == \"Weapon\""
+                                        << "w0";
+        QTest::newRow("type contains") << "type contains \"eap\""
+                                       << "w0";
+        QTest::newRow("id") << "id == \"p1\""
+                            << "p1";
+        QTest::newRow("id contains") << "id contains \"p\""
+                                     << "p0,p1,p2";
         // type qualification: Weapon is a type, so Weapon.Ammo means Weapon entities
-        QTest::newRow("qualified") << "Player.Health < 20" << "p0,p2";
-        QTest::newRow("qualified other type") << "Weapon.Ammo == 30" << "w0";
-        QTest::newRow("qualified string") << "Player.Name == \"AK-47\"" << "";
-        QTest::newRow("qualified nested") << "Player.Weapon.Ammo < 10" << "p0,p2";
-        QTest::newRow("unqualified nested") << "Weapon.Name == \"Glock\"" << "";
+        QTest::newRow("qualified") << "Player.Health < 20"
+                                   << "p0,p2";
+        QTest::newRow("qualified other type") << "Weapon.Ammo == 30"
+                                              << "w0";
+        QTest::newRow("qualified string") << "Player.Name == \"AK-47\""
+                                          << "";
+        QTest::newRow("qualified nested") << "Player.Weapon.Ammo < 10"
+                                          << "p0,p2";
+        QTest::newRow("unqualified nested") << "Weapon.Name == \"Glock\""
+                                            << "";
         // nested values
-        QTest::newRow("vector component") << "Position.x == 1" << "p0";
-        QTest::newRow("array element") << "Trail[1] == 2" << "p0";
-        QTest::newRow("array element out of range") << "Trail[5] == 2" << "";
-        QTest::newRow("path vs path") << "Position.x < Position.y" << "p0,p1,p2";
+        QTest::newRow("vector component") << "Position.x == 1"
+                                          << "p0";
+        QTest::newRow("array element") << "Trail[1] == 2"
+                                       << "p0";
+        QTest::newRow("array element out of range") << "Trail[5] == 2"
+                                                    << "";
+        QTest::newRow("path vs path") << "Position.x < Position.y"
+                                      << "p0,p1,p2";
         // precedence: ! over comparison? no: ! applies to the comparison; && over ||
-        QTest::newRow("&& binds tighter than ||") << "Armor == 50 || Health < 20 && Alive" << "p0,p1,p2";
-        QTest::newRow("parentheses") << "(Armor == 50 || Health < 20) && Alive" << "p0,p2";
-        QTest::newRow("! binds tighter than &&") << "!Alive && Armor == 50" << "p1";
-        QTest::newRow("! of a group") << "!(Alive && Armor == 0)" << "p1,p2,w0";
-        QTest::newRow("! of a comparison") << "!Health < 20" << "p1,w0";
-        QTest::newRow("double negation") << "!!Alive" << "p0,p2";
-        QTest::newRow("|| left to right") << "Armor == 0 || Armor == 50 || Armor == -5" << "p0,p1,p2";
-        QTest::newRow("literals") << "true && !false" << "";
+        QTest::newRow("&& binds tighter than ||") << "Armor == 50 || Health < 20 && Alive"
+                                                  << "p0,p1,p2";
+        QTest::newRow("parentheses") << "(Armor == 50 || Health < 20) && Alive"
+                                     << "p0,p2";
+        QTest::newRow("! binds tighter than &&") << "!Alive && Armor == 50"
+                                                 << "p1";
+        QTest::newRow("! of a group") << "!(Alive && Armor == 0)"
+                                      << "p1,p2,w0";
+        QTest::newRow("! of a comparison") << "!Health < 20"
+                                           << "p1,w0";
+        QTest::newRow("double negation") << "!!Alive"
+                                         << "p0,p2";
+        QTest::newRow("|| left to right") << "Armor == 0 || Armor == 50 || Armor == -5"
+                                          << "p0,p1,p2";
+        QTest::newRow("literals") << "true && !false"
+                                  << "";
         // any / all over the frame's entities
-        QTest::newRow("any") << "type == Weapon && any(Player.Health < 1)" << "w0";
-        QTest::newRow("all false") << "type == Weapon && all(Player.Health < 1)" << "";
-        QTest::newRow("all true") << "type == Weapon && all(type != Player || Health > 0)" << "w0";
-        QTest::newRow("any negated") << "Alive && !any(Armor > 100)" << "p0,p2";
-        QTest::newRow("condition compared") << "Alive && any(Armor == 50) == true" << "p0,p2";
+        QTest::newRow("any") << "type == Weapon && any(Player.Health < 1)"
+                             << "w0";
+        QTest::newRow("all false") << "type == Weapon && all(Player.Health < 1)"
+                                   << "";
+        QTest::newRow("all true") << "type == Weapon && all(type != Player || Health > 0)"
+                                  << "w0";
+        QTest::newRow("any negated") << "Alive && !any(Armor > 100)"
+                                     << "p0,p2";
+        QTest::newRow("condition compared") << "Alive && any(Armor == 50) == true"
+                                            << "p0,p2";
         // changed(): against the same entity in frame 0; p2 appears (changed), NaN stays NaN
-        QTest::newRow("changed") << "changed(Health)" << "p0,p2";
-        QTest::newRow("changed NaN stays") << "changed(Speed)" << "p2";
-        QTest::newRow("changed qualified nested") << "changed(Player.Weapon.Ammo)" << "p0,p2";
-        QTest::newRow("changed type-qualified") << "changed(Weapon.Ammo)" << "";
-        QTest::newRow("changed negated") << "type == Player && !changed(Health)" << "p1";
+        QTest::newRow("changed") << "changed(Health)"
+                                 << "p0,p2";
+        QTest::newRow("changed NaN stays") << "changed(Speed)"
+                                           << "p2";
+        QTest::newRow("changed qualified nested") << "changed(Player.Weapon.Ammo)"
+                                                  << "p0,p2";
+        QTest::newRow("changed type-qualified") << "changed(Weapon.Ammo)"
+                                                << "";
+        QTest::newRow("changed negated") << "type == Player && !changed(Health)"
+                                         << "p1";
     }
     void evaluate()
     {
@@ -340,38 +444,70 @@ private slots:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("message"); // a part of the message
         QTest::addColumn<QString>("suggestion");
-        QTest::newRow("unknown property") << "Helth < 20" << 0 << "unknown property 'Helth'" << "Health";
-        QTest::newRow("case typo") << "health < 20" << 0 << "unknown property 'health'" << "Health";
-        QTest::newRow("nothing close") << "Xyzzyq < 20" << 0 << "unknown property 'Xyzzyq'" << "";
-        QTest::newRow("qualified unknown") << "Player.Helth > 1" << 7 << "Player has no property 'Helth'" << "Health";
-        QTest::newRow("unknown type") << "type == Plyer" << 8 << "unknown type 'Plyer'" << "Player";
-        QTest::newRow("vector member") << "Position.w > 0" << 9 << "a vector has no member 'w'" << "x";
-        QTest::newRow("member of a number") << "Health.x > 0" << 7 << "'Health' is a number" << "";
-        QTest::newRow("array needs an index") << "Trail.x > 0" << 6 << "an array: expected [index]" << "";
-        QTest::newRow("missing value") << "Health <" << 8 << "expected a value after '<', found the end" << "";
-        QTest::newRow("missing operand after &&") << "Health < 20 &&" << 14 << "expected a value" << "";
-        QTest::newRow("unclosed paren") << "(Health < 20" << 12 << "expected ')' to close the '(' at column 0" << "";
-        QTest::newRow("stray paren") << "Health < 20)" << 11 << "')' without a matching '('" << "";
-        QTest::newRow("unclosed string") << "Name == \"abc" << 8 << "closing quote" << "";
-        QTest::newRow("single =") << "Health = 20" << 7 << "'=='" << "";
-        QTest::newRow("single &") << "Alive & Alive" << 6 << "'&&'" << "";
-        QTest::newRow("bad character") << "Health < 20 # x" << 12 << "unexpected character '#'" << "";
-        QTest::newRow("string vs number") << "Name < 5" << 7 << "cannot compare 'Name' (a string) with '5' (a number)" << "";
-        QTest::newRow("contains on a number") << "Health contains \"x\"" << 0 << "'contains' compares strings" << "";
-        QTest::newRow("vector vs number") << "Position == 1" << 12 << "cannot compare" << "";
-        QTest::newRow("number alone") << "Health" << 6 << "expected a comparison" << "";
-        QTest::newRow("chained comparison") << "Health < 20 < 30" << 12 << "comparisons do not chain" << "";
-        QTest::newRow("column counts code points") << "Name == \"Zoë\" && Helth < 1" << 17 << "unknown property 'Helth'" << "Health";
-        QTest::newRow("empty") << "" << 0 << "empty expression" << "";
-        QTest::newRow("blank") << "   " << 0 << "empty expression" << "";
-        QTest::newRow("any without entity") << "any(1 < 2)" << 4 << "expected a condition on the entity" << "";
-        QTest::newRow("changed needs a path") << "changed(5)" << 8 << "expected a property path" << "";
-        QTest::newRow("unclosed any") << "any(Alive" << 9 << "expected ')' to close any(" << "";
-        QTest::newRow("bare string needs quotes") << "Name == Xyzzyq" << 8 << "a string needs quotes" << "";
-        QTest::newRow("minus without number") << "Health < -Armor" << 10 << "expected a number after '-'" << "";
-        QTest::newRow("number with letters") << "Health < 20abc" << 9 << "a number followed by letters" << "";
-        QTest::newRow("unclosed bracket") << "Trail[1 > 0" << 0 << "'[' without a closing ']'" << "";
-        QTest::newRow("operator first") << "< 20" << 0 << "expected a value" << "";
+        QTest::newRow("unknown property") << "Helth < 20" << 0 << "unknown property 'Helth'"
+                                          << "Health";
+        QTest::newRow("case typo") << "health < 20" << 0 << "unknown property 'health'"
+                                   << "Health";
+        QTest::newRow("nothing close") << "Xyzzyq < 20" << 0 << "unknown property 'Xyzzyq'"
+                                       << "";
+        QTest::newRow("qualified unknown") << "Player.Helth > 1" << 7 << "Player has no property 'Helth'"
+                                           << "Health";
+        QTest::newRow("unknown type") << "type == Plyer" << 8 << "unknown type 'Plyer'"
+                                      << "Player";
+        QTest::newRow("vector member") << "Position.w > 0" << 9 << "a vector has no member 'w'"
+                                       << "x";
+        QTest::newRow("member of a number") << "Health.x > 0" << 7 << "'Health' is a number"
+                                            << "";
+        QTest::newRow("array needs an index") << "Trail.x > 0" << 6 << "an array: expected [index]"
+                                              << "";
+        QTest::newRow("missing value") << "Health <" << 8 << "expected a value after '<', found the end"
+                                       << "";
+        QTest::newRow("missing operand after &&") << "Health < 20 &&" << 14 << "expected a value"
+                                                  << "";
+        QTest::newRow("unclosed paren") << "(Health < 20" << 12 << "expected ')' to close the '(' at column 0"
+                                        << "";
+        QTest::newRow("stray paren") << "Health < 20)" << 11 << "')' without a matching '('"
+                                     << "";
+        QTest::newRow("unclosed string") << "Name == \"abc" << 8 << "closing quote"
+                                         << "";
+        QTest::newRow("single =") << "Health = 20" << 7 << "'=='"
+                                  << "";
+        QTest::newRow("single &") << "Alive & Alive" << 6 << "'&&'"
+                                  << "";
+        QTest::newRow("bad character") << "Health < 20 # x" << 12 << "unexpected character '#'"
+                                       << "";
+        QTest::newRow("string vs number") << "Name < 5" << 7 << "cannot compare 'Name' (a string) with '5' (a number)"
+                                          << "";
+        QTest::newRow("contains on a number") << "Health contains \"x\"" << 0 << "'contains' compares strings"
+                                              << "";
+        QTest::newRow("vector vs number") << "Position == 1" << 12 << "cannot compare"
+                                          << "";
+        QTest::newRow("number alone") << "Health" << 6 << "expected a comparison"
+                                      << "";
+        QTest::newRow("chained comparison") << "Health < 20 < 30" << 12 << "comparisons do not chain"
+                                            << "";
+        QTest::newRow("column counts code points") << "Name == \"Zoë\" && Helth < 1" << 17 << "unknown property 'Helth'"
+                                                   << "Health";
+        QTest::newRow("empty") << "" << 0 << "empty expression"
+                               << "";
+        QTest::newRow("blank") << "   " << 0 << "empty expression"
+                               << "";
+        QTest::newRow("any without entity") << "any(1 < 2)" << 4 << "expected a condition on the entity"
+                                            << "";
+        QTest::newRow("changed needs a path") << "changed(5)" << 8 << "expected a property path"
+                                              << "";
+        QTest::newRow("unclosed any") << "any(Alive" << 9 << "expected ')' to close any("
+                                      << "";
+        QTest::newRow("bare string needs quotes") << "Name == Xyzzyq" << 8 << "a string needs quotes"
+                                                  << "";
+        QTest::newRow("minus without number") << "Health < -Armor" << 10 << "expected a number after '-'"
+                                              << "";
+        QTest::newRow("number with letters") << "Health < 20abc" << 9 << "a number followed by letters"
+                                             << "";
+        QTest::newRow("unclosed bracket") << "Trail[1 > 0" << 0 << "'[' without a closing ']'"
+                                          << "";
+        QTest::newRow("operator first") << "< 20" << 0 << "expected a value"
+                                        << "";
     }
     void errors()
     {
@@ -408,10 +544,14 @@ private slots:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("one edit") << "Helth" << "Health";
-        QTest::newRow("case") << "HEALTH" << "Health";
-        QTest::newRow("transposed") << "Haelth" << "Health";
-        QTest::newRow("too far") << "Shield" << "";
+        QTest::newRow("one edit") << "Helth"
+                                  << "Health";
+        QTest::newRow("case") << "HEALTH"
+                              << "Health";
+        QTest::newRow("transposed") << "Haelth"
+                                    << "Health";
+        QTest::newRow("too far") << "Shield"
+                                 << "";
     }
     void closestName()
     {

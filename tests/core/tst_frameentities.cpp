@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // FrameView::entities() / entitiesWithIds() (issue 25): the bucket × entity loop as one range.
 // Checked against the nested loop it replaces, on hand-built frames with empty buckets, buckets
 // whose id list is shorter or missing, a frame without buckets and a null frame, and on every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fused frame verifier (FrameVerifier) against the pair it replaces on the hot path:
 // flatbuffers::Verifier followed by checkFrameLimits. Same verdict on every frame of the SDK's
 // FlatBuffers files and ours, under tight limits, and on thousands of mutated chunks.
@@ -109,8 +110,10 @@ private slots:
             for (size_t at : framePositions(buf))
                 for (size_t l = 0; l < limits.size(); ++l) {
                     const Verdicts v = verdicts(buf, at, limits[l]);
-                    QVERIFY2(v.fused == v.reference, qPrintable(QString("chunk %1, frame at %2, limits %3: fused %4, reference %5")
-                                                                    .arg(c).arg(at).arg(l).arg(v.fused).arg(v.reference)));
+                    QVERIFY2(
+                        v.fused == v.reference,
+                        qPrintable(
+                            QString("chunk %1, frame at %2, limits %3: fused %4, reference %5").arg(c).arg(at).arg(l).arg(v.fused).arg(v.reference)));
                     if (l == 0)
                         QVERIFY(v.fused); // the files are good
                     (v.fused ? accepted : rejected)++;
@@ -155,7 +158,8 @@ private slots:
             for (size_t at : frames) {
                 const Verdicts v = verdicts(m, at, {});
                 QVERIFY2(v.fused == v.reference,
-                         qPrintable(QString("%1 case %2, frame at %3: fused %4, reference %5").arg(mutation).arg(k).arg(at).arg(v.fused).arg(v.reference)));
+                         qPrintable(
+                             QString("%1 case %2, frame at %3: fused %4, reference %5").arg(mutation).arg(k).arg(at).arg(v.fused).arg(v.reference)));
                 (v.fused ? accepted : rejected)++;
             }
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stored content hashes are trusted per file and per struct type, only where they cover the
 // whole container (spec §6.6 ⚠): verdicts on SDK-written and generated files, withdrawal when a
 // chunk contradicts them, and the diff with the hash shortcut equal to the diff without it on
@@ -84,7 +85,10 @@ std::shared_ptr<const DecodedChunk> encode(std::vector<FrameData> frames, Backen
     return std::make_shared<DecodedChunk>(0, 0, std::move(*storage), std::move(trust));
 }
 
-int32_t typeOf(const char* name) { return demoSchema().structByName(name)->typeId; }
+int32_t typeOf(const char* name)
+{
+    return demoSchema().structByName(name)->typeId;
+}
 
 /// One line per entity and change: what a user reads in a diff.
 QStringList describe(const FrameDiff& d, const Schema& schema)
@@ -130,9 +134,7 @@ private slots:
         // One file, two writers' hashes: Weapon by the spec, MatchState by the SDK variant.
         QFETCH(int, backend);
         auto trust = std::make_shared<HashTrust>(demoSchema().structs().size());
-        auto chunk = encode({frameOf({{"w", weapon(30, HashVariant::Spec)},
-                                      {"m", matchState(1, HashVariant::SdkTail)},
-                                      {"p", projectile(2.f)}})},
+        auto chunk = encode({frameOf({{"w", weapon(30, HashVariant::Spec)}, {"m", matchState(1, HashVariant::SdkTail)}, {"p", projectile(2.f)}})},
                             Backend(backend), trust);
         QCOMPARE(trust->verdict(typeOf("Weapon")), HashVerdict::Unverified);
         QVERIFY(!trust->covers(chunk->frame(0).bucket(0).entity(0)));
@@ -144,9 +146,9 @@ private slots:
         QCOMPARE(trust->verdict(typeOf("Projectile")), HashVerdict::NoNested);
         QCOMPARE(trust->verdict(typeOf("Player")), HashVerdict::Unverified);
         const BucketView b = chunk->frame(0).bucket(0);
-        QVERIFY(trust->covers(b.entity(0)));  // Weapon: spec, nested included
+        QVERIFY(trust->covers(b.entity(0))); // Weapon: spec, nested included
         QVERIFY(!trust->covers(b.entity(1))); // MatchState: SDK variant with a nested map value
-        QVERIFY(trust->covers(b.entity(2)));  // Projectile: nothing nested
+        QVERIFY(trust->covers(b.entity(2))); // Projectile: nothing nested
         QVERIFY(trust->mismatches().empty());
     }
 
@@ -249,10 +251,14 @@ private slots:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("types");
-        QTest::newRow("sdk_cs_fbs") << "sdk_cs_fbs.vtx" << "OptimizedBoneData, Equipment, Player";
-        QTest::newRow("sdk_cs_proto") << "sdk_cs_proto.vtx" << "OptimizedBoneData, Equipment, Player";
-        QTest::newRow("sdk_rl_fbs") << "sdk_rl_fbs.vtx" << "CarSkin, Ball, Car";
-        QTest::newRow("sdk_rl_proto") << "sdk_rl_proto.vtx" << "CarSkin, Ball, Car";
+        QTest::newRow("sdk_cs_fbs") << "sdk_cs_fbs.vtx"
+                                    << "OptimizedBoneData, Equipment, Player";
+        QTest::newRow("sdk_cs_proto") << "sdk_cs_proto.vtx"
+                                      << "OptimizedBoneData, Equipment, Player";
+        QTest::newRow("sdk_rl_fbs") << "sdk_rl_fbs.vtx"
+                                    << "CarSkin, Ball, Car";
+        QTest::newRow("sdk_rl_proto") << "sdk_rl_proto.vtx"
+                                      << "CarSkin, Ball, Car";
     }
 
     void validateTellsQuirkFromCorruption()
@@ -290,8 +296,7 @@ private slots:
         VTX_VERIFY_OK(w);
         const PropertyContainerData target = projectile(7.25f);
         for (int i = 0; i < 3; ++i) {
-            const Status added = (*w)->addFrame(frameOf({{"m", matchState(i, HashVariant::SdkTail)},
-                                                         {"p", i == 1 ? target : projectile(float(i))}}),
+            const Status added = (*w)->addFrame(frameOf({{"m", matchState(i, HashVariant::SdkTail)}, {"p", i == 1 ? target : projectile(float(i))}}),
                                                 i * 1000, i * 1000);
             VTX_VERIFY_OK(added);
         }
@@ -321,8 +326,8 @@ private slots:
     void hashShortcutGivesTheSameDiff_data()
     {
         QTest::addColumn<QString>("file"); // a sample name, or "gen:<kind>:<backend>"
-        for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx", "allkinds_fbs.vtx",
-                              "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx"})
+        for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx", "allkinds_fbs.vtx", "allkinds_proto.vtx",
+                              "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx"})
             QTest::newRow(s) << QString(s);
         for (const char* k : {"demo", "cs2", "rl"})
             for (const char* b : {"fbs", "proto"})

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Damaged values are flagged, never shown as true (issue 21 item 1). Bytes overwritten inside
 // the stored (zstd) chunk data of every sample — these files carry no zstd checksum, so such a
 // chunk often still decodes and its frames verify — change values silently. Each frame that
@@ -85,13 +86,12 @@ class TestIntegrity : public QObject {
     Q_OBJECT
     int m_flagged[2] = {}; // damaged entities flagged, FlatBuffers / Protobuf samples
 
-
 private slots:
     void cleanSamplesHaveNoDamage_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx",
-                              "sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
+        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx", "sdk_cs_fbs.vtx",
+                              "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
             QTest::newRow(f) << QString(f);
     }
     // No container of an undamaged sample is flagged, every stored hash is checked (none
@@ -134,8 +134,8 @@ private slots:
     void seededDamage_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx",
-                              "sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
+        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx", "sdk_cs_fbs.vtx",
+                              "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
             QTest::newRow(f) << QString(f);
     }
     void seededDamage()
@@ -196,8 +196,8 @@ private slots:
                         const bool flagged = r.isDamaged(uint32_t(b), uint32_t(e));
                         const bool valuesAltered = entityText(oe, schema) != entityText(de, schema);
                         const bool coveredSame = !coverageBroken(oe, de);
-                        const std::string where = "frame " + std::to_string(entry.startFrame + int32_t(i)) + " bucket " +
-                                                  std::to_string(b) + " entity " + std::to_string(e) + " seed " + std::to_string(seed);
+                        const std::string where = "frame " + std::to_string(entry.startFrame + int32_t(i)) + " bucket " + std::to_string(b) +
+                            " entity " + std::to_string(e) + " seed " + std::to_string(seed);
                         // The one-entity check (plots) agrees with the frame's.
                         QCOMPARE(!checkEntityIntegrity(de, schema, (*damaged)->hashTrust().get(), d).clean(), flagged);
                         if (flagged)
@@ -205,9 +205,9 @@ private slots:
                         if (valuesAltered)
                             ++t.alteredEntities;
                         // Flagged exactly when a stored hash no longer matches what it covers.
-                        QVERIFY2(flagged == !coveredSame, (where + (flagged ? ": flagged, but every stored hash still matches"
-                                                                            : ": a covered value changed, not flagged"))
-                                                              .c_str());
+                        QVERIFY2(flagged == !coveredSame,
+                                 (where + (flagged ? ": flagged, but every stored hash still matches" : ": a covered value changed, not flagged"))
+                                     .c_str());
                         if (valuesAltered && !flagged) {
                             // Only values no stored hash covers, and the frame says it has such.
                             ++t.uncoveredAlterations;

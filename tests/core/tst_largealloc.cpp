@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LargeAlloc: huge-page-aligned blocks for decoded chunks, and the freed blocks it keeps for the
 // next decode (best fit, with spare capacity for a slightly larger chunk, bounded, released on
 // request).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Map positions from the schema: which field each struct type's position comes from, the up
 // axis chosen from the data, the entities left off the map, headings, overrides, and trails
 // checked against reading the frames one by one.
@@ -74,7 +75,7 @@ void TestMapPositions::resolution_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QStringList>("expected"); ///< "type=field" entries that must be in describe()
     QTest::addColumn<UpAxis>("up");
-    QTest::addColumn<int>("placed");   ///< at frame 0
+    QTest::addColumn<int>("placed"); ///< at frame 0
     QTest::addColumn<int>("unplaced"); ///< at frame 0
     const QStringList cs{"Player=Transform", "Weapon=Transform", "Entity=Transform", "MatchInfo=", "OptimizedBoneData="};
     const QStringList rl{"Ball=Transform", "Car=Transform", "VehiclePickup_Boost=Transform", "Player=", "Team=", "Game="};
@@ -111,10 +112,14 @@ void TestMapPositions::backendsAgree_data()
 {
     QTest::addColumn<QString>("fbs");
     QTest::addColumn<QString>("proto");
-    QTest::newRow("sdk_cs") << "sdk_cs_fbs.vtx" << "sdk_cs_proto.vtx";
-    QTest::newRow("sdk_rl") << "sdk_rl_fbs.vtx" << "sdk_rl_proto.vtx";
-    QTest::newRow("arena") << "arena_from_fbs_ds.vtx" << "arena_from_proto_ds.vtx";
-    QTest::newRow("allkinds") << "allkinds_fbs.vtx" << "allkinds_proto.vtx";
+    QTest::newRow("sdk_cs") << "sdk_cs_fbs.vtx"
+                            << "sdk_cs_proto.vtx";
+    QTest::newRow("sdk_rl") << "sdk_rl_fbs.vtx"
+                            << "sdk_rl_proto.vtx";
+    QTest::newRow("arena") << "arena_from_fbs_ds.vtx"
+                           << "arena_from_proto_ds.vtx";
+    QTest::newRow("allkinds") << "allkinds_fbs.vtx"
+                              << "allkinds_proto.vtx";
 }
 
 void TestMapPositions::backendsAgree()
@@ -184,7 +189,7 @@ void TestMapPositions::heading_data()
 {
     QTest::addColumn<UpAxis>("up");
     QTest::addColumn<double>("yawDegrees"); ///< rotation about the up axis
-    QTest::addColumn<double>("expected");   ///< heading on the map, degrees
+    QTest::addColumn<double>("expected"); ///< heading on the map, degrees
     QTest::newRow("z up, none") << UpAxis::Z << 0.0 << 0.0;
     QTest::newRow("z up, 90") << UpAxis::Z << 90.0 << 90.0;
     QTest::newRow("z up, -135") << UpAxis::Z << -135.0 << -135.0;

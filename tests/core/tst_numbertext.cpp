@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Number text (issue 21 item 3): every float32 and float64 is printed — in JSON (jsonText), CSV
 // and the inspector (formatFloat / formatDouble) — as the shortest decimal that reads back
 // bit-exactly at the value's own width; -0 stays -0; NaN and ±infinity have one spelling each.
@@ -36,8 +37,7 @@ int significantDigits(std::string_view text)
     return int(last - first + 1);
 }
 
-template <class T>
-T parse(const std::string& s)
+template <class T> T parse(const std::string& s)
 {
     if constexpr (std::is_same_v<T, float>)
         return std::strtof(s.c_str(), nullptr);
@@ -45,15 +45,13 @@ T parse(const std::string& s)
         return std::strtod(s.c_str(), nullptr);
 }
 
-template <class T>
-bool sameBits(T a, T b)
+template <class T> bool sameBits(T a, T b)
 {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
 // The fewest significant digits with which some decimal reads back as `v`.
-template <class T>
-int shortestDigits(T v)
+template <class T> int shortestDigits(T v)
 {
     // Reading back is monotonic in the digit count (p digits suffice => p + 1 do), so a binary
     // search over 1..9 (float32) or 1..17 (float64) finds the least.
@@ -71,8 +69,7 @@ int shortestDigits(T v)
 }
 
 // Empty when `text` is the right spelling of `v`, else what is wrong.
-template <class T>
-std::string checkText(T v, const std::string& text, bool jsonString)
+template <class T> std::string checkText(T v, const std::string& text, bool jsonString)
 {
     if (std::isnan(v) || std::isinf(v)) {
         const std::string want = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
@@ -87,8 +84,7 @@ std::string checkText(T v, const std::string& text, bool jsonString)
     return {};
 }
 
-template <class T>
-std::string checkAll(T v)
+template <class T> std::string checkAll(T v)
 {
     const std::string json = jsonText(std::is_same_v<T, float> ? f32Json(float(v)) : f64Json(double(v)));
     if (std::string e = checkText(v, json, true); !e.empty())
@@ -258,12 +254,15 @@ private slots:
     {
         QTest::addColumn<QString>("in");
         QTest::addColumn<QString>("out");
-        QTest::newRow("4 digits") << "1234" << "1234";
+        QTest::newRow("4 digits") << "1234"
+                                  << "1234";
         QTest::newRow("5 digits") << "12345" << QString("12\u202f345");
         QTest::newRow("negative") << "-1234567" << QString("-1\u202f234\u202f567");
         QTest::newRow("steam id") << "76561198000000000" << QString("76\u202f561\u202f198\u202f000\u202f000\u202f000");
-        QTest::newRow("not an integer") << "12.345678" << "12.345678";
-        QTest::newRow("text") << "abcdefgh" << "abcdefgh";
+        QTest::newRow("not an integer") << "12.345678"
+                                        << "12.345678";
+        QTest::newRow("text") << "abcdefgh"
+                              << "abcdefgh";
     }
     void groupedDigits()
     {
@@ -287,8 +286,8 @@ private slots:
     void everySampleValue_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx",
-                              "sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
+        for (const char* f : {"allkinds_fbs.vtx", "allkinds_proto.vtx", "arena_from_fbs_ds.vtx", "arena_from_proto_ds.vtx", "sdk_cs_fbs.vtx",
+                              "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx"})
             QTest::newRow(f) << QString(f);
     }
     void everySampleValue()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plot series over a whole replay and their decimation (issue 18): a scan gives exactly what
 // reading each frame directly gives, a chunk that does not decode is a reported gap, a
 // cancelled scan gives no series, and min/max decimation keeps every extreme.
@@ -17,7 +18,10 @@ using namespace vtx;
 
 namespace {
 
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 std::string fileFor(const QString& name)
 {
@@ -122,15 +126,24 @@ private slots:
         QTest::addColumn<int>("bucket");
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("path");
-        QTest::newRow("demo Health") << "demo" << 0 << "player_0" << "Health";
-        QTest::newRow("demo Position.x") << "demo" << 0 << "player_1" << "Position.x";
-        QTest::newRow("demo bool IsAlive") << "demo" << 0 << "player_2" << "IsAlive";
-        QTest::newRow("demo item ValueCents") << "demo" << 2 << "item_0" << "ValueCents";
-        QTest::newRow("demo absent entity") << "demo" << 0 << "nobody" << "Health";
-        QTest::newRow("demo string is none") << "demo" << 0 << "player_0" << "Name";
-        QTest::newRow("cs fbs transform") << "sdk_cs_fbs.vtx" << 0 << "ent_5000" << "Transform.translation.x";
-        QTest::newRow("cs proto transform") << "sdk_cs_proto.vtx" << 0 << "ent_5000" << "Transform.translation.x";
-        QTest::newRow("rl ball z") << "sdk_rl_fbs.vtx" << 0 << "ball_0" << "Transform.translation.z";
+        QTest::newRow("demo Health") << "demo" << 0 << "player_0"
+                                     << "Health";
+        QTest::newRow("demo Position.x") << "demo" << 0 << "player_1"
+                                         << "Position.x";
+        QTest::newRow("demo bool IsAlive") << "demo" << 0 << "player_2"
+                                           << "IsAlive";
+        QTest::newRow("demo item ValueCents") << "demo" << 2 << "item_0"
+                                              << "ValueCents";
+        QTest::newRow("demo absent entity") << "demo" << 0 << "nobody"
+                                            << "Health";
+        QTest::newRow("demo string is none") << "demo" << 0 << "player_0"
+                                             << "Name";
+        QTest::newRow("cs fbs transform") << "sdk_cs_fbs.vtx" << 0 << "ent_5000"
+                                          << "Transform.translation.x";
+        QTest::newRow("cs proto transform") << "sdk_cs_proto.vtx" << 0 << "ent_5000"
+                                            << "Transform.translation.x";
+        QTest::newRow("rl ball z") << "sdk_rl_fbs.vtx" << 0 << "ball_0"
+                                   << "Transform.translation.z";
     }
     void seriesEqualReadingTheFrames()
     {
@@ -162,10 +175,9 @@ private slots:
     {
         auto f = ReplayFile::open(demoPath().toStdString());
         VTX_VERIFY_OK(f);
-        const std::vector<std::pair<std::string, std::string>> specs{{"player_0", "Health"}, {"player_1", "Health"}, {"player_2", "Armor"},
-                                                                     {"player_3", "Money"},  {"player_4", "Position.y"}, {"player_5", "Velocity.x"},
-                                                                     {"player_0", "IsAlive"}, {"player_1", "Position.z"}, {"player_2", "Health"},
-                                                                     {"player_3", "Armor"}};
+        const std::vector<std::pair<std::string, std::string>> specs{
+            {"player_0", "Health"},     {"player_1", "Health"},  {"player_2", "Armor"},      {"player_3", "Money"},  {"player_4", "Position.y"},
+            {"player_5", "Velocity.x"}, {"player_0", "IsAlive"}, {"player_1", "Position.z"}, {"player_2", "Health"}, {"player_3", "Armor"}};
         std::vector<std::unique_ptr<SeriesSampler>> all;
         for (const auto& [id, path] : specs)
             all.push_back(sampler(**f, 0, id, path));

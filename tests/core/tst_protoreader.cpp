@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ProtoChunkReader (Protobuf wire -> FlatBuffers, no libprotobuf) against the libprotobuf-based
 // reader it replaced: the same values on every chunk of the SDK's files and ours, the same
 // verdict on mutated and hand-encoded wire data.
@@ -33,8 +34,8 @@ std::string disagreement(std::span<const uint8_t> wire, const DecodeLimits& limi
     flatbuffers::Verifier verifier(ours->data(), ours->size());
     if (!verifier.VerifyBuffer<fbsvtx::Chunk>(nullptr))
         return "ProtoChunkReader wrote a FlatBuffer that fails verification";
-    const std::string d = vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()),
-                                                  *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
+    const std::string d =
+        vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()), *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
     return d.empty() ? d : "values differ at " + d;
 }
 
@@ -81,8 +82,7 @@ struct Wire {
         b.insert(b.end(), s.begin(), s.end());
         return *this;
     }
-    template <class T>
-    Wire& fixed(uint32_t f, T v)
+    template <class T> Wire& fixed(uint32_t f, T v)
     {
         tag(f, sizeof(T) == 8 ? 1 : 5);
         uint8_t bytes[sizeof(T)];

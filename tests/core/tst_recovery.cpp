@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Unfinished recordings and files that change under us: recovery mode (no usable footer) walks
 // the chunk records, a corrupt chunk costs only its frames, a growing file is followed chunk by
 // chunk, and a file truncated, replaced or deleted while open gives errors, never a crash.
@@ -140,7 +141,8 @@ private slots:
             QCOMPARE(r.lostBytes, cut - end);
             QVERIFY(r.corruptRecords.empty());
             QCOMPARE(r.lostWhat.empty(), cut == end);
-            QVERIFY2((*f)->problems().front().message.find("recovered " + std::to_string(frames) + " frames in " + std::to_string(complete) + " chunks without a usable footer") != std::string::npos,
+            QVERIFY2((*f)->problems().front().message.find("recovered " + std::to_string(frames) + " frames in " + std::to_string(complete) +
+                                                           " chunks without a usable footer") != std::string::npos,
                      (*f)->problems().front().message.c_str());
             for (size_t i = 0; i < complete; ++i) {
                 QCOMPARE((*f)->chunks()[i], chunks[i]);
@@ -345,8 +347,8 @@ private slots:
         QCOMPARE(seen, kChunks * kFramesPerChunk);
         QVERIFY(!file->isRecovered()); // the footer landed: times are back
         QCOMPARE(file->gameTimeTicks(10), int64_t(10 * 166666));
-        qInfo("followed %d chunks; worst flush-to-visible latency %.1f ms (%d chunk(s) seen while their flush() still ran)", kChunks,
-              worstMs, seenDuringFlush);
+        qInfo("followed %d chunks; worst flush-to-visible latency %.1f ms (%d chunk(s) seen while their flush() still ran)", kChunks, worstMs,
+              seenDuringFlush);
     }
 
     // The file changes under an open replay: truncated, deleted, replaced. Positioned reads of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer and the reader together: every property kind, several buckets, both backends,
 // read back value for value; and the fixture generator's output in both backends.
 
@@ -17,7 +18,7 @@ namespace {
 
 class RandomData {
 public:
-    explicit RandomData(uint32_t seed) : m_rng(seed) {}
+    explicit RandomData(uint32_t seed) : m_rng(seed) { }
 
     PropertyContainerData container(int32_t typeId, int depth)
     {
@@ -46,9 +47,11 @@ public:
         flat(c.stringArrays, [&] { return str(); });
         if (depth < 2) {
             c.structs = list<PropertyContainerData>([&] { return container(typeId + 1, depth + 1); }, 2);
-            flat(c.structArrays, [&] { return container(typeId + 2, depth + 1); }, 2);
+            flat(
+                c.structArrays, [&] { return container(typeId + 2, depth + 1); }, 2);
             c.maps = list<MapData>([&] { return map(depth); }, 2);
-            flat(c.mapArrays, [&] { return map(depth); }, 2);
+            flat(
+                c.mapArrays, [&] { return map(depth); }, 2);
         }
         return c;
     }
@@ -77,7 +80,13 @@ private:
     Quat quat() { return {float(real()), float(real()), float(real()), float(real())}; }
     std::string str()
     {
-        static const char* words[] = {"", "alpha", "\xce\x94" "elta", "\xe6\x97\xa5\xe6\x9c\xac", "x y z", "long-string-value-0123456789"};
+        static const char* words[] = {"",
+                                      "alpha",
+                                      "\xce\x94"
+                                      "elta",
+                                      "\xe6\x97\xa5\xe6\x9c\xac",
+                                      "x y z",
+                                      "long-string-value-0123456789"};
         return words[m_rng() % 6];
     }
     MapData map(int depth)
@@ -90,16 +99,14 @@ private:
         }
         return m;
     }
-    template <class T, class Gen>
-    std::vector<T> list(Gen gen, int max = 4)
+    template <class T, class Gen> std::vector<T> list(Gen gen, int max = 4)
     {
         std::vector<T> v(m_rng() % uint32_t(max + 1));
         for (auto& x : v)
             x = gen();
         return v;
     }
-    template <class T, class Gen>
-    void flat(FlatArray<T>& a, Gen gen, int max = 3)
+    template <class T, class Gen> void flat(FlatArray<T>& a, Gen gen, int max = 3)
     {
         const int subs = int(m_rng() % uint32_t(max + 1));
         for (int s = 0; s < subs; ++s) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reader against real SDK-written files: every value of reference_values.json and of the
 // spec's Appendix A, for both backends.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The schema registry's token table and slot rule (spec §5), case by case.
 
 #include "TestSupport.hpp"
@@ -26,14 +27,12 @@ private slots:
         QTest::addColumn<QString>("token");
         QTest::addColumn<int>("type");
         const std::pair<const char*, FieldType> cases[] = {
-            {"int8", FieldType::Int8},      {"UInt8", FieldType::Int8},       {"int32", FieldType::Int32},
-            {"uint32", FieldType::Int32},   {"Int", FieldType::Int32},        {"long", FieldType::Int64},
-            {"UInt64", FieldType::Int64},   {"float", FieldType::Float},      {"Double", FieldType::Double},
-            {"bool", FieldType::Bool},      {"String", FieldType::String},    {"vector", FieldType::Vector},
-            {"Quat", FieldType::Quat},      {"transform", FieldType::Transform}, {"Struct", FieldType::Struct},
-            {"FloatRange", FieldType::None}, {"range", FieldType::None},      {"Enum", FieldType::None},
-            {"byte", FieldType::None},      {"boolean", FieldType::None},     {"None", FieldType::None},
-            {"FLOAT", FieldType::None},     {"", FieldType::None},
+            {"int8", FieldType::Int8},     {"UInt8", FieldType::Int8},          {"int32", FieldType::Int32},   {"uint32", FieldType::Int32},
+            {"Int", FieldType::Int32},     {"long", FieldType::Int64},          {"UInt64", FieldType::Int64},  {"float", FieldType::Float},
+            {"Double", FieldType::Double}, {"bool", FieldType::Bool},           {"String", FieldType::String}, {"vector", FieldType::Vector},
+            {"Quat", FieldType::Quat},     {"transform", FieldType::Transform}, {"Struct", FieldType::Struct}, {"FloatRange", FieldType::None},
+            {"range", FieldType::None},    {"Enum", FieldType::None},           {"byte", FieldType::None},     {"boolean", FieldType::None},
+            {"None", FieldType::None},     {"FLOAT", FieldType::None},          {"", FieldType::None},
         };
         for (auto [tok, type] : cases)
             QTest::newRow(*tok ? tok : "<empty>") << tok << int(type);
@@ -70,10 +69,10 @@ private slots:
         QTest::addColumn<int>("type");
         QTest::addColumn<int>("container");
         QTest::addColumn<int>("slot");
-        const std::string mixed = schemaWith(field("A", "int32") + "," + field("B", "float") + "," + field("C", "Int") + "," +
-                                             field("D", "int32", "array") + "," + field("E", "uint32") + "," + field("F", "int32", "map") + "," +
-                                             field("G", "FloatRange") + "," + field("H", "int32", "Array") + "," + field("I", "int8") + "," +
-                                             field("J", "int32", "array"));
+        const std::string mixed =
+            schemaWith(field("A", "int32") + "," + field("B", "float") + "," + field("C", "Int") + "," + field("D", "int32", "array") + "," +
+                       field("E", "uint32") + "," + field("F", "int32", "map") + "," + field("G", "FloatRange") + "," + field("H", "int32", "Array") +
+                       "," + field("I", "int8") + "," + field("J", "int32", "array"));
         auto row = [&](const char* name, const char* prop, FieldType t, ContainerKind c, int slot) {
             QTest::newRow(name) << QString::fromStdString(mixed) << prop << int(t) << int(c) << slot;
         };
@@ -108,7 +107,8 @@ private slots:
 
     void typeIdsAndStructRefs()
     {
-        const std::string json = R"({"property_mapping":[{"struct":"A","values":[{"name":"child","typeId":"Struct","containerType":"None","structType":"C"}]},
+        const std::string json =
+            R"({"property_mapping":[{"struct":"A","values":[{"name":"child","typeId":"Struct","containerType":"None","structType":"C"}]},
             {"struct":"","values":[]},{"values":[]},{"struct":"B","values":[]},{"struct":"C","values":[]}]})";
         auto s = Schema::parse(json);
         VTX_VERIFY_OK(s);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "FuzzTargets.hpp"
 
 #include "ProtoReference.hpp"
@@ -99,8 +100,8 @@ void checkAgainstLibprotobuf(std::span<const uint8_t> wire, const DecodeLimits& 
     else if (!ours && ref && ours.message().find("(max") == std::string::npos && ours.message().find("group") == std::string::npos)
         problem = "ProtoChunkReader rejects what libprotobuf accepts: " + ours.message();
     else if (ours && ref)
-        if (std::string d = vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()),
-                                                    *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
+        if (std::string d =
+                vtxref::chunkDifference(*flatbuffers::GetRoot<fbsvtx::Chunk>(ours->data()), *flatbuffers::GetRoot<fbsvtx::Chunk>(ref->data()));
             !d.empty())
             problem = "the readers disagree at " + d;
     if (!problem.empty()) {
@@ -123,13 +124,12 @@ void checkFrameVerifier(const ChunkStorage& storage, const DecodeLimits& limits)
     opts.max_tables = flatbuffers::uoffset_t(std::max<size_t>(size / 4, 1024));
     for (flatbuffers::uoffset_t i = 0; i < frames->size(); ++i) {
         const fbsvtx::Frame* f = frames->Get(i);
-        const bool fused = frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), limits, opts.max_depth,
-                                        opts.max_tables);
+        const bool fused = frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), limits, opts.max_depth, opts.max_tables);
         flatbuffers::Verifier v(base, size, opts);
         const bool reference = v.VerifyTable(f) && checkFrameLimits(*f, limits, "frame").isOk();
         if (fused != reference) {
-            std::fprintf(stderr, "fuzz_chunk: frame %u: FrameVerifier says %d, flatbuffers::Verifier + limits say %d\n", i,
-                         int(fused), int(reference));
+            std::fprintf(stderr, "fuzz_chunk: frame %u: FrameVerifier says %d, flatbuffers::Verifier + limits say %d\n", i, int(fused),
+                         int(reference));
             std::abort();
         }
     }

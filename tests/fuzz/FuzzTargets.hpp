@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The fuzz targets as plain functions, so the same bodies run under libFuzzer (clang,
 // scripts/fuzz) and in the ordinary corpus-replay test (any compiler, every CTest run).

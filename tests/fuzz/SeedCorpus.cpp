@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // vtxfuzz-seeds OUTDIR [SAMPLES_DIR]: writes a seed corpus per fuzz target. Seeds are small
 // generated replays in both backends (compressed and raw, plus truncated copies that exercise
 // recovery), their chunk blobs, pairs of chunks for the diff, and the schemas; with a samples
@@ -77,8 +78,7 @@ void seedFrom(const fs::path& out, const std::string& tag, const std::vector<uin
     }
     for (size_t i = 0; i + 1 < raw.size(); ++i)
         for (uint8_t mode : {0x02, 0x0e, 0x34})
-            write(out / "diff", tag + "-pair" + std::to_string(i) + "-m" + std::to_string(mode),
-                  diffSeed((*f)->backend(), mode, raw[i], raw[i + 1]));
+            write(out / "diff", tag + "-pair" + std::to_string(i) + "-m" + std::to_string(mode), diffSeed((*f)->backend(), mode, raw[i], raw[i + 1]));
 }
 
 /// A small replay of `kind` re-written with the given backend and compression.

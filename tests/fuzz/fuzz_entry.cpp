@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer entry: one binary per target, the target chosen by name at compile time.
 #include "FuzzTargets.hpp"
 

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 // The inspector's byte data: the hex dump model, the byte view's readings, and the property
 // tree's blob and unnamed rows on the SDK's CS-like replay (bone payloads stored by the SDK's
 // blob convention) and the every-kind file (ranges, byte and map arrays no schema names).
 
 #include "TestSupport.hpp"
-#include "vtx/file/ReplayFile.hpp"
 #include "entities/ByteInspector.hpp"
 #include "entities/HexDumpModel.hpp"
 #include "entities/PropertyTreeModel.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

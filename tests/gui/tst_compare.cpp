@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two replays in the viewer (issue 19): a generated pair identical except perturbations at known
 // frames and properties. The divergence lane's per-frame counts equal `vtxscope-cli diverge`'s
 // (vtx::diverge), Go ▸ Next / Previous divergence land on the divergent frames, the diff panel
@@ -9,18 +10,18 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 
-#include "vtx/file/ReplayWriter.hpp"
-#include "vtx/diff/Diverge.hpp"
 #include "compare/CompareBar.hpp"
 #include "compare/CompareSession.hpp"
-#include "diff/DiffPanel.hpp"
 #include "compare/DivergenceLane.hpp"
-#include "shell/MainWindow.hpp"
+#include "diff/DiffPanel.hpp"
 #include "map/MapView.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
-#include "timeline/TimelineScrubber.hpp"
 #include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "vtx/diff/Diverge.hpp"
+#include "vtx/file/ReplayWriter.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -41,8 +42,8 @@ std::string field(const std::string& name, const std::string& type)
     return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
 }
 
-const std::string kSchema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + ","
-                            + field("Health", "Float") + "," + field("Ammo", "Int32") + "," + field("Name", "String") + "]}]}";
+const std::string kSchema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + "," +
+    field("Health", "Float") + "," + field("Ammo", "Int32") + "," + field("Name", "String") + "]}]}";
 
 constexpr int kPlayers = 3;
 
@@ -123,8 +124,8 @@ class TestCompare : public QObject {
 
     bool settle()
     {
-        return QTest::qWaitFor([&] { return !m_w->viewState()->isLoading() && m_w->viewState()->shownFrame().index() == m_w->viewState()->requestedFrame(); },
-                               20000);
+        return QTest::qWaitFor(
+            [&] { return !m_w->viewState()->isLoading() && m_w->viewState()->shownFrame().index() == m_w->viewState()->requestedFrame(); }, 20000);
     }
     bool seekAndSettle(int frame)
     {
@@ -283,8 +284,8 @@ private slots:
         QFETCH(int, frameB);
         ComparePairing o;
         o.alignment = vtx::Alignment::Time;
-        if (!m_w->compareSession()->isActive() || m_w->compareSession()->path() != QString::fromStdString(m_b30)
-            || m_w->compareSession()->pairing().alignment != vtx::Alignment::Time)
+        if (!m_w->compareSession()->isActive() || m_w->compareSession()->path() != QString::fromStdString(m_b30) ||
+            m_w->compareSession()->pairing().alignment != vtx::Alignment::Time)
             QVERIFY(compareWith(m_b30, o));
         QCOMPARE(m_w->compareSession()->partnerOf(frameA), frameB);
         QVERIFY(seekAndSettle(frameA));

@@ -1,23 +1,24 @@
+// SPDX-License-Identifier: MIT
 // The desktop product around the viewer: resources (icon, desktop entry, MIME type), the About
 // box, user settings and the dialog that edits them, the Debug menu, the theme's colours.
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "info/TimeDataModel.hpp"
+#include "info/TimeDataPanel.hpp"
+#include "session/PlaybackController.hpp"
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
 #include "shell/AboutBox.hpp"
 #include "shell/AppIcon.hpp"
 #include "shell/Bookmarks.hpp"
 #include "shell/MainWindow.hpp"
-#include "session/PlaybackController.hpp"
-#include "session/ReplaySession.hpp"
 #include "shell/SettingsDialog.hpp"
 #include "shell/ShortcutSheet.hpp"
 #include "shell/Theme.hpp"
-#include "info/TimeDataModel.hpp"
-#include "info/TimeDataPanel.hpp"
+#include "shell/UserSettings.hpp"
 #include "timeline/TimeFormat.hpp"
 #include "timeline/TimelineScrubber.hpp"
-#include "shell/UserSettings.hpp"
-#include "session/ViewState.hpp"
 
 #include "vtx/base/LibraryVersions.hpp"
 
@@ -31,9 +32,9 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTreeWidget>
-#include <QStandardPaths>
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <zstd.h>
@@ -41,8 +42,14 @@
 using namespace vtxw;
 
 namespace {
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
-QString resourcePath(const char* name) { return QString::fromStdString(vtxtest::sourceDir() + "/resources/") + name; }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
+QString resourcePath(const char* name)
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/resources/") + name;
+}
 
 bool openAndWait(MainWindow& w, const QString& path)
 {
@@ -62,7 +69,10 @@ double contrast(const QColor& a, const QColor& b)
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
-QAction* actionNamed(QWidget& w, const QString& name) { return w.findChild<QAction*>(name); }
+QAction* actionNamed(QWidget& w, const QString& name)
+{
+    return w.findChild<QAction*>(name);
+}
 } // namespace
 
 class TestDesktop : public QObject {
@@ -426,12 +436,14 @@ private slots:
         pc->seek(35);
         QSignalSpy frames(w.viewState(), &ViewState::requestedFrameChanged);
         pc->play();
-        QVERIFY(QTest::qWaitFor([&] {
-            for (const auto& args : frames)
-                if (args.at(0).toInt() == 10)
-                    return true;
-            return false;
-        }, 20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (const auto& args : frames)
+                    if (args.at(0).toInt() == 10)
+                        return true;
+                return false;
+            },
+            20000));
         pc->pause();
         for (const auto& args : frames)
             QVERIFY(args.at(0).toInt() >= 10 && args.at(0).toInt() <= 40);

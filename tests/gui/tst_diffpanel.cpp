@@ -1,38 +1,43 @@
+// SPDX-License-Identifier: MIT
 // The diff panel in the main window: pin A, move B, the model matches the core diff (under
 // QAbstractItemModelTester), previous-frame mode, swap, filters, export, and F3 / Shift+F3
 // landing on the frame the core scan finds.
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "vtx/model/PropertyTree.hpp"
-#include "session/ViewState.hpp"
-#include "vtx/diff/DiffExport.hpp"
-#include "vtx/diff/FrameScan.hpp"
-#include "find/ChangeSeeker.hpp"
-#include "find/MatchFinder.hpp"
-#include "timeline/TimelineScrubber.hpp"
-#include "vtx/query/QueryScan.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/InspectorPanel.hpp"
-#include "shell/MainWindow.hpp"
+#include "find/ChangeSeeker.hpp"
+#include "find/MatchFinder.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "vtx/diff/DiffExport.hpp"
+#include "vtx/diff/FrameScan.hpp"
+#include "vtx/model/PropertyTree.hpp"
+#include "vtx/query/QueryScan.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTreeView>
 #include <QRegularExpression>
+#include <QTreeView>
 #include <QtTest>
 
 using namespace vtxw;
 
 namespace {
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 bool settle(MainWindow& w)
 {
-    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
+    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); },
+                           20000);
 }
 
 bool seekAndSettle(MainWindow& w, int frame)
@@ -380,10 +385,14 @@ private slots:
     {
         QTest::addColumn<QString>("expression");
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing value") << "Health <" << "column 8: expected a value after '<'";
-        QTest::newRow("unknown property") << "Helth < 20" << "did you mean 'Health'";
-        QTest::newRow("unknown type") << "type == Plyer" << "unknown type 'Plyer'";
-        QTest::newRow("single &") << "Health < 20 & IsAlive" << "'&&'";
+        QTest::newRow("missing value") << "Health <"
+                                       << "column 8: expected a value after '<'";
+        QTest::newRow("unknown property") << "Helth < 20"
+                                          << "did you mean 'Health'";
+        QTest::newRow("unknown type") << "type == Plyer"
+                                      << "unknown type 'Plyer'";
+        QTest::newRow("single &") << "Health < 20 & IsAlive"
+                                  << "'&&'";
     }
     void badConditionIsReported()
     {
@@ -432,7 +441,6 @@ private slots:
         QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
     }
 
-
     // Issue 16 (6): the export is what the panel shows — filtered — and never a stale diff.
     void exportHonoursFiltersAndIsNeverStale()
     {
@@ -460,7 +468,8 @@ private slots:
 
         // B moves to a frame whose answer the test holds back: nothing to export meanwhile.
         std::vector<std::pair<int32_t, vtx::ChunkCache::Callback>> held;
-        w.session()->setFrameRequester([&](int32_t f, vtx::ChunkCache::Callback done, vtx::RequestOptions) { held.emplace_back(f, std::move(done)); });
+        w.session()->setFrameRequester(
+            [&](int32_t f, vtx::ChunkCache::Callback done, vtx::RequestOptions) { held.emplace_back(f, std::move(done)); });
         w.viewState()->setB(1500);
         QVERIFY(!w.diffPanel()->isUpToDate());
         QVERIFY(w.diffPanel()->toJson().isEmpty());

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: MIT
 // The entity list follows the shown frame row by row (ListEdits), never by resetting: the
 // edits turn any list into any other, keep the rows of kept entities, and the model shows
 // exactly the frame's entities at every frame, on the demo and the SDK-written samples.
 
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/file/ReplayFile.hpp"
 #include "entities/EntityTreeModel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "entities/ListEdits.hpp"
 #include "session/PlaybackController.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QLabel>
 #include <QScrollBar>
@@ -155,12 +156,13 @@ private slots:
                 QCOMPARE(model.rowCount(parent), int(bucket.entityCount()));
                 for (size_t e = 0; e < bucket.entityCount(); ++e) {
                     const QModelIndex i = model.index(int(e), 0, parent);
-                    QCOMPARE(i.data(EntityTreeModel::UniqueIdRole).toString(), QString::fromUtf8(bucket.uniqueId(e).data(), qsizetype(bucket.uniqueId(e).size())));
+                    QCOMPARE(i.data(EntityTreeModel::UniqueIdRole).toString(),
+                             QString::fromUtf8(bucket.uniqueId(e).data(), qsizetype(bucket.uniqueId(e).size())));
                     QCOMPARE(i.data(EntityTreeModel::TypeIdRole).toInt(), bucket.entity(e).typeId());
                     const vtx::ContainerView shown = model.containerAt(i), expected = bucket.entity(e);
                     QCOMPARE(shown.contentHash(), expected.contentHash());
-                    QVERIFY(shown.int32s().data() == expected.int32s().data() && shown.floats().data() == expected.floats().data()
-                            && shown.strings().size() == expected.strings().size());
+                    QVERIFY(shown.int32s().data() == expected.int32s().data() && shown.floats().data() == expected.floats().data() &&
+                            shown.strings().size() == expected.strings().size());
                 }
             }
             if (tracked.isValid() || !trackedId.isEmpty()) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JobTracker's outcomes, made deterministic: a job's work runs on the jobs' pool, its answer is
 // queued on the UI thread, and the tracker judges it there. The test waits for the pool
 // (detail::waitForPoolJobs: every worker has posted) and then decides what happens before the
@@ -18,7 +19,10 @@ struct Owner : QObject {
 };
 
 /// Runs whatever was posted to the UI thread so far.
-void deliverPosted() { QCoreApplication::sendPostedEvents(nullptr, 0); }
+void deliverPosted()
+{
+    QCoreApplication::sendPostedEvents(nullptr, 0);
+}
 } // namespace
 
 class TestJobTracker : public QObject {
@@ -109,10 +113,11 @@ private slots:
                              });
         detail::waitForPoolJobs();
         if (supersede)
-            owner.jobs.runLatest([](const JobToken&) { return 2; }, [&](int v) {
-                delivered << v;
-                runningInside = owner.jobs.isRunning();
-            });
+            owner.jobs.runLatest([](const JobToken&) { return 2; },
+                                 [&](int v) {
+                                     delivered << v;
+                                     runningInside = owner.jobs.isRunning();
+                                 });
         if (cancel)
             owner.jobs.cancel();
         detail::waitForPoolJobs();

@@ -1,18 +1,19 @@
+// SPDX-License-Identifier: MIT
 // The Map dock: the viewport's maths, a glyph drawn at the pixel its world position maps to,
 // selection shared with the entity list both ways, A/B arrows from A's pixel to B's, and trails
 // on the map equal to the positions read frame by frame.
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "entities/EntityListPanel.hpp"
 #include "WindowWait.hpp"
-#include "vtx/file/ReplayFile.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
-#include "shell/MainWindow.hpp"
+#include "entities/EntityListPanel.hpp"
 #include "map/MapView.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QDockWidget>
 #include <QPainter>
@@ -81,7 +82,10 @@ void showMapLarge(MainWindow& w)
     dock->raise();
 }
 
-bool near(QPointF a, QPointF b, double tol = 0.01) { return std::abs(a.x() - b.x()) <= tol && std::abs(a.y() - b.y()) <= tol; }
+bool near(QPointF a, QPointF b, double tol = 0.01)
+{
+    return std::abs(a.x() - b.x()) <= tol && std::abs(a.y() - b.y()) <= tol;
+}
 
 } // namespace
 
@@ -267,7 +271,8 @@ private slots:
         const QImage sel = map.canvas()->render(map.canvas()->size());
         const QPointF sc = *map.pixelOf(key);
         QCOMPARE(sel.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()), map.palette().color(QPalette::Highlight));
-        QVERIFY(sel.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()) != img.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()));
+        QVERIFY(sel.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()) !=
+                img.pixelColor((sc + QPointF(0, MapRenderer::kGlyphRadius + 4)).toPoint()));
 
         // Map → list: clicking a glyph selects its row.
         const EntityKey clicked = map.scene().glyphs[size_t(lone)].key;
@@ -321,9 +326,10 @@ private slots:
         for (size_t i = 0; i < map.scene().ghosts.size(); ++i) {
             const MapGhost& g = map.scene().ghosts[i];
             if (g.glyph >= 0 && g.distance > 0) {
-                const QLineF l(map.canvas()->viewport().toPixel(g.world), map.canvas()->viewport().toPixel(map.scene().glyphs[size_t(g.glyph)].world));
-                if (l.length() > 30 && map.scene().arrowAt(map.canvas()->viewport(), l.pointAt(0.5)) == int(i)
-                    && map.scene().glyphAt(map.canvas()->viewport(), l.pointAt(0.5), 12) < 0) {
+                const QLineF l(map.canvas()->viewport().toPixel(g.world),
+                               map.canvas()->viewport().toPixel(map.scene().glyphs[size_t(g.glyph)].world));
+                if (l.length() > 30 && map.scene().arrowAt(map.canvas()->viewport(), l.pointAt(0.5)) == int(i) &&
+                    map.scene().glyphAt(map.canvas()->viewport(), l.pointAt(0.5), 12) < 0) {
                     moved = int(i);
                     break;
                 }

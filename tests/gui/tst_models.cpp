@@ -1,38 +1,39 @@
+// SPDX-License-Identifier: MIT
 // GUI models under QAbstractItemModelTester, and the main window against real replays:
 // values at frame 0 / middle / last, keys, scrubber drags, selection across seeks, bad files.
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "entities/EntityListPanel.hpp"
 #include "WindowWait.hpp"
-#include "vtx/export/JsonExport.hpp"
-#include "vtx/file/ReplayWriter.hpp"
-#include "info/EventsModel.hpp"
-#include "entities/InspectorPanel.hpp"
-#include "shell/MainWindow.hpp"
-#include "session/PlaybackController.hpp"
-#include "shell/RecentFiles.hpp"
-#include "session/ReplaySession.hpp"
-#include "timeline/TimelineScrubber.hpp"
-#include "session/ViewState.hpp"
-#include "entities/WatchModel.hpp"
-#include "vtx/model/PropertyTree.hpp"
-#include "vtx/diff/FrameScan.hpp"
-#include "diff/DiffPanel.hpp"
 #include "diff/DiffModel.hpp"
-#include "plot/PlotPanel.hpp"
+#include "diff/DiffPanel.hpp"
+#include "entities/EntityListPanel.hpp"
+#include "entities/InspectorPanel.hpp"
+#include "entities/WatchModel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
+#include "info/EventsModel.hpp"
+#include "plot/PlotPanel.hpp"
+#include "session/PlaybackController.hpp"
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
+#include "shell/RecentFiles.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "vtx/diff/FrameScan.hpp"
+#include "vtx/export/JsonExport.hpp"
+#include "vtx/file/ReplayWriter.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QMenu>
-#include <QScrollBar>
-#include <QSettings>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProcess>
+#include <QScrollBar>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -41,7 +42,10 @@
 using namespace vtxw;
 
 namespace {
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 // One Player type: UniqueID, DisplayName, Health (kept out of the test class: moc does not read
 // raw string literals).
@@ -51,14 +55,15 @@ std::string renamedSchema()
         return std::string(R"({"name":")") + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
     };
     return R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("UniqueID", "String") + "," +
-           field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
+        field("DisplayName", "String") + "," + field("Health", "Float") + "]}]}";
 }
 
 using vtxtest::openAndWait;
 
 bool settle(MainWindow& w)
 {
-    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
+    return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); },
+                           20000);
 }
 
 /// Paths of `id` (bucket 0) whose value differs between frames n − 1 and n, by the core.
@@ -217,14 +222,38 @@ private slots:
         QTest::addColumn<QString>("op");
         QTest::addColumn<QString>("literal");
         QTest::addColumn<bool>("mustChange"); // the accepted set must differ between some frames
-        QTest::newRow("Health == 100") << "Health == 100" << "Health" << "=" << "100" << true;
-        QTest::newRow("Health == 10 is not 100") << "Health == 10" << "Health" << "=" << "10" << false;
-        QTest::newRow("Health < 50") << "Health < 50" << "Health" << "<" << "50" << true;
-        QTest::newRow("Kills == 1 is the top-level Kills") << "Kills == 1" << "Kills" << "=" << "1" << false;
-        QTest::newRow("map path") << "RoundStats[round_1].Kills == 1" << "RoundStats[round_1].Kills" << "=" << "1" << false;
-        QTest::newRow("Name == Alpha") << "Name == 'Alpha'" << "Name" << "=" << "Alpha" << false;
-        QTest::newRow("quoted string") << "Name == \"Bravo\"" << "Name" << "=" << "Bravo" << false;
-        QTest::newRow("nested") << "ActiveWeapon.Name == \"ak47\"" << "ActiveWeapon.Name" << "=" << "ak47" << false;
+        QTest::newRow("Health == 100") << "Health == 100"
+                                       << "Health"
+                                       << "="
+                                       << "100" << true;
+        QTest::newRow("Health == 10 is not 100") << "Health == 10"
+                                                 << "Health"
+                                                 << "="
+                                                 << "10" << false;
+        QTest::newRow("Health < 50") << "Health < 50"
+                                     << "Health"
+                                     << "<"
+                                     << "50" << true;
+        QTest::newRow("Kills == 1 is the top-level Kills") << "Kills == 1"
+                                                           << "Kills"
+                                                           << "="
+                                                           << "1" << false;
+        QTest::newRow("map path") << "RoundStats[round_1].Kills == 1"
+                                  << "RoundStats[round_1].Kills"
+                                  << "="
+                                  << "1" << false;
+        QTest::newRow("Name == Alpha") << "Name == 'Alpha'"
+                                       << "Name"
+                                       << "="
+                                       << "Alpha" << false;
+        QTest::newRow("quoted string") << "Name == \"Bravo\""
+                                       << "Name"
+                                       << "="
+                                       << "Bravo" << false;
+        QTest::newRow("nested") << "ActiveWeapon.Name == \"ak47\""
+                                << "ActiveWeapon.Name"
+                                << "="
+                                << "ak47" << false;
     }
     void filterFollowsTheShownFrame()
     {
@@ -944,8 +973,8 @@ private slots:
         QVERIFY(!view->currentIndex().isValid());
         QVERIFY(!view->selectionModel()->hasSelection());
         QCOMPARE(w.inspector()->headerText(), QString("Select an entity"));
-        const QModelIndexList rows = view->model()->match(view->model()->index(0, 0), EntityTreeModel::UniqueIdRole, "player_1", 1,
-                                                          Qt::MatchExactly | Qt::MatchRecursive);
+        const QModelIndexList rows =
+            view->model()->match(view->model()->index(0, 0), EntityTreeModel::UniqueIdRole, "player_1", 1, Qt::MatchExactly | Qt::MatchRecursive);
         QCOMPARE(rows.size(), 1);
         view->scrollTo(rows[0]);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(rows[0]).center());

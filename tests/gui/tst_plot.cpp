@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Plot and Analysis docks (issue 18) in the main window on real replays: several series over
 // the whole replay equal reading the frames directly; a chunk that fails to decode is a gap that
 // is drawn and said; cancel leaves no stale curve; the x range follows the timeline and the
@@ -7,16 +8,16 @@
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "vtx/model/PropertyTree.hpp"
-#include "session/JobTracker.hpp"
 #include "analysis/AnalysisPanel.hpp"
 #include "entities/InspectorPanel.hpp"
-#include "shell/MainWindow.hpp"
-#include "plot/PlotPanel.hpp"
-#include "session/ReplaySession.hpp"
-#include "timeline/TimelineScrubber.hpp"
-#include "session/ViewState.hpp"
 #include "entities/WatchModel.hpp"
+#include "plot/PlotPanel.hpp"
+#include "session/JobTracker.hpp"
+#include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
+#include "timeline/TimelineScrubber.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -35,7 +36,10 @@ using namespace vtxw;
 
 namespace {
 
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 /// The slow path: each frame read on its own, the entity found, the path evaluated.
 vtx::SeriesData directRead(const vtx::ReplayFile& file, uint32_t bucket, const std::string& id, const std::string& path)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ReplaySession's delivery rules, made deterministic: the test replaces the session's frame
 // source and decides when, in which order and on which thread every answer arrives. No sleeps:
 // a "decode worker" is a std::thread the test joins, so its queued delivery is pending before
@@ -5,12 +6,12 @@
 
 #include "TestSupport.hpp"
 #include "session/JobTracker.hpp"
-#include "session/ViewState.hpp"
 #include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
 
 #include <QSignalSpy>
-#include <QtTest>
 #include <QThreadPool>
+#include <QtTest>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -18,7 +19,10 @@
 using namespace vtxw;
 
 namespace {
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 /// Holds every request until the test answers it.
 struct ControlledSource {
@@ -143,7 +147,8 @@ private slots:
         QSignalSpy failed(&view, &ViewState::frameFailed);
         view.setRequestedFrame(older);
         QVERIFY(view.isLoading());
-        const vtx::Result<vtx::FrameHandle> olderAnswer = olderFails ? vtx::Result<vtx::FrameHandle>(vtx::Error{"chunk 3: bad zstd frame"}) : src.decoded(older);
+        const vtx::Result<vtx::FrameHandle> olderAnswer =
+            olderFails ? vtx::Result<vtx::FrameHandle>(vtx::Error{"chunk 3: bad zstd frame"}) : src.decoded(older);
         if (olderFromWorker)
             src.answerFromWorker(1, olderAnswer); // queued behind the busy UI thread
         view.setRequestedFrame(newer);

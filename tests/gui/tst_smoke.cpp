@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Real-window smoke test (run under Xvfb): open the ~90 MB CS2-like replay, drag the playhead
 // to 200 random positions, and check the UI thread never stalled longer than 50 ms, measured by
 // an event-loop watchdog (a 5 ms timer whose gaps reveal blocking). Saves a screenshot and the
@@ -5,28 +6,28 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
-#include "vtx/file/ReplayFile.hpp"
-#include "session/ViewState.hpp"
-#include "vtxgen/Generator.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
-#include "shell/MainWindow.hpp"
 #include "map/MapView.hpp"
-#include "session/PlaybackController.hpp"
 #include "plot/PlotPanel.hpp"
+#include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
+#include "session/ViewState.hpp"
+#include "shell/MainWindow.hpp"
 #include "timeline/TimelineScrubber.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtxgen/Generator.hpp"
 
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
-#include <QTreeView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QDockWidget>
+#include <QTreeView>
 #include <QtTest>
 #include <random>
 #include <time.h>
@@ -43,9 +44,15 @@ static double schedstatMs(int field)
     const QList<QByteArray> fields = f.readAll().simplified().split(' ');
     return fields.size() > field ? fields[field].toDouble() / 1e6 : 0;
 }
-static double runQueueDelayMs() { return schedstatMs(1); }
+static double runQueueDelayMs()
+{
+    return schedstatMs(1);
+}
 // CPU time the calling thread has run: what the UI thread spends per delivered frame.
-static double onCpuMs() { return schedstatMs(0); }
+static double onCpuMs()
+{
+    return schedstatMs(0);
+}
 
 // CLOCK_MONOTONIC, the clock `perf record -k CLOCK_MONOTONIC` stamps samples with: a logged gap
 // can be matched with what the UI thread was sampled doing.
@@ -75,8 +82,8 @@ public:
                 m_maxStep = step;
             }
             if (gap > 20 && qEnvironmentVariableIsSet("VTXSCOPE_WATCHDOG_LOG"))
-                qInfo("watchdog: %.1f ms gap at step %d (%.1f ms of it waiting for a CPU), ending at %.4f s monotonic",
-                      gap, step, waited - m_lastRunQueueMs, monotonicSeconds());
+                qInfo("watchdog: %.1f ms gap at step %d (%.1f ms of it waiting for a CPU), ending at %.4f s monotonic", gap, step,
+                      waited - m_lastRunQueueMs, monotonicSeconds());
             m_lastRunQueueMs = waited;
         });
     }
@@ -224,7 +231,10 @@ private slots:
         w.openFile(OpenRequest(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx"));
         QVERIFY(opened.wait(30000));
         w.selectEntity({0, "player_3"});
-        auto settle = [&] { return QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000); };
+        auto settle = [&] {
+            return QTest::qWaitFor(
+                [&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
+        };
         w.playback()->seek(300);
         QVERIFY(settle());
         // Shortcuts need the active window (Xvfb has no window manager to activate it), and
@@ -233,7 +243,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowActive(&w));
         w.timeline()->setFocus();
         QTest::keyClick(w.timeline(), Qt::Key_A);
-        QVERIFY2(w.diffPanel()->frameA() == 300, qPrintable(QString("focus: %1 frameA %2").arg(QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none").arg(w.diffPanel()->frameA())));
+        QVERIFY2(w.diffPanel()->frameA() == 300,
+                 qPrintable(QString("focus: %1 frameA %2")
+                                .arg(QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none")
+                                .arg(w.diffPanel()->frameA())));
         w.playback()->seek(1200);
         QVERIFY(settle());
         QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
@@ -308,7 +321,8 @@ private slots:
         QVERIFY(w.session()->file()->isRecovered());
         w.selectEntity({0, "player_3"});
         w.playback()->goToEnd();
-        QVERIFY(QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); },
+                                20000));
         runEventLoopFor(100);
         const QString artifacts = QStringLiteral(VTXSCOPE_BINARY_DIR) + "/artifacts";
         QDir().mkpath(artifacts);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The timeline's frame <-> pixel mapping, zoom around an anchor, pan limits and label steps.
 
 #include "timeline/TimelineAxis.hpp"

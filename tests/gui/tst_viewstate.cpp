@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The view state is the one owner of what the window looks at: these tests check the order and
 // number of its signals (deterministically: the session's frame answers are held by the test),
 // that an equal value emits nothing, and that a change made in one panel reaches the others
@@ -23,7 +24,10 @@
 using namespace vtxw;
 
 namespace {
-QString demoPath() { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+QString demoPath()
+{
+    return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
+}
 
 /// Every signal of a view state, in order, as text ("requested 5", "loading 1", "shown 5", …).
 struct SignalLog {
@@ -33,9 +37,8 @@ struct SignalLog {
         QObject::connect(&v, &ViewState::frameCountChanged, [this](int n) { lines << QString("count %1").arg(n); });
         QObject::connect(&v, &ViewState::requestedFrameChanged, [this](int f) { lines << QString("requested %1").arg(f); });
         QObject::connect(&v, &ViewState::loadingChanged, [this](bool on) { lines << QString("loading %1").arg(int(on)); });
-        QObject::connect(&v, &ViewState::shownFrameChanged, [this, &v] {
-            lines << QString("shown %1").arg(v.shownFrame().isNull() ? -1 : int(v.shownFrame().index()));
-        });
+        QObject::connect(&v, &ViewState::shownFrameChanged,
+                         [this, &v] { lines << QString("shown %1").arg(v.shownFrame().isNull() ? -1 : int(v.shownFrame().index())); });
         QObject::connect(&v, &ViewState::frameFailed, [this](int f) { lines << QString("failed %1").arg(f); });
         QObject::connect(&v, &ViewState::selectionChanged, [this] { lines << "selection"; });
         QObject::connect(&v, &ViewState::entityFilterChanged, [this] { lines << "filter"; });
@@ -141,7 +144,10 @@ private slots:
         const QHash<QString, std::function<void()>> set = {
             {"requested", [&] { v.setRequestedFrame(40); }},
             {"zoom", [&] { v.setZoom(100, 300); }},
-            {"selection", [&] { v.setSelection({0, "player_1"}); }},
+            {"selection",
+             [&] {
+                 v.setSelection({0, "player_1"});
+             }},
             {"filter", [&] { v.setEntityFilter("Health < 20"); }},
             {"markers", [&] { v.pinA(12); }},
             {"loop", [&] { v.setLoop(10, 50); }},
@@ -258,12 +264,14 @@ private slots:
         playback.setSpeed(10);
         QSignalSpy frames(&view, &ViewState::requestedFrameChanged);
         playback.play();
-        QVERIFY(QTest::qWaitFor([&] {
-            for (const auto& args : frames)
-                if (args.at(0).toInt() == 30)
-                    return true;
-            return false;
-        }, 20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                for (const auto& args : frames)
+                    if (args.at(0).toInt() == 30)
+                        return true;
+                return false;
+            },
+            20000));
         playback.pause();
         for (const auto& args : frames)
             QVERIFY(args.at(0).toInt() >= 30 && args.at(0).toInt() <= 40);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tst_install: `cmake --install` into a scratch prefix puts every file where the freedesktop.org
 # tools look, and the desktop files pass their validators when those are installed
 # (scripts/setup installs them; CI checks the .deb the same way with scripts/install-check).

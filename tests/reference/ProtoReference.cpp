@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 #include "ProtoReference.hpp"
 
 #include "vtx.pb.h"
 
-#include <google/protobuf/arena.h>
 #include <cstring>
+#include <google/protobuf/arena.h>
 #include <vector>
 
 namespace vtxref {
@@ -13,19 +14,27 @@ using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 namespace pb = cppvtx;
 
-
-fbsvtx::Vector fbVec(const pb::Vector& v) { return {v.x(), v.y(), v.z()}; }
+fbsvtx::Vector fbVec(const pb::Vector& v)
+{
+    return {v.x(), v.y(), v.z()};
+}
 // Absent messages read as all zeros in proto3, including Quat.w and Transform.scale (§3.2).
-fbsvtx::Quat fbQuat(const pb::Quat& q) { return {q.x(), q.y(), q.z(), q.w()}; }
+fbsvtx::Quat fbQuat(const pb::Quat& q)
+{
+    return {q.x(), q.y(), q.z(), q.w()};
+}
 fbsvtx::Transform fbTransform(const pb::Transform& t)
 {
     return {fbVec(t.translation()), fbQuat(t.rotation()), fbVec(t.scale())};
 }
-fbsvtx::FloatRange fbRange(const pb::FloatRange& r) { return {r.min(), r.max(), r.value_normalized()}; }
+fbsvtx::FloatRange fbRange(const pb::FloatRange& r)
+{
+    return {r.min(), r.max(), r.value_normalized()};
+}
 
 class Flattener {
 public:
-    explicit Flattener(FlatBufferBuilder& fbb) : m_fbb(fbb) {}
+    explicit Flattener(FlatBufferBuilder& fbb) : m_fbb(fbb) { }
 
     Offset<fbsvtx::Chunk> chunk(const pb::FrameChunk& c)
     {
@@ -70,8 +79,7 @@ private:
         return m_fbb.CreateVector(v);
     }
 
-    template <class T>
-    Offset<flatbuffers::Vector<T>> scalars(const google::protobuf::RepeatedField<T>& f)
+    template <class T> Offset<flatbuffers::Vector<T>> scalars(const google::protobuf::RepeatedField<T>& f)
     {
         return m_fbb.CreateVector(f.data(), static_cast<size_t>(f.size()));
     }
@@ -80,8 +88,7 @@ private:
         static_assert(sizeof(bool) == 1);
         return m_fbb.CreateVector(reinterpret_cast<const uint8_t*>(f.data()), static_cast<size_t>(f.size()));
     }
-    template <class S, class M, class Conv>
-    Offset<flatbuffers::Vector<const S*>> structsOf(const google::protobuf::RepeatedPtrField<M>& f, Conv conv)
+    template <class S, class M, class Conv> Offset<flatbuffers::Vector<const S*>> structsOf(const google::protobuf::RepeatedPtrField<M>& f, Conv conv)
     {
         m_structScratch.resize(sizeof(S) * static_cast<size_t>(f.size()));
         S* out = reinterpret_cast<S*>(m_structScratch.data());
@@ -190,31 +197,56 @@ private:
         fbsvtx::PropertyContainerBuilder b(m_fbb);
         b.add_content_hash(p.content_hash());
         b.add_type_id(p.type_id());
-        if (!bools.IsNull()) b.add_bool_properties(bools);
-        if (!i32.IsNull()) b.add_int32_properties(i32);
-        if (!i64.IsNull()) b.add_int64_properties(i64);
-        if (!f32.IsNull()) b.add_float_properties(f32);
-        if (!f64.IsNull()) b.add_double_properties(f64);
-        if (!strs.IsNull()) b.add_string_properties(strs);
-        if (!tr.IsNull()) b.add_transform_properties(tr);
-        if (!ve.IsNull()) b.add_vector_properties(ve);
-        if (!qu.IsNull()) b.add_quat_properties(qu);
-        if (!ra.IsNull()) b.add_range_properties(ra);
-        if (!byteArr.IsNull()) b.add_byte_array_properties(byteArr);
-        if (!i32Arr.IsNull()) b.add_int32_arrays(i32Arr);
-        if (!i64Arr.IsNull()) b.add_int64_arrays(i64Arr);
-        if (!f32Arr.IsNull()) b.add_float_arrays(f32Arr);
-        if (!f64Arr.IsNull()) b.add_double_arrays(f64Arr);
-        if (!vecArr.IsNull()) b.add_vector_arrays(vecArr);
-        if (!quatArr.IsNull()) b.add_quat_arrays(quatArr);
-        if (!trArr.IsNull()) b.add_transform_arrays(trArr);
-        if (!raArr.IsNull()) b.add_range_arrays(raArr);
-        if (!boolArr.IsNull()) b.add_bool_arrays(boolArr);
-        if (!strArr.IsNull()) b.add_string_arrays(strArr);
-        if (!structs.IsNull()) b.add_any_struct_properties(structs);
-        if (!structArrays.IsNull()) b.add_any_struct_arrays(structArrays);
-        if (!maps.IsNull()) b.add_map_properties(maps);
-        if (!mapArrays.IsNull()) b.add_map_arrays(mapArrays);
+        if (!bools.IsNull())
+            b.add_bool_properties(bools);
+        if (!i32.IsNull())
+            b.add_int32_properties(i32);
+        if (!i64.IsNull())
+            b.add_int64_properties(i64);
+        if (!f32.IsNull())
+            b.add_float_properties(f32);
+        if (!f64.IsNull())
+            b.add_double_properties(f64);
+        if (!strs.IsNull())
+            b.add_string_properties(strs);
+        if (!tr.IsNull())
+            b.add_transform_properties(tr);
+        if (!ve.IsNull())
+            b.add_vector_properties(ve);
+        if (!qu.IsNull())
+            b.add_quat_properties(qu);
+        if (!ra.IsNull())
+            b.add_range_properties(ra);
+        if (!byteArr.IsNull())
+            b.add_byte_array_properties(byteArr);
+        if (!i32Arr.IsNull())
+            b.add_int32_arrays(i32Arr);
+        if (!i64Arr.IsNull())
+            b.add_int64_arrays(i64Arr);
+        if (!f32Arr.IsNull())
+            b.add_float_arrays(f32Arr);
+        if (!f64Arr.IsNull())
+            b.add_double_arrays(f64Arr);
+        if (!vecArr.IsNull())
+            b.add_vector_arrays(vecArr);
+        if (!quatArr.IsNull())
+            b.add_quat_arrays(quatArr);
+        if (!trArr.IsNull())
+            b.add_transform_arrays(trArr);
+        if (!raArr.IsNull())
+            b.add_range_arrays(raArr);
+        if (!boolArr.IsNull())
+            b.add_bool_arrays(boolArr);
+        if (!strArr.IsNull())
+            b.add_string_arrays(strArr);
+        if (!structs.IsNull())
+            b.add_any_struct_properties(structs);
+        if (!structArrays.IsNull())
+            b.add_any_struct_arrays(structArrays);
+        if (!maps.IsNull())
+            b.add_map_properties(maps);
+        if (!mapArrays.IsNull())
+            b.add_map_arrays(mapArrays);
         return b.Finish();
     }
 
@@ -222,17 +254,14 @@ private:
     std::vector<uint8_t> m_structScratch;
 };
 
-
 // ---- comparison ---------------------------------------------------------------------------------
 
 struct Compare {
     std::string where;
 
-    template <class V>
-    static size_t count(const V* v) { return v ? v->size() : 0; }
+    template <class V> static size_t count(const V* v) { return v ? v->size() : 0; }
 
-    template <class T>
-    bool bytesEqual(const flatbuffers::Vector<T>* a, const flatbuffers::Vector<T>* b, const char* name)
+    template <class T> bool bytesEqual(const flatbuffers::Vector<T>* a, const flatbuffers::Vector<T>* b, const char* name)
     {
         const size_t n = count(a);
         if (n != count(b) || (n && std::memcmp(a->Data(), b->Data(), n * sizeof(T)) != 0)) {
@@ -242,8 +271,8 @@ struct Compare {
         return true;
     }
 
-    bool strings(const flatbuffers::Vector<Offset<flatbuffers::String>>* a,
-                 const flatbuffers::Vector<Offset<flatbuffers::String>>* b, const char* name)
+    bool strings(const flatbuffers::Vector<Offset<flatbuffers::String>>* a, const flatbuffers::Vector<Offset<flatbuffers::String>>* b,
+                 const char* name)
     {
         const size_t n = count(a);
         if (n != count(b)) {
@@ -258,8 +287,7 @@ struct Compare {
         return true;
     }
 
-    template <class F>
-    bool flat(const F* a, const F* b, const char* name)
+    template <class F> bool flat(const F* a, const F* b, const char* name)
     {
         // A Flat*Array without data is the same as none.
         const bool ea = !a || count(a->data()) == 0, eb = !b || count(b->data()) == 0;
@@ -273,29 +301,27 @@ struct Compare {
         return data(a->data(), b->data(), name);
     }
 
-    template <class T>
-    bool data(const flatbuffers::Vector<T>* a, const flatbuffers::Vector<T>* b, const char* name)
+    template <class T> bool data(const flatbuffers::Vector<T>* a, const flatbuffers::Vector<T>* b, const char* name)
     {
         return bytesEqual(a, b, name);
     }
-    bool data(const flatbuffers::Vector<Offset<flatbuffers::String>>* a,
-              const flatbuffers::Vector<Offset<flatbuffers::String>>* b, const char* name)
+    bool data(const flatbuffers::Vector<Offset<flatbuffers::String>>* a, const flatbuffers::Vector<Offset<flatbuffers::String>>* b, const char* name)
     {
         return strings(a, b, name);
     }
-    bool data(const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* a,
-              const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* b, const char* name)
+    bool data(const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* a, const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* b,
+              const char* name)
     {
         return containers(a, b, name);
     }
-    bool data(const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* a,
-              const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* b, const char* name)
+    bool data(const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* a, const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* b,
+              const char* name)
     {
         return maps(a, b, name);
     }
 
-    bool containers(const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* a,
-                    const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* b, const char* name)
+    bool containers(const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* a, const flatbuffers::Vector<Offset<fbsvtx::PropertyContainer>>* b,
+                    const char* name)
     {
         const size_t n = count(a);
         if (n != count(b)) {
@@ -310,8 +336,8 @@ struct Compare {
         return true;
     }
 
-    bool maps(const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* a,
-              const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* b, const char* name)
+    bool maps(const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* a, const flatbuffers::Vector<Offset<fbsvtx::MapContainer>>* b,
+              const char* name)
     {
         const size_t n = count(a);
         if (n != count(b)) {
@@ -319,8 +345,7 @@ struct Compare {
             return false;
         }
         for (flatbuffers::uoffset_t i = 0; i < n; ++i)
-            if (!strings(a->Get(i)->keys(), b->Get(i)->keys(), "keys") ||
-                !containers(a->Get(i)->values(), b->Get(i)->values(), "values")) {
+            if (!strings(a->Get(i)->keys(), b->Get(i)->keys(), "keys") || !containers(a->Get(i)->values(), b->Get(i)->values(), "values")) {
                 where = std::string(name) + "[" + std::to_string(i) + "]." + where;
                 return false;
             }
@@ -338,30 +363,24 @@ struct Compare {
             return false;
         }
         return bytesEqual(a.bool_properties(), b.bool_properties(), "bool_properties") &&
-               bytesEqual(a.int32_properties(), b.int32_properties(), "int32_properties") &&
-               bytesEqual(a.int64_properties(), b.int64_properties(), "int64_properties") &&
-               bytesEqual(a.float_properties(), b.float_properties(), "float_properties") &&
-               bytesEqual(a.double_properties(), b.double_properties(), "double_properties") &&
-               strings(a.string_properties(), b.string_properties(), "string_properties") &&
-               bytesEqual(a.transform_properties(), b.transform_properties(), "transform_properties") &&
-               bytesEqual(a.vector_properties(), b.vector_properties(), "vector_properties") &&
-               bytesEqual(a.quat_properties(), b.quat_properties(), "quat_properties") &&
-               bytesEqual(a.range_properties(), b.range_properties(), "range_properties") &&
-               flat(a.byte_array_properties(), b.byte_array_properties(), "byte_array_properties") &&
-               flat(a.int32_arrays(), b.int32_arrays(), "int32_arrays") &&
-               flat(a.int64_arrays(), b.int64_arrays(), "int64_arrays") &&
-               flat(a.float_arrays(), b.float_arrays(), "float_arrays") &&
-               flat(a.double_arrays(), b.double_arrays(), "double_arrays") &&
-               flat(a.vector_arrays(), b.vector_arrays(), "vector_arrays") &&
-               flat(a.quat_arrays(), b.quat_arrays(), "quat_arrays") &&
-               flat(a.transform_arrays(), b.transform_arrays(), "transform_arrays") &&
-               flat(a.range_arrays(), b.range_arrays(), "range_arrays") &&
-               flat(a.bool_arrays(), b.bool_arrays(), "bool_arrays") &&
-               flat(a.string_arrays(), b.string_arrays(), "string_arrays") &&
-               containers(a.any_struct_properties(), b.any_struct_properties(), "any_struct_properties") &&
-               flat(a.any_struct_arrays(), b.any_struct_arrays(), "any_struct_arrays") &&
-               maps(a.map_properties(), b.map_properties(), "map_properties") &&
-               flat(a.map_arrays(), b.map_arrays(), "map_arrays");
+            bytesEqual(a.int32_properties(), b.int32_properties(), "int32_properties") &&
+            bytesEqual(a.int64_properties(), b.int64_properties(), "int64_properties") &&
+            bytesEqual(a.float_properties(), b.float_properties(), "float_properties") &&
+            bytesEqual(a.double_properties(), b.double_properties(), "double_properties") &&
+            strings(a.string_properties(), b.string_properties(), "string_properties") &&
+            bytesEqual(a.transform_properties(), b.transform_properties(), "transform_properties") &&
+            bytesEqual(a.vector_properties(), b.vector_properties(), "vector_properties") &&
+            bytesEqual(a.quat_properties(), b.quat_properties(), "quat_properties") &&
+            bytesEqual(a.range_properties(), b.range_properties(), "range_properties") &&
+            flat(a.byte_array_properties(), b.byte_array_properties(), "byte_array_properties") &&
+            flat(a.int32_arrays(), b.int32_arrays(), "int32_arrays") && flat(a.int64_arrays(), b.int64_arrays(), "int64_arrays") &&
+            flat(a.float_arrays(), b.float_arrays(), "float_arrays") && flat(a.double_arrays(), b.double_arrays(), "double_arrays") &&
+            flat(a.vector_arrays(), b.vector_arrays(), "vector_arrays") && flat(a.quat_arrays(), b.quat_arrays(), "quat_arrays") &&
+            flat(a.transform_arrays(), b.transform_arrays(), "transform_arrays") && flat(a.range_arrays(), b.range_arrays(), "range_arrays") &&
+            flat(a.bool_arrays(), b.bool_arrays(), "bool_arrays") && flat(a.string_arrays(), b.string_arrays(), "string_arrays") &&
+            containers(a.any_struct_properties(), b.any_struct_properties(), "any_struct_properties") &&
+            flat(a.any_struct_arrays(), b.any_struct_arrays(), "any_struct_arrays") &&
+            maps(a.map_properties(), b.map_properties(), "map_properties") && flat(a.map_arrays(), b.map_arrays(), "map_arrays");
     }
 };
 
@@ -401,8 +420,7 @@ std::string chunkDifference(const fbsvtx::Chunk& a, const fbsvtx::Chunk& b)
             const std::string bucket = frame + ", bucket " + std::to_string(k);
             const auto* x = ba->Get(k);
             const auto* y = bb->Get(k);
-            if (!c.strings(x->unique_ids(), y->unique_ids(), "unique_ids") ||
-                !c.bytesEqual(x->type_ranges(), y->type_ranges(), "type_ranges") ||
+            if (!c.strings(x->unique_ids(), y->unique_ids(), "unique_ids") || !c.bytesEqual(x->type_ranges(), y->type_ranges(), "type_ranges") ||
                 !c.containers(x->entities(), y->entities(), "entities"))
                 return bucket + ": " + c.where;
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Protobuf chunk reader vtxscope used before ProtoChunkReader: libprotobuf parses the chunk
 // into message objects, then a second pass copies them into the FlatBuffers form. Kept as the

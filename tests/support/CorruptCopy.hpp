@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A copy of a replay with one chunk's bytes scrambled (its index entry left intact), so that
 // chunk fails to decode and every other chunk still reads: for tests of how a scan shows holes.

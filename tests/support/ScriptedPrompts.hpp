@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The GUI's modal questions answered by the test instead of a person (common/Prompts.hpp): text
 // questions take the offered text as the answer, file questions are answered from a queue
@@ -11,9 +12,9 @@ namespace vtxtest {
 
 class ScriptedPrompts final : public vtxw::Prompts {
 public:
-    QStringList asked;        ///< the title of every question, in order
-    QStringList errors;       ///< the text of every error shown
-    QStringList filePaths;    ///< answers to the next file questions (taken from the front)
+    QStringList asked; ///< the title of every question, in order
+    QStringList errors; ///< the text of every error shown
+    QStringList filePaths; ///< answers to the next file questions (taken from the front)
 
     QString openFilePath(QWidget*, const QString& title, const QString&, const QString&) override { return nextPath(title); }
     QString saveFilePath(QWidget*, const QString& title, const QString&, const QString&) override { return nextPath(title); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "TestSupport.hpp"
 
 #include <QDir>
@@ -7,13 +8,19 @@
 
 namespace vtxtest {
 
-std::string sourceDir() { return VTXSCOPE_SOURCE_DIR; }
-std::string cliPath() { return VTXSCOPE_CLI; }
+std::string sourceDir()
+{
+    return VTXSCOPE_SOURCE_DIR;
+}
+std::string cliPath()
+{
+    return VTXSCOPE_CLI;
+}
 
 std::string generatedReplay(const QString& dir, vtxgen::Kind kind, vtx::Backend backend, int32_t frames, int32_t chunkFrames)
 {
-    const std::string p = dir.toStdString() + "/" + vtxgen::kindName(kind) + "_" + vtx::backendName(backend) + "_" +
-                           std::to_string(frames) + "_" + std::to_string(chunkFrames) + ".vtx";
+    const std::string p = dir.toStdString() + "/" + vtxgen::kindName(kind) + "_" + vtx::backendName(backend) + "_" + std::to_string(frames) + "_" +
+        std::to_string(chunkFrames) + ".vtx";
     if (!QFile::exists(QString::fromStdString(p))) {
         vtxgen::GeneratorOptions o;
         o.kind = kind;
@@ -34,9 +41,18 @@ std::string samplesDir()
     return QDir(QString::fromStdString(sourceDir()) + "/../shared/samples").absolutePath().toStdString();
 }
 
-bool samplesAvailable() { return QFileInfo::exists(QString::fromStdString(samplePath("arena_from_fbs_ds.vtx"))); }
-std::string samplePath(const std::string& name) { return samplesDir() + "/" + name; }
-bool runningInCi() { return qgetenv("CI") == "true"; }
+bool samplesAvailable()
+{
+    return QFileInfo::exists(QString::fromStdString(samplePath("arena_from_fbs_ds.vtx")));
+}
+std::string samplePath(const std::string& name)
+{
+    return samplesDir() + "/" + name;
+}
+bool runningInCi()
+{
+    return qgetenv("CI") == "true";
+}
 
 nlohmann::json loadJson(const std::string& path)
 {
@@ -44,7 +60,10 @@ nlohmann::json loadJson(const std::string& path)
     return nlohmann::json::parse(in, nullptr, false);
 }
 
-nlohmann::json toPlain(const vtx::Json& j) { return nlohmann::json::parse(j.dump()); }
+nlohmann::json toPlain(const vtx::Json& j)
+{
+    return nlohmann::json::parse(j.dump());
+}
 
 std::vector<std::string> jsonDiff(const nlohmann::json& a, const nlohmann::json& b, bool allowExtra, const std::string& path)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Shared test helpers: where the SDK samples are, JSON value comparison, temp files.
 
@@ -40,15 +41,14 @@ std::string sourceDir();
 } // namespace vtxtest
 
 /// Skips (locally) or fails (CI=true) when the shared SDK samples are missing.
-#define VTX_REQUIRE_SAMPLES()                                                                                                    \
-    do {                                                                                                                         \
-        if (!vtxtest::samplesAvailable()) {                                                                                      \
-            const QByteArray msg = QByteArray("SDK samples not found at ") + vtxtest::samplesDir().c_str() +                     \
-                                   " (set VTXSCOPE_SAMPLES)";                                                                    \
-            if (vtxtest::runningInCi())                                                                                          \
-                QFAIL(msg.constData());                                                                                          \
-            QSKIP(msg.constData());                                                                                              \
-        }                                                                                                                        \
+#define VTX_REQUIRE_SAMPLES()                                                                                                                        \
+    do {                                                                                                                                             \
+        if (!vtxtest::samplesAvailable()) {                                                                                                          \
+            const QByteArray msg = QByteArray("SDK samples not found at ") + vtxtest::samplesDir().c_str() + " (set VTXSCOPE_SAMPLES)";              \
+            if (vtxtest::runningInCi())                                                                                                              \
+                QFAIL(msg.constData());                                                                                                              \
+            QSKIP(msg.constData());                                                                                                                  \
+        }                                                                                                                                            \
     } while (0)
 
 #define VTX_VERIFY_OK(result) QVERIFY2((result).isOk(), (result).isOk() ? "" : (result).message().c_str())

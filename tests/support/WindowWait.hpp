@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Waits the GUI tests share: a MainWindow opening a replay until its first frame is on screen.
 
-#include "shell/MainWindow.hpp"
 #include "session/ReplaySession.hpp"
+#include "shell/MainWindow.hpp"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "analysis/AnalysisModel.hpp"
 
 #include <limits>
@@ -6,7 +7,10 @@
 namespace vtxw {
 
 namespace {
-bool isAbsent(const std::string& s) { return s.empty() || s == "—"; }
+bool isAbsent(const std::string& s)
+{
+    return s.empty() || s == "—";
+}
 
 std::optional<double> numberIn(const std::string& s)
 {
@@ -36,8 +40,14 @@ int AnalysisModel::columnNamed(const QString& name) const
     return -1;
 }
 
-int AnalysisModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_table.rows.size()); }
-int AnalysisModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_table.columns.size()); }
+int AnalysisModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_table.rows.size());
+}
+int AnalysisModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_table.columns.size());
+}
 
 QVariant AnalysisModel::data(const QModelIndex& index, int role) const
 {
@@ -52,10 +62,10 @@ QVariant AnalysisModel::data(const QModelIndex& index, int role) const
         if (const auto* d = std::get_if<double>(&cell))
             return QString::number(*d, 'f', 3);
         return QString::fromStdString(vtx::cellText(cell));
-    case Qt::ToolTipRole:
-        return QString::fromStdString(vtx::cellText(cell));
+    case Qt::ToolTipRole: return QString::fromStdString(vtx::cellText(cell));
     case Qt::TextAlignmentRole:
-        return std::holds_alternative<int64_t>(cell) || std::holds_alternative<double>(cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return std::holds_alternative<int64_t>(cell) || std::holds_alternative<double>(cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                                                             : QVariant();
     case SortRole:
         if (const auto* i = std::get_if<int64_t>(&cell))
             return qlonglong(*i);
@@ -66,8 +76,7 @@ QVariant AnalysisModel::data(const QModelIndex& index, int role) const
             return !text || isAbsent(*text) ? -std::numeric_limits<double>::infinity() : *numberIn(*text);
         }
         return QString::fromStdString(vtx::cellText(cell));
-    default:
-        return {};
+    default: return {};
     }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An analysis result (vtx::AnalysisTable) as a table model: display text for reading, the typed
 // value under SortRole so a proxy sorts numbers as numbers — also numbers held as text (Unique

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "analysis/AnalysisPanel.hpp"
 #include "session/ViewState.hpp"
 
-#include "common/Prompts.hpp"
 #include "common/CsvFile.hpp"
+#include "common/Prompts.hpp"
 #include "session/JobProgress.hpp"
 #include "session/ReplaySession.hpp"
 
@@ -14,8 +15,8 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <sstream>
@@ -94,11 +95,20 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, ViewState* view, QWidget* p
     });
 }
 
-AnalysisPanel::~AnalysisPanel() { m_jobs.cancel(); }
+AnalysisPanel::~AnalysisPanel()
+{
+    m_jobs.cancel();
+}
 
-QString AnalysisPanel::title() const { return m_title->text(); }
+QString AnalysisPanel::title() const
+{
+    return m_title->text();
+}
 
-QString AnalysisPanel::statusText() const { return m_status->text(); }
+QString AnalysisPanel::statusText() const
+{
+    return m_status->text();
+}
 
 QString AnalysisPanel::tableStatus() const
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Analysis dock: one analysis at a time (entity lifetimes, unique values, property spans)
 // computed on a worker over the whole replay with progress and cancel, shown in a sortable,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "common/CsvFile.hpp"
 
 #include <QCoreApplication>

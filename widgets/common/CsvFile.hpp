@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Saving a table as a CSV file, as every panel with a CSV… button does (the analysis table, the
 // plot's series): the core writes the CSV (vtx::writeCsv), this writes the file and says why

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "common/Prompts.hpp"
 
 #include <QFileDialog>
@@ -32,7 +33,13 @@ DialogPrompts g_dialogs;
 Prompts* g_prompts = &g_dialogs;
 } // namespace
 
-Prompts& prompts() { return *g_prompts; }
-void setPrompts(Prompts* p) { g_prompts = p ? p : &g_dialogs; }
+Prompts& prompts()
+{
+    return *g_prompts;
+}
+void setPrompts(Prompts* p)
+{
+    g_prompts = p ? p : &g_dialogs;
+}
 
 } // namespace vtxw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Every question the GUI asks the user in a modal dialog (a file to open or save, a line of
 // text, an error to acknowledge) goes through one Prompts object. The app uses real dialogs;

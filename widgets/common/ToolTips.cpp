@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "common/ToolTips.hpp"
 
 #include <QHelpEvent>

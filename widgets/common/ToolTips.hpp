@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Tooltips that depend on where the mouse is in a painted widget (a timeline lane, the
 // divergence lane): the widget says what the text is at a point, this shows or hides it.

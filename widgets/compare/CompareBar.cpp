@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "compare/CompareBar.hpp"
 
 #include "compare/CompareSession.hpp"
@@ -7,9 +8,9 @@
 #include <QDoubleValidator>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
-#include <QKeySequence>
 #include <QToolButton>
 
 namespace vtxw {

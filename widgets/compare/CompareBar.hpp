@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The comparison's status strip above the timeline, shown while two replays are compared: which
 // file, whether it is compared through A's schema or by name, the B frame paired with the

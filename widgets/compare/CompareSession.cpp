@@ -1,7 +1,7 @@
+// SPDX-License-Identifier: MIT
 #include "compare/CompareSession.hpp"
 
 #include "session/ReplaySession.hpp"
-
 
 #include <QSettings>
 #include <algorithm>
@@ -38,7 +38,10 @@ CompareSession::CompareSession(ViewState* view, QObject* parent) : QObject(paren
     });
 }
 
-CompareSession::~CompareSession() { m_laneJobs.cancel(); }
+CompareSession::~CompareSession()
+{
+    m_laneJobs.cancel();
+}
 
 void CompareSession::setFileA(std::shared_ptr<const vtx::ReplayFile> a)
 {
@@ -174,7 +177,10 @@ void CompareSession::cancelLane()
         emit laneFinished();
 }
 
-void CompareSession::recomputeLane() { startLane(); }
+void CompareSession::recomputeLane()
+{
+    startLane();
+}
 
 void CompareSession::startLane()
 {

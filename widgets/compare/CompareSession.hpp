@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Comparing the open replay (A) with a second file (B): File ▸ Compare with… and
 // `vtxscope A.vtx --compare B.vtx`. Opens B on a worker, pairs A's frames with B's (by frame or
@@ -7,11 +8,11 @@
 // vtx::diverge on a JobTracker job that posts its counts chunk by chunk, with progress and cancel.
 // The UI thread never opens, decodes or compares.
 
-#include "vtx/file/ReplayFile.hpp"
-#include "vtx/cache/ChunkCache.hpp"
-#include "vtx/diff/Diverge.hpp"
 #include "session/JobTracker.hpp"
 #include "session/ViewState.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+#include "vtx/diff/Diverge.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QObject>
 #include <QString>
@@ -116,7 +117,7 @@ private:
     bool m_sameLayout = false;
     ViewState* m_view;
     std::vector<int32_t> m_partner; ///< per frame of A
-    ViewState m_viewB;                   ///< B's own playhead and shown frame
+    ViewState m_viewB; ///< B's own playhead and shown frame
     ReplaySession* m_sessionB = nullptr; ///< opens B, owns its cache, fetches its frames
 
     int m_wantA = -1, m_wantB = -1;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "compare/DivergenceLane.hpp"
 
 #include "common/ToolTips.hpp"

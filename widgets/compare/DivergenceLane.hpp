@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The divergence lane, under the timeline while two replays are compared: per frame of A how
 // much differs from the paired frame of B (bar height: differing properties, on a square-root

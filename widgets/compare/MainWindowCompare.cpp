@@ -1,31 +1,32 @@
+// SPDX-License-Identifier: MIT
 // The window's part of comparing two replays (issue 19): File ▸ Compare with… / Close
 // comparison, Go ▸ Next / Previous divergence, the compare bar and divergence lane above the
 // timeline, and the wiring of the CompareSession to the diff panel and the map. Kept apart from
 // MainWindow.cpp so the comparison is one piece.
 
-#include "compare/CompareBar.hpp"
-#include "shell/ActionTable.hpp"
-#include "shell/StatusPresenter.hpp"
 #include "common/Prompts.hpp"
+#include "compare/CompareBar.hpp"
 #include "compare/CompareSession.hpp"
-#include "diff/DiffPanel.hpp"
 #include "compare/DivergenceLane.hpp"
-#include "shell/MainWindow.hpp"
+#include "diff/DiffPanel.hpp"
 #include "map/MapView.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
-#include "timeline/TimelineScrubber.hpp"
 #include "session/ViewState.hpp"
+#include "shell/ActionTable.hpp"
+#include "shell/MainWindow.hpp"
+#include "shell/StatusPresenter.hpp"
+#include "timeline/TimelineScrubber.hpp"
 
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace vtxw {
@@ -81,23 +82,29 @@ void MainWindow::buildComparison()
         const qsizetype i = actions.indexOf(follow);
         afterFollow = i >= 0 && i + 1 < actions.size() ? actions[i + 1] : nullptr;
     }
-    QAction* compareWith = add(file, afterFollow, "compareWith", tr("Compare &with…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] {
-        QSettings settings;
-        const QString dir = settings.value("compare/lastDirectory", QFileInfo(m_session->path()).absolutePath()).toString();
-        const QString p = prompts().openFilePath(this, tr("Compare with replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
-        if (!p.isEmpty())
-            openComparison(p);
-    }, When::ReplayOpen);
+    QAction* compareWith = add(
+        file, afterFollow, "compareWith", tr("Compare &with…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O),
+        [this] {
+            QSettings settings;
+            const QString dir = settings.value("compare/lastDirectory", QFileInfo(m_session->path()).absolutePath()).toString();
+            const QString p = prompts().openFilePath(this, tr("Compare with replay"), dir, tr("VTX replays (*.vtx);;All files (*)"));
+            if (!p.isEmpty())
+                openComparison(p);
+        },
+        When::ReplayOpen);
     compareWith->setToolTip(tr("Open a second replay of the same scenario and show where the two runs diverge"));
-    add(file, afterFollow, "closeComparison", tr("Close compa&rison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W),
-                                [this] { m_compare->close(); }, When::Comparing);
+    add(
+        file, afterFollow, "closeComparison", tr("Close compa&rison"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W), [this] { m_compare->close(); },
+        When::Comparing);
     QMenu* go = menuWith(menuBar(), findChild<QAction*>("goTo"));
     if (go)
         go->addSeparator();
-    add(go, nullptr, "nextDivergence", tr("Next divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketRight),
-                           [this] { seekDivergence(true); }, When::Comparing);
-    add(go, nullptr, "prevDivergence", tr("Previous divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketLeft),
-                           [this] { seekDivergence(false); }, When::Comparing);
+    add(
+        go, nullptr, "nextDivergence", tr("Next divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketRight), [this] { seekDivergence(true); },
+        When::Comparing);
+    add(
+        go, nullptr, "prevDivergence", tr("Previous divergence"), QKeySequence(Qt::CTRL | Qt::Key_BracketLeft), [this] { seekDivergence(false); },
+        When::Comparing);
     auto updateActions = [this] { updateFileActions(); };
     updateActions();
 
@@ -127,7 +134,7 @@ void MainWindow::buildComparison()
         m_lastError = message;
         m_status->showMessage(tr("Could not compare with %1").arg(path), 8000);
         prompts().showError(this, tr("Could not open replay to compare"),
-                                  tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
+                            tr("<b>%1</b><br><br>%2").arg(path.toHtmlEscaped(), message.toHtmlEscaped()));
     });
     connect(m_compare, &CompareSession::frameBReady, this, &MainWindow::showComparisonOnMap);
     connect(m_viewState, &ViewState::shownFrameChanged, this, &MainWindow::showComparisonOnMap);
@@ -167,9 +174,8 @@ void MainWindow::seekDivergence(bool forward)
         return;
     }
     const QString where = forward ? tr("after frame %1").arg(from) : tr("before frame %1").arg(from);
-    m_status->showMessage(m_compare->isLaneComplete() ? tr("No divergence %1").arg(where)
-                                                         : tr("No divergence %1 among the frames compared so far").arg(where),
-                             5000);
+    m_status->showMessage(
+        m_compare->isLaneComplete() ? tr("No divergence %1").arg(where) : tr("No divergence %1 among the frames compared so far").arg(where), 5000);
 }
 
 } // namespace vtxw

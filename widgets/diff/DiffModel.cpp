@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "diff/DiffModel.hpp"
 
 #include "vtx/query/Lexer.hpp"
@@ -18,9 +19,18 @@ namespace {
 // Okabe–Ito colours (safe for colour-blind readers), lightened on a dark theme (Theme.hpp);
 // every change also carries a sign.
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString qs(const char* s) { return QString::fromUtf8(s); }
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+QString qs(const char* s)
+{
+    return QString::fromUtf8(s);
+}
 
 QString elideMiddle(const QString& s, int max = 80)
 {
@@ -44,7 +54,7 @@ DeltaText deltaText(const vtx::PropertyChange& c, bool forReading = true)
 }
 } // namespace
 
-DiffModel::DiffModel(QObject* parent) : QAbstractItemModel(parent) {}
+DiffModel::DiffModel(QObject* parent) : QAbstractItemModel(parent) { }
 
 void DiffModel::setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::Schema* schema)
 {
@@ -54,7 +64,10 @@ void DiffModel::setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::S
     endResetModel();
 }
 
-void DiffModel::clear() { setDiff(nullptr, nullptr); }
+void DiffModel::clear()
+{
+    setDiff(nullptr, nullptr);
+}
 
 void DiffModel::setEntityLabels(const vtx::EntityLabels* labels)
 {
@@ -104,7 +117,10 @@ int DiffModel::rowCount(const QModelIndex& parent) const
     return int(m_diff->entities[size_t(parent.row())].changeCount);
 }
 
-int DiffModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int DiffModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant DiffModel::headerData(int section, Qt::Orientation o, int role) const
 {
@@ -166,8 +182,8 @@ QVariant DiffModel::entityData(const vtx::EntityDiff& e, int column, int role) c
             return QBrush(semanticColours().removed);
         return {};
     case Qt::ToolTipRole: {
-        QString tip = tr("%1 in bucket %2 (%3)").arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()),
-                                                     qs(vtx::entityStatusName(e.status)));
+        QString tip = tr("%1 in bucket %2 (%3)")
+                          .arg(qs(e.uniqueId), qs(m_schema ? m_schema->bucketName(e.bucket) : std::string()), qs(vtx::entityStatusName(e.status)));
         if (e.status == vtx::EntityStatus::Changed) {
             // A renamed entity: both names, so the row never shows only one as if it were both.
             const QString la = labelIn(e, false), lb = labelIn(e, true);
@@ -256,7 +272,10 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
     }
 }
 
-DiffFilterProxy::DiffFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) { setRecursiveFilteringEnabled(true); }
+DiffFilterProxy::DiffFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setRecursiveFilteringEnabled(true);
+}
 
 void DiffFilterProxy::setText(const QString& text)
 {
@@ -357,8 +376,8 @@ bool DiffFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
     // of its properties (the row below checks the parent).
     auto matches = [&](const QModelIndex& x) {
         return x.data(DiffModel::UniqueIdRole).toString().contains(m_text, Qt::CaseInsensitive) ||
-               x.data(DiffModel::TypeRole).toString().contains(m_text, Qt::CaseInsensitive) ||
-               x.data(DiffModel::LabelRole).toString().contains(m_text, Qt::CaseInsensitive);
+            x.data(DiffModel::TypeRole).toString().contains(m_text, Qt::CaseInsensitive) ||
+            x.data(DiffModel::LabelRole).toString().contains(m_text, Qt::CaseInsensitive);
     };
     if (parent.isValid())
         return i.data(DiffModel::PathRole).toString().contains(m_text, Qt::CaseInsensitive) || matches(parent);

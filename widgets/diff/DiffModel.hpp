@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The diff panel's model: changed entities (added / removed / changed) as top-level rows, their
 // changed properties as children, with old → new values and deltas. Values are lifted from the
@@ -23,13 +24,13 @@ public:
     enum Column { NameColumn, AColumn, BColumn, DeltaColumn, ColumnCount };
     enum Roles {
         StatusRole = Qt::UserRole + 1, ///< "added" / "removed" / "changed" (entity rows and their children)
-        BucketRole,                    ///< bucket name
+        BucketRole, ///< bucket name
         BucketIndexRole,
-        TypeRole,                      ///< entity type name
+        TypeRole, ///< entity type name
         UniqueIdRole,
-        PathRole,                      ///< property path; empty on entity rows
-        DamageRole,                    ///< entity rows: "A", "B" or "A, B" where its stored hash mismatches (FrameIntegrity)
-        LabelRole,                     ///< the entity's label in B (A when removed); empty when it has none there
+        PathRole, ///< property path; empty on entity rows
+        DamageRole, ///< entity rows: "A", "B" or "A, B" where its stored hash mismatches (FrameIntegrity)
+        LabelRole, ///< the entity's label in B (A when removed); empty when it has none there
     };
 
     explicit DiffModel(QObject* parent = nullptr);
@@ -73,7 +74,7 @@ public:
     explicit DiffFilterProxy(QObject* parent = nullptr);
     void setText(const QString& text);
     void setBucket(const QString& bucket); ///< empty: every bucket
-    void setType(const QString& type);     ///< empty: every type
+    void setType(const QString& type); ///< empty: every type
     void setShowStatus(const QString& status, bool shown); ///< "added", "removed", "changed"
     /// Why the text is not a usable expression (column, expected, did you mean); empty when it is
     /// one, or plain text.

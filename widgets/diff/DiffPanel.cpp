@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 #include "diff/DiffPanel.hpp"
 
 #include "common/Prompts.hpp"
-#include "vtx/integrity/FrameIntegrity.hpp"
 #include "shell/Theme.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
 
-#include "vtx/diff/DiffExport.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
+#include "vtx/diff/DiffExport.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -31,8 +32,8 @@ namespace vtxw {
 namespace {
 QString rowKey(const QModelIndex& i)
 {
-    return i.data(DiffModel::BucketIndexRole).toString() + QLatin1Char('/') + i.data(DiffModel::UniqueIdRole).toString() +
-           QLatin1Char('/') + i.data(DiffModel::PathRole).toString();
+    return i.data(DiffModel::BucketIndexRole).toString() + QLatin1Char('/') + i.data(DiffModel::UniqueIdRole).toString() + QLatin1Char('/') +
+        i.data(DiffModel::PathRole).toString();
 }
 } // namespace
 
@@ -229,9 +230,18 @@ void DiffPanel::setOptions(const vtx::DiffOptions& options)
     recompute();
 }
 
-bool DiffPanel::followsPlayhead() const { return m_comparing || m_viewState->diffMarkers().bFollowsPlayhead; }
-bool DiffPanel::previousFrameMode() const { return !m_comparing && m_viewState->diffMarkers().previousFrame; }
-bool DiffPanel::isActive() const { return m_comparing || m_viewState->diffMarkers().isActive(); }
+bool DiffPanel::followsPlayhead() const
+{
+    return m_comparing || m_viewState->diffMarkers().bFollowsPlayhead;
+}
+bool DiffPanel::previousFrameMode() const
+{
+    return !m_comparing && m_viewState->diffMarkers().previousFrame;
+}
+bool DiffPanel::isActive() const
+{
+    return m_comparing || m_viewState->diffMarkers().isActive();
+}
 
 bool DiffPanel::isUpToDate() const
 {
@@ -279,7 +289,8 @@ void DiffPanel::requestFrames()
     }
     auto fromLoaded = [this](int frame) -> vtx::FrameHandle {
         // Frames in a chunk we already hold need no request (the previous frame usually is).
-        for (const vtx::FrameHandle* h : {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
+        for (const vtx::FrameHandle* h :
+             {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
             const auto& c = h->chunk();
             if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
                 return vtx::FrameHandle(c, frame);
@@ -362,8 +373,8 @@ void DiffPanel::updateSummary()
         return;
     }
     QString text = previousFrameMode() ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)
-                   : m_comparing  ? tr("A = this replay, frame %1  ·  B = compared replay, frame %2").arg(m_wantA).arg(m_wantB)
-                                  : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
+        : m_comparing                  ? tr("A = this replay, frame %1  ·  B = compared replay, frame %2").arg(m_wantA).arg(m_wantB)
+                                       : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
     if (!followsPlayhead() && !m_comparing)
         text += tr(" (B set)");
     if (const auto& d = m_model->diff()) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The diff panel: frame A pinned (or the previous frame), B following the playhead (or set),
 // the diff recomputed live as B moves. Counts, a filterable tree of changed entities and
@@ -30,7 +31,6 @@ public:
     /// A and B are `view`'s markers (ViewState::pinA, setB, …); B following the playhead is
     /// `view`'s shown frame, other frames come from `session`'s side channels.
     DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
-
 
     /// Two replays (File ▸ Compare with…): while `compare` has a file open, A is this replay at
     /// the playhead and B the compared replay's paired frame, following the playhead (the view

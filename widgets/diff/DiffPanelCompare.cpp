@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DiffPanel's compare mode (two replays): A is this replay at the playhead, B the compared
 // replay's frame paired with it (CompareSession), both following the playhead.
 
@@ -83,8 +84,7 @@ QString DiffPanel::compareSummary() const
         return tr("The compared replay's schema lays its types out differently: this panel compares replays that share one "
                   "layout. The divergence lane compares them by name; <tt>vtxscope-cli diverge</tt> lists the properties.");
     if (m_wantB < 0)
-        return tr("A = frame %1 of this replay: the compared replay has no frame paired with it (see the alignment and offset).")
-            .arg(m_wantA);
+        return tr("A = frame %1 of this replay: the compared replay has no frame paired with it (see the alignment and offset).").arg(m_wantA);
     if (!m_compare->frameBError().isEmpty())
         return tr("B = frame %1 of the compared replay could not be read: %2").arg(m_wantB).arg(m_compare->frameBError().toHtmlEscaped());
     return {};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entities/ByteInspector.hpp"
 
 #include "entities/HexDumpModel.hpp"
@@ -76,7 +77,10 @@ void ByteInspector::selectOffset(qsizetype offset)
     updateReadings();
 }
 
-QString ByteInspector::readingsText() const { return m_readings->text(); }
+QString ByteInspector::readingsText() const
+{
+    return m_readings->text();
+}
 
 void ByteInspector::updateReadings()
 {
@@ -84,7 +88,9 @@ void ByteInspector::updateReadings()
     const auto r = vtx::readBytesAt(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(b.constData()), size_t(b.size())), size_t(m_offset));
     QStringList lines;
     lines << tr("offset   %1 (0x%2)").arg(m_offset).arg(m_offset, 0, 16);
-    auto line = [&](const char* name, const auto& v, auto fmt) { lines << QStringLiteral("%1 %2").arg(QLatin1String(name), -8).arg(v ? fmt(*v) : QStringLiteral("—")); };
+    auto line = [&](const char* name, const auto& v, auto fmt) {
+        lines << QStringLiteral("%1 %2").arg(QLatin1String(name), -8).arg(v ? fmt(*v) : QStringLiteral("—"));
+    };
     auto num = [](auto x) { return QString::number(x); };
     line("int8", r.i8, num);
     line("uint8", r.u8, num);

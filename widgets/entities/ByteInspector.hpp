@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The inspector's byte view: a hex + ASCII dump of the selected byte array (a payload stored by
 // the SDK's blob convention, or unnamed byte data) with its length, and what the bytes at the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entities/EntityColumns.hpp"
 
 #include <QAbstractItemModel>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The entity list's columns: the Id and Type columns as wide as their text but at most a fifth
 // and a quarter of the view (Type alone two fifths when the Id column is hidden), the Name

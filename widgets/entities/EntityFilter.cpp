@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entities/EntityFilter.hpp"
 
 #include "vtx/query/Lexer.hpp"
@@ -56,8 +57,8 @@ bool EntityFilter::accepts(const QString& uniqueId, const QString& typeName, uin
         return m_expression->matchesEntity(bucket, index);
     if (m_text.isEmpty())
         return true;
-    return uniqueId.contains(m_text, Qt::CaseInsensitive) || typeName.contains(m_text, Qt::CaseInsensitive)
-        || label.contains(m_text, Qt::CaseInsensitive);
+    return uniqueId.contains(m_text, Qt::CaseInsensitive) || typeName.contains(m_text, Qt::CaseInsensitive) ||
+        label.contains(m_text, Qt::CaseInsensitive);
 }
 
 } // namespace vtxw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the entity filter box means. One word (no operator) matches a unique id or type name
 // (substring, any case). Anything else is a query expression (README "Query language"),

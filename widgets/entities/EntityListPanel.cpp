@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entities/EntityListPanel.hpp"
 
 #include "entities/EntityColumns.hpp"

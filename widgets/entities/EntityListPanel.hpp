@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Entities dock: the shown frame's entities by bucket, with the filter field above them. It
 // shows the view state's shown frame and selection and sets the view state's selection and
@@ -48,7 +49,7 @@ private:
     EntityFilterProxy* m_proxy;
     QLineEdit* m_filter;
     QTreeView* m_view;
-    bool m_rowsChanging = false;          ///< the proxy is adding or removing rows
+    bool m_rowsChanging = false; ///< the proxy is adding or removing rows
     bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
 };
 

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "entities/EntityTreeModel.hpp"
 
-#include "vtx/model/PropertyTree.hpp"
 #include "entities/ListEdits.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QApplication>
 #include <QStyle>
@@ -12,7 +13,7 @@ namespace {
 constexpr quintptr kBucketId = quintptr(-1);
 }
 
-EntityTreeModel::EntityTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+EntityTreeModel::EntityTreeModel(QObject* parent) : QAbstractItemModel(parent) { }
 
 void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema* schema, const vtx::FrameIntegrity* integrity,
                                const vtx::EntityLabels* labels)
@@ -203,7 +204,10 @@ int EntityTreeModel::rowCount(const QModelIndex& parent) const
     return 0;
 }
 
-int EntityTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int EntityTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
 {
@@ -212,8 +216,7 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
     if (index.internalId() == kBucketId) {
         const Bucket& b = m_buckets[index.row()];
         switch (role) {
-        case Qt::DisplayRole:
-            return index.column() == NameColumn ? QVariant(QStringLiteral("%1 (%2)").arg(b.name).arg(b.ids.size())) : QVariant();
+        case Qt::DisplayRole: return index.column() == NameColumn ? QVariant(QStringLiteral("%1 (%2)").arg(b.name).arg(b.ids.size())) : QVariant();
         case IsBucketRole: return true;
         case KeyBucketRole: return index.row();
         default: return {};
@@ -321,8 +324,9 @@ bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) con
     if (!model->entityAt(i, &bucket, &position))
         return false;
     m_filter.setFrame(model->frame());
-    return m_filter.accepts(i.data(EntityTreeModel::UniqueIdRole).toString(), model->index(row, EntityTreeModel::TypeColumn, parent).data().toString(),
-                            bucket, position, i.data(EntityTreeModel::LabelRole).toString());
+    return m_filter.accepts(i.data(EntityTreeModel::UniqueIdRole).toString(),
+                            model->index(row, EntityTreeModel::TypeColumn, parent).data().toString(), bucket, position,
+                            i.data(EntityTreeModel::LabelRole).toString());
 }
 
 } // namespace vtxw

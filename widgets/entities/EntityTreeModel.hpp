@@ -1,13 +1,14 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Buckets → entities of the displayed frame. Rows are keyed by (bucket, unique id): when the
 // same entities are present the model only emits dataChanged, so views keep selection and
 // expansion while scrubbing; when the set changes it resets and views restore by key.
 
-#include "vtx/model/DecodedChunk.hpp"
-#include "vtx/integrity/FrameIntegrity.hpp"
-#include "vtx/model/Schema.hpp"
-#include "vtx/model/EntityLabels.hpp"
 #include "entities/EntityFilter.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/DecodedChunk.hpp"
+#include "vtx/model/EntityLabels.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <QAbstractItemModel>
 #include <QSortFilterProxyModel>
@@ -34,7 +35,7 @@ public:
         IsBucketRole,
         SearchTextRole,
         DamageRole, ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
-        LabelRole   ///< the entity's label in the shown frame; empty when it has none
+        LabelRole ///< the entity's label in the shown frame; empty when it has none
     };
 
     explicit EntityTreeModel(QObject* parent = nullptr);
@@ -74,11 +75,11 @@ private:
     struct Bucket {
         QString name;
         QStringList ids;
-        QStringList labels;       ///< per entity: its label in this frame, empty when none
+        QStringList labels; ///< per entity: its label in this frame, empty when none
         QStringList types;
         QVector<int> typeIds;
         QVector<int> entityIndex; ///< position in the frame's bucket
-        QStringList damage;       ///< per entity: DamageRole
+        QStringList damage; ///< per entity: DamageRole
         void removeRows(int first, int count);
         void appendRows(const Bucket& from, int first, int count);
         void insertRows(int at, const Bucket& from, int first, int count);

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 #include "entities/HexDumpModel.hpp"
 
 #include <QFontDatabase>
 
 namespace vtxw {
 
-HexDumpModel::HexDumpModel(QObject* parent) : QAbstractTableModel(parent) {}
+HexDumpModel::HexDumpModel(QObject* parent) : QAbstractTableModel(parent) { }
 
 void HexDumpModel::setBytes(const QByteArray& bytes)
 {
@@ -39,7 +40,10 @@ int HexDumpModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : int((m_bytes.size() + kBytesPerRow - 1) / kBytesPerRow);
 }
 
-int HexDumpModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int HexDumpModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant HexDumpModel::data(const QModelIndex& index, int role) const
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A byte array as a hex dump: one row per 16 bytes, an offset column, one column per byte and
 // the bytes as ASCII. The table view paints only the visible rows, so an 18 KB payload costs

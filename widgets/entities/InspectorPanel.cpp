@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entities/InspectorPanel.hpp"
 
 #include "entities/ByteInspector.hpp"
@@ -96,7 +97,8 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
-    connect(session->viewState(), &ViewState::loadingChanged, m_loading, [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
+    connect(session->viewState(), &ViewState::loadingChanged, m_loading,
+            [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
     connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
     connect(view, &ViewState::frameFailed, this, &InspectorPanel::refresh); // "frame N is unavailable"
     connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
@@ -108,7 +110,10 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     });
 }
 
-QString InspectorPanel::headerText() const { return m_header->text(); }
+QString InspectorPanel::headerText() const
+{
+    return m_header->text();
+}
 
 void InspectorPanel::setEntity(const EntityKey& key)
 {
@@ -122,14 +127,15 @@ void InspectorPanel::refresh()
 {
     const vtx::FrameHandle& shown = m_viewState->shownFrame();
     const vtx::ContainerView c = m_entity.isValid() && !shown.isNull()
-                                     ? vtx::findEntity(shown.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString())
-                                     : vtx::ContainerView{};
+        ? vtx::findEntity(shown.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString())
+        : vtx::ContainerView{};
     static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
     } else if (shown.isNull()) {
-        m_header->setText(m_viewState->frameError().isEmpty() ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame())
-                                                             : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame()));
+        m_header->setText(m_viewState->frameError().isEmpty()
+                              ? tr("%1 — loading frame %2…").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame())
+                              : tr("%1 — frame %2 is unavailable").arg(m_entity.uniqueId).arg(m_viewState->requestedFrame()));
     } else if (c.isNull()) {
         m_header->setText(tr("%1 — not present in frame %2").arg(m_entity.uniqueId).arg(shown.index()));
     } else {
@@ -158,9 +164,10 @@ void InspectorPanel::refresh()
     }
     m_model->setDamage(damage);
     m_damage->setVisible(!reasons.isEmpty());
-    m_damage->setText(reasons.isEmpty() ? QString()
-                                        : tr("⚠ Damaged in frame %1: these values are not what was recorded (stored hash mismatch)")
-                                              .arg(m_viewState->shownFrame().index()));
+    m_damage->setText(
+        reasons.isEmpty()
+            ? QString()
+            : tr("⚠ Damaged in frame %1: these values are not what was recorded (stored hash mismatch)").arg(m_viewState->shownFrame().index()));
     m_damage->setToolTip(reasons.join(QLatin1Char('\n')));
 }
 
@@ -235,7 +242,10 @@ void InspectorPanel::updateByteInspector()
     m_bytes->setBytes(title, bytes.toByteArray());
 }
 
-QString InspectorPanel::currentPath() const { return m_view->currentIndex().data(PropertyTreeModel::PathRole).toString(); }
+QString InspectorPanel::currentPath() const
+{
+    return m_view->currentIndex().data(PropertyTreeModel::PathRole).toString();
+}
 
 void InspectorPanel::showMenu(const QPoint& pos)
 {

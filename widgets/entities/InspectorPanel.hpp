@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The property inspector: every property of the selected entity at the displayed frame, with a
 // "loading" hint while the exact frame decodes, value flashes on change, and a context menu to

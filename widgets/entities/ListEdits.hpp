@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The row removals and insertions that turn one list of keys into another, for models that
 // show a frame's entities and must not reset on every frame: a reset collapses the view,
@@ -12,15 +13,14 @@ namespace vtxw {
 
 struct ListEdit {
     enum class Kind { Remove, Insert } kind;
-    int first = 0;       ///< the row (in the list as it is when this edit applies)
+    int first = 0; ///< the row (in the list as it is when this edit applies)
     int count = 0;
     int sourceFirst = 0; ///< Insert: where the inserted keys start in the target list
 };
 
 /// Edits applied in order turn `from` into `to`. Removals come first (bottom-up), then
 /// insertions (top-down); every key kept is never removed unless the order changed.
-template <class List, class Hash>
-std::vector<ListEdit> listEdits(const List& from, const List& to, Hash hash)
+template <class List, class Hash> std::vector<ListEdit> listEdits(const List& from, const List& to, Hash hash)
 {
     using Key = std::decay_t<decltype(from[0])>;
     std::vector<ListEdit> edits;

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 #include "entities/PropertyTreeModel.hpp"
 
 #include <QColor>
-#include <QStringList>
 #include <QFont>
 #include <QFontDatabase>
+#include <QStringList>
 #include <string_view>
 #include <unordered_map>
 
@@ -22,7 +23,7 @@ QString readableValue(const std::vector<vtx::PropertyNode>& nodes, const vtx::Pr
         QStringList parts;
         for (int c : n.children)
             parts << (nodes[size_t(c)].number ? QString::fromStdString(vtx::readableDouble(*nodes[size_t(c)].number))
-                                               : QString::fromStdString(nodes[size_t(c)].value));
+                                              : QString::fromStdString(nodes[size_t(c)].value));
         return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
     }
     if (n.type == "Double" && n.number)
@@ -34,7 +35,7 @@ QString readableValue(const std::vector<vtx::PropertyNode>& nodes, const vtx::Pr
 
 } // namespace
 
-PropertyTreeModel::PropertyTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
+PropertyTreeModel::PropertyTreeModel(QObject* parent) : QAbstractItemModel(parent) { }
 
 void PropertyTreeModel::clear()
 {
@@ -94,8 +95,7 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
         for (size_t i = 1; i < next.size(); ++i) {
             const auto it = byPath.find(next[i].path);
             // Byte rows compare their bytes: a payload's text ("1,808 bytes") stays the same.
-            if (it == byPath.end() || it->second->value != next[i].value || it->second->type != next[i].type ||
-                it->second->bytes != next[i].bytes)
+            if (it == byPath.end() || it->second->value != next[i].value || it->second->type != next[i].type || it->second->bytes != next[i].bytes)
                 changed.insert(int(i));
         }
     }
@@ -163,7 +163,10 @@ int PropertyTreeModel::rowCount(const QModelIndex& parent) const
     return int(m_nodes[size_t(nodeOf(parent))].children.size());
 }
 
-int PropertyTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int PropertyTreeModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
 {
@@ -196,8 +199,7 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
     case NumberRole: return n.number ? QVariant(*n.number) : QVariant();
     case ChangedRole: return m_changed.contains(int(index.internalId()));
     case AbsentRole: return n.absent;
-    case BytesRole:
-        return n.isBytes ? QVariant(QByteArray(reinterpret_cast<const char*>(n.bytes.data()), qsizetype(n.bytes.size()))) : QVariant();
+    case BytesRole: return n.isBytes ? QVariant(QByteArray(reinterpret_cast<const char*>(n.bytes.data()), qsizetype(n.bytes.size()))) : QVariant();
     case UnnamedRole: return n.unnamed;
     case BlobRole: return n.blob;
     case DamageRole: return m_damage.value(int(index.internalId()));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Every property of one entity in the displayed frame: name, value, type; nested structs,
 // arrays and maps as expandable rows. When the shape is unchanged between frames only values
@@ -17,11 +18,14 @@ class PropertyTreeModel : public QAbstractItemModel {
 public:
     enum Column { NameColumn, ValueColumn, TypeColumn, ColumnCount };
     enum Roles {
-        PathRole = Qt::UserRole + 1, NumberRole, ChangedRole, AbsentRole,
-        BytesRole,   ///< QByteArray of a byte node (blob or unnamed bytes); invalid otherwise
+        PathRole = Qt::UserRole + 1,
+        NumberRole,
+        ChangedRole,
+        AbsentRole,
+        BytesRole, ///< QByteArray of a byte node (blob or unnamed bytes); invalid otherwise
         UnnamedRole, ///< bool: under "Unnamed fields" (data no schema name addresses)
-        BlobRole,    ///< bool: bytes stored by the SDK's blob convention under this field's name
-        DamageRole,  ///< QString: why this nested container's values are not the writer's; empty if intact
+        BlobRole, ///< bool: bytes stored by the SDK's blob convention under this field's name
+        DamageRole, ///< QString: why this nested container's values are not the writer's; empty if intact
     };
 
     explicit PropertyTreeModel(QObject* parent = nullptr);

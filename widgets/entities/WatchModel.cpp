@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "entities/WatchModel.hpp"
 
-#include "vtx/model/PropertyTree.hpp"
 #include "session/ViewState.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <QFontDatabase>
 
@@ -92,8 +93,14 @@ void WatchModel::removeRows(const QList<int>& rows)
     }
 }
 
-int WatchModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_watches.size()); }
-int WatchModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int WatchModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_watches.size());
+}
+int WatchModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant WatchModel::data(const QModelIndex& index, int role) const
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pinned properties across entities ("player_3.Health"), valued at the view state's shown frame
 // and named by the entity's label in that frame ("s1mple · Health"; the id when it has none).

@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "find/ChangeSeeker.hpp"
 
-#include "vtx/diff/FrameScan.hpp"
 #include "session/ReplaySession.hpp"
+#include "vtx/diff/FrameScan.hpp"
 
 #include <QPointer>
 #include <QThreadPool>
@@ -13,7 +14,10 @@ ChangeSeeker::ChangeSeeker(ReplaySession* session, QObject* parent) : QObject(pa
     connect(session, &ReplaySession::closed, this, &ChangeSeeker::cancel);
 }
 
-ChangeSeeker::~ChangeSeeker() { m_jobs.cancel(); }
+ChangeSeeker::~ChangeSeeker()
+{
+    m_jobs.cancel();
+}
 
 void ChangeSeeker::cancel()
 {
@@ -21,7 +25,10 @@ void ChangeSeeker::cancel()
         emit finished(-1, tr("Search cancelled"));
 }
 
-void ChangeSeeker::seekChange(const EntityKey& entity, const QString& path, bool forward) { start(entity, path, forward, false); }
+void ChangeSeeker::seekChange(const EntityKey& entity, const QString& path, bool forward)
+{
+    start(entity, path, forward, false);
+}
 
 void ChangeSeeker::seekCondition(const QString& expression, bool forward)
 {

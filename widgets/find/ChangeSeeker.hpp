@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Seek by change for the GUI: scans for the next / previous frame where an entity's property
 // changes or where a query expression becomes true for the frame, on a worker thread, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the Go to dialog's text means: a frame number ("1200") or a game time in seconds with
 // an `s` suffix ("12.5s"). Parsed here, resolved against the replay by the caller.

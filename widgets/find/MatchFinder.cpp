@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: MIT
 #include "find/MatchFinder.hpp"
 
-#include "vtx/query/QueryScan.hpp"
 #include "session/ReplaySession.hpp"
+#include "vtx/query/QueryScan.hpp"
 
 #include <QPointer>
 
@@ -12,7 +13,10 @@ MatchFinder::MatchFinder(ReplaySession* session, QObject* parent) : QObject(pare
     connect(session, &ReplaySession::closed, this, &MatchFinder::cancel);
 }
 
-MatchFinder::~MatchFinder() { m_jobs.cancel(); }
+MatchFinder::~MatchFinder()
+{
+    m_jobs.cancel();
+}
 
 void MatchFinder::cancel()
 {
@@ -61,7 +65,8 @@ void MatchFinder::findAll(const QString& expression)
             frames.push_back(m.frame);
         QString message = tr("%n frame(s) where %1", nullptr, int(frames.size())).arg(expression);
         if (!r->problems.empty())
-            message += tr(" — %n unreadable part(s) not searched: %1", nullptr, int(r->problems.size())).arg(QString::fromStdString(r->problems.front().message));
+            message += tr(" — %n unreadable part(s) not searched: %1", nullptr, int(r->problems.size()))
+                           .arg(QString::fromStdString(r->problems.front().message));
         emit self->found(expression, frames, message);
     });
     emit started(tr("Finding every frame where %1").arg(expression));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Find all: every frame of the replay where a query expression holds (README "Query
 // language"), scanned on a worker (chunk by chunk, the chunk on screen reused) with progress

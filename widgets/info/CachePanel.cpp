@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "info/CachePanel.hpp"
 
 #include "session/ReplaySession.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Cache dock: the policy in use (Debug ▸ Cache policy switches it), its mode and window, residency against the
 // budget, hit rate and decode figures, refreshed every 250 ms; plus the one-line summary the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "info/EventsModel.hpp"
 
 #include "session/ReplaySession.hpp"
@@ -25,8 +26,14 @@ void EventsModel::reload()
     endResetModel();
 }
 
-int EventsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int EventsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int EventsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int EventsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant EventsModel::data(const QModelIndex& index, int role) const
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Timeline events of the open replay as a table (time, type, label, entity, frame).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "info/FileInfoPanel.hpp"
 
 #include <QDateTime>
@@ -27,7 +28,11 @@ void FileInfoPanel::showFile(const vtx::ReplayFile& f, const QString& path)
     item(nullptr, tr("UUID"), QString::fromStdString(h.replayUuid));
     item(nullptr, tr("Recorded"), QDateTime::fromSecsSinceEpoch(h.recordedUtcTimestamp, QTimeZone::utc()).toString(Qt::ISODate));
     item(nullptr, tr("Format"), QStringLiteral("%1.%2, schema %3").arg(h.formatMajor).arg(h.formatMinor).arg(h.schemaVersion));
-    item(nullptr, tr("Data"), QStringLiteral("%1 %2 (%3)").arg(QString::fromStdString(h.dataIdentifier)).arg(h.dataVersion).arg(QString::fromStdString(h.dataVersionString)));
+    item(nullptr, tr("Data"),
+         QStringLiteral("%1 %2 (%3)")
+             .arg(QString::fromStdString(h.dataIdentifier))
+             .arg(h.dataVersion)
+             .arg(QString::fromStdString(h.dataVersionString)));
     item(nullptr, tr("Frames"), QString::number(f.frameCount()));
     item(nullptr, tr("Duration"), QStringLiteral("%1 s").arg(double(f.footer().durationSeconds), 0, 'f', 3));
     auto* schema = item(nullptr, tr("Schema"), tr("%n struct(s)", nullptr, int(f.schema().structs().size())));
@@ -39,7 +44,8 @@ void FileInfoPanel::showFile(const vtx::ReplayFile& f, const QString& path)
     }
     auto* seek = item(nullptr, tr("Seek table"), tr("%n chunk(s)", nullptr, int(f.chunks().size())));
     for (const auto& c : f.chunks())
-        item(seek, QStringLiteral("#%1").arg(c.chunkIndex), tr("frames %1–%2 · offset %3 · %4 bytes").arg(c.startFrame).arg(c.endFrame).arg(c.fileOffset).arg(c.chunkSizeBytes));
+        item(seek, QStringLiteral("#%1").arg(c.chunkIndex),
+             tr("frames %1–%2 · offset %3 · %4 bytes").arg(c.startFrame).arg(c.endFrame).arg(c.fileOffset).arg(c.chunkSizeBytes));
     const auto& problems = f.problems();
     auto* probs = item(nullptr, tr("Problems"), QString::number(problems.size()));
     for (const auto& p : problems)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The File dock: header fields, sizes, schema, seek table and the problems found on open.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "info/TimeDataModel.hpp"
 
 #include "timeline/TimeFormat.hpp"
@@ -16,10 +17,13 @@ QString utcFull(const vtx::ReplayFile& f, int frame)
     const int64_t ms = utcMsOfFrame(f, frame);
     return ms < 0 ? QStringLiteral("—") : QDateTime::fromMSecsSinceEpoch(ms, QTimeZone::utc()).toString("yyyy-MM-dd HH:mm:ss.zzz");
 }
-QString seconds(int64_t ticks) { return QObject::tr("%1 s").arg(double(ticks) / 1e7, 0, 'f', 3); }
+QString seconds(int64_t ticks)
+{
+    return QObject::tr("%1 s").arg(double(ticks) / 1e7, 0, 'f', 3);
+}
 } // namespace
 
-TimeDataModel::TimeDataModel(Table table, QObject* parent) : QAbstractTableModel(parent), m_table(table) {}
+TimeDataModel::TimeDataModel(Table table, QObject* parent) : QAbstractTableModel(parent), m_table(table) { }
 
 std::vector<int> TimeDataModel::gapFramesOf(const vtx::ReplayFile& file)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Time data dock's tables (the SDK inspector's Time Data tabs): the footer's gaps (where the
 // wall clock jumped), its segments (runs between game-clock direction changes and manual

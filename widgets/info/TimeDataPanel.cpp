@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "info/TimeDataPanel.hpp"
 
 #include "info/TimeDataModel.hpp"
@@ -34,9 +35,8 @@ TimeDataPanel::TimeDataPanel(QWidget* parent) : QWidget(parent)
         connect(view, &QTableView::activated, this, seek);
         connect(model, &QAbstractItemModel::modelReset, view, [view, model, title, this] {
             view->resizeColumnsToContents();
-            m_tabs->setTabText(m_tabs->indexOf(view), model->table() == TimeDataModel::Table::Times
-                                                          ? title
-                                                          : QStringLiteral("%1 (%2)").arg(title).arg(model->rowCount()));
+            m_tabs->setTabText(m_tabs->indexOf(view),
+                               model->table() == TimeDataModel::Table::Times ? title : QStringLiteral("%1 (%2)").arg(title).arg(model->rowCount()));
         });
         m_tabs->addTab(view, title);
     };

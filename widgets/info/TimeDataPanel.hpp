@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Time data dock: gaps, segments and per-frame times as tabs of tables; clicking a row (or
 // Enter on it) seeks to its frame.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "map/MapRenderer.hpp"
 
 #include <QFontMetrics>
@@ -32,9 +33,7 @@ void MapViewport::zoomAt(QPointF pixel, double factor)
 QRectF MapScene::worldBounds() const
 {
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-    auto add = [&](QPointF p) {
-        x0 = std::min(x0, p.x()), y0 = std::min(y0, p.y()), x1 = std::max(x1, p.x()), y1 = std::max(y1, p.y());
-    };
+    auto add = [&](QPointF p) { x0 = std::min(x0, p.x()), y0 = std::min(y0, p.y()), x1 = std::max(x1, p.x()), y1 = std::max(y1, p.y()); };
     for (const MapGlyph& g : glyphs)
         add(g.world);
     for (const MapGhost& g : ghosts)
@@ -265,8 +264,7 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     p.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
     for (const MapGlyph& g : scene.glyphs)
         if (g.damaged && visible.contains(vp.toPixel(g.world)))
-            p.drawRect(QRectF(vp.toPixel(g.world) - QPointF(kGlyphRadius + 3, kGlyphRadius + 3),
-                              QSizeF(2 * kGlyphRadius + 6, 2 * kGlyphRadius + 6)));
+            p.drawRect(QRectF(vp.toPixel(g.world) - QPointF(kGlyphRadius + 3, kGlyphRadius + 3), QSizeF(2 * kGlyphRadius + 6, 2 * kGlyphRadius + 6)));
 
     // Events near their time: diamonds.
     p.setPen(QPen(colours.color(QPalette::WindowText), 1));

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the map draws, already reduced to map-plane coordinates (world units, u right, v up),
 // and how it draws it. Kept apart from the widget so tests and the bench paint into a QImage
 // exactly what the dock paints on screen.
 
-#include "vtx/base/Types.hpp"
 #include "entities/EntityTreeModel.hpp"
+#include "vtx/base/Types.hpp"
 
 #include <QColor>
 #include <QImage>
@@ -25,7 +26,7 @@ namespace vtxw {
 /// tests. Pixels grow right and down; the map's v axis grows up.
 struct MapViewport {
     QSizeF size{1, 1};
-    QPointF centre;              ///< world point at the middle of the widget
+    QPointF centre; ///< world point at the middle of the widget
     double pixelsPerUnit = 1.0;
 
     QPointF toPixel(QPointF world) const
@@ -45,11 +46,11 @@ struct MapViewport {
 
 struct MapGlyph {
     EntityKey key;
-    QString name;       ///< shown on hover and for the selection
+    QString name; ///< shown on hover and for the selection
     QPointF world;
-    vtx::Vec3 position;  ///< in the world, for the A→B delta
+    vtx::Vec3 position; ///< in the world, for the A→B delta
     double heading = std::nan(""); ///< radians counter-clockwise from +u; NaN: none
-    int colour = 0;     ///< index into MapScene::palette
+    int colour = 0; ///< index into MapScene::palette
     bool damaged = false; ///< its stored hash disagrees with its values (FrameIntegrity): position not as recorded
 };
 
@@ -61,14 +62,14 @@ struct MapGhost {
     EntityKey key;
     QString name;
     double distance = 0; ///< world units from A to B
-    QString delta;       ///< "(+1.5, -2, 0)" in world axes
+    QString delta; ///< "(+1.5, -2, 0)" in world axes
 };
 
 struct MapTrail {
     int glyph = -1;
-    std::vector<QPointF> points;  ///< oldest first
-    std::vector<float> ages;      ///< per point, 0 (now) .. 1 (oldest in the window)
-    std::vector<uint8_t> breaks;  ///< per point: not joined to the previous one
+    std::vector<QPointF> points; ///< oldest first
+    std::vector<float> ages; ///< per point, 0 (now) .. 1 (oldest in the window)
+    std::vector<uint8_t> breaks; ///< per point: not joined to the previous one
 };
 
 struct MapEvent {
@@ -88,15 +89,15 @@ struct MapScene {
     std::vector<MapLegendEntry> legend;
     std::vector<MapTrail> trails;
     std::vector<MapEvent> events;
-    bool comparing = false;        ///< A is pinned and on the map
-    std::vector<MapGhost> ghosts;  ///< A's entities (comparing)
-    std::vector<int> added;        ///< glyphs of entities A does not have (comparing)
-    int selected = -1;             ///< glyph index
-    int hovered = -1;              ///< glyph index
-    int hoveredArrow = -1;         ///< ghost index
-    int unplaced = 0;              ///< entities of the frame not on the map
-    QString note;                  ///< one line under the legend ("A loading…", "events carry no location")
-    QImage background;             ///< drawn under everything, stretched over backgroundWorld
+    bool comparing = false; ///< A is pinned and on the map
+    std::vector<MapGhost> ghosts; ///< A's entities (comparing)
+    std::vector<int> added; ///< glyphs of entities A does not have (comparing)
+    int selected = -1; ///< glyph index
+    int hovered = -1; ///< glyph index
+    int hoveredArrow = -1; ///< ghost index
+    int unplaced = 0; ///< entities of the frame not on the map
+    QString note; ///< one line under the legend ("A loading…", "events carry no location")
+    QImage background; ///< drawn under everything, stretched over backgroundWorld
     QRectF backgroundWorld;
     QString unitName = QStringLiteral("u");
 

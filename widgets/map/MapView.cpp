@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "map/MapView.hpp"
 
 #include "common/Prompts.hpp"
@@ -204,7 +205,8 @@ bool MapCanvas::event(QEvent* e)
         const QPointF at = help->pos();
         if (const int a = m_scene.comparing && m_scene.glyphAt(m_vp, at) < 0 ? m_scene.arrowAt(m_vp, at) : -1; a >= 0) {
             const MapGhost& g = m_scene.ghosts[size_t(a)];
-            QToolTip::showText(help->globalPos(), tr("%1 moved %2 %3\nΔ %4").arg(g.name).arg(g.distance, 0, 'g', 6).arg(m_scene.unitName, g.delta), this);
+            QToolTip::showText(help->globalPos(), tr("%1 moved %2 %3\nΔ %4").arg(g.name).arg(g.distance, 0, 'g', 6).arg(m_scene.unitName, g.delta),
+                               this);
         } else if (const int ev = m_scene.eventAt(m_vp, at); ev >= 0) {
             const MapEvent& m = m_scene.events[size_t(ev)];
             QToolTip::showText(help->globalPos(), tr("%1 (frame %2) — click to seek").arg(m.label).arg(m.frame), this);
@@ -241,8 +243,7 @@ QString valueText(vtx::ContainerView c, const vtx::FieldDef& f)
         auto v = c.get<std::string_view>(f.key);
         return v ? QString::fromUtf8(v->data(), qsizetype(v->size())) : QString();
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -256,9 +257,9 @@ void retireOnPool(std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks)
 bool colourable(const vtx::FieldDef& f)
 {
     using vtx::FieldType;
-    return !f.shadowed && f.key.container == vtx::ContainerKind::Scalar
-           && (f.key.type == FieldType::Bool || f.key.type == FieldType::Int8 || f.key.type == FieldType::Int32
-               || f.key.type == FieldType::Int64 || f.key.type == FieldType::String);
+    return !f.shadowed && f.key.container == vtx::ContainerKind::Scalar &&
+        (f.key.type == FieldType::Bool || f.key.type == FieldType::Int8 || f.key.type == FieldType::Int32 || f.key.type == FieldType::Int64 ||
+         f.key.type == FieldType::String);
 }
 
 } // namespace
@@ -749,7 +750,8 @@ QPointF MapView::toWorld(const vtx::Vec3& p) const
     return QPointF(uv[0], uv[1]);
 }
 
-void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix) const
+void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other,
+                        const QString& unmatchedSuffix) const
 {
     // `other`'s entities as hollow ghosts; one also on screen gets an arrow to its glyph (how far
     // the shown frame is from `other`), the shown frame's entities absent from `other` are
@@ -975,8 +977,9 @@ void MapView::chooseBackground()
     const QRectF current = m_canvas->scene().worldBounds();
     const QString initial = QStringLiteral("%1 %2 %3 %4").arg(current.left()).arg(current.top()).arg(current.right()).arg(current.bottom());
     QString text = initial;
-    const bool ok = prompts().askText(this, tr("Background bounds"),
-                                               tr("World bounds of the image on the %1 plane: left bottom right top").arg(QString::fromLatin1(vtx::planeName(m_plane.up))), text);
+    const bool ok = prompts().askText(
+        this, tr("Background bounds"),
+        tr("World bounds of the image on the %1 plane: left bottom right top").arg(QString::fromLatin1(vtx::planeName(m_plane.up))), text);
     if (!ok)
         return;
     const QStringList parts = text.split(' ', Qt::SkipEmptyParts);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Map dock: every entity of the shown frame as a glyph on the plane across the up axis,
 // coloured by type or by a chosen property, with trails of the last seconds, the diff's frame A
@@ -7,10 +8,10 @@
 // Trails are read on a worker from chunks it decodes itself, never through the playhead's
 // cache window, and fill in chunk by chunk.
 
+#include "map/MapRenderer.hpp"
+#include "session/JobTracker.hpp"
 #include "vtx/map/EntityPositions.hpp"
 #include "vtx/map/Trails.hpp"
-#include "session/JobTracker.hpp"
-#include "map/MapRenderer.hpp"
 
 #include <QHash>
 #include <QWidget>

@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: MIT
 // The map while two replays are compared: the compared replay's entities, at its frame paired
 // with the shown one, as hollow ghosts with arrows to where this replay has them.
 
 #include "map/MapView.hpp"
-
 
 namespace vtxw {
 

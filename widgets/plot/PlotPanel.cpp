@@ -1,20 +1,22 @@
+// SPDX-License-Identifier: MIT
 #include "plot/PlotPanel.hpp"
-#include "common/Prompts.hpp"
 #include "common/CsvFile.hpp"
+#include "common/Prompts.hpp"
 #include "session/JobProgress.hpp"
 #include "vtx/plot/ExpressionSeries.hpp"
 
-#include "vtx/analysis/Analyses.hpp"
 #include "session/ReplaySession.hpp"
-#include "timeline/TimeFormat.hpp"
 #include "session/ViewState.hpp"
+#include "timeline/TimeFormat.hpp"
+#include "vtx/analysis/Analyses.hpp"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QListView>
 #include <QMouseEvent>
@@ -24,7 +26,6 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QToolButton>
-#include <QInputDialog>
 #include <QVBoxLayout>
 #include <QWheelEvent>
 #include <cmath>
@@ -34,11 +35,10 @@ namespace vtxw {
 
 namespace {
 constexpr int kDragThreshold = 4; ///< px: below this a press-release is a click (seek)
-constexpr double kMinSpan = 20;   ///< frames: the timeline's smallest zoom, so linking never fights
-}
+constexpr double kMinSpan = 20; ///< frames: the timeline's smallest zoom, so linking never fights
+} // namespace
 
-PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* parent)
-    : QWidget(parent), m_session(session), m_model(model)
+PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* parent) : QWidget(parent), m_session(session), m_model(model)
 {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
@@ -161,7 +161,10 @@ void PlotCanvas::paintEvent(QPaintEvent*)
     paintPlot(p, m_scene, layout());
 }
 
-void PlotCanvas::resizeEvent(QResizeEvent*) { m_stale = true; }
+void PlotCanvas::resizeEvent(QResizeEvent*)
+{
+    m_stale = true;
+}
 
 void PlotCanvas::mousePressEvent(QMouseEvent* e)
 {
@@ -387,7 +390,10 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
         onOpened();
 }
 
-PlotPanel::~PlotPanel() { m_jobs.cancel(); }
+PlotPanel::~PlotPanel()
+{
+    m_jobs.cancel();
+}
 
 void PlotPanel::onOpened()
 {
@@ -396,8 +402,14 @@ void PlotPanel::onOpened()
         m_canvas->setXRange(m_view->zoomFirst(), m_view->zoomLast());
 }
 
-bool PlotPanel::isLinked() const { return m_link->isChecked(); }
-void PlotPanel::setLinked(bool linked) { m_link->setChecked(linked); }
+bool PlotPanel::isLinked() const
+{
+    return m_link->isChecked();
+}
+void PlotPanel::setLinked(bool linked)
+{
+    m_link->setChecked(linked);
+}
 
 quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& path)
 {
@@ -454,8 +466,9 @@ void PlotPanel::askForExpression()
     QSettings settings;
     QString text = settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString();
     const bool ok = prompts().askText(this, tr("Plot an expression"),
-                                               tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
-                                                  "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"), text);
+                                      tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
+                                         "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"),
+                                      text);
     if (!ok || text.trimmed().isEmpty())
         return;
     settings.setValue("plot/lastExpression", text);
@@ -569,7 +582,10 @@ void PlotPanel::startScan()
         });
 }
 
-QString PlotPanel::statusText() const { return m_status->text(); }
+QString PlotPanel::statusText() const
+{
+    return m_status->text();
+}
 
 void PlotPanel::updateStatus()
 {
@@ -625,6 +641,9 @@ bool PlotPanel::exportCsv(const QString& path, QString* error) const
     return saveCsvFile(t, path, error);
 }
 
-bool PlotPanel::exportPng(const QString& path) const { return m_canvas->grab().save(path, "PNG"); }
+bool PlotPanel::exportPng(const QString& path) const
+{
+    return m_canvas->grab().save(path, "PNG");
+}
 
 } // namespace vtxw

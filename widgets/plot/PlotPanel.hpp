@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Plot dock: several series, each over the whole replay, computed on a worker in one pass
 // over the chunks (progress, cancel); a legend with show/hide; axes in the timeline's time unit;
@@ -7,9 +8,9 @@
 // the number of points.
 
 #include "entities/EntityTreeModel.hpp"
-#include "session/JobTracker.hpp"
 #include "plot/PlotRenderer.hpp"
 #include "plot/PlotSeriesModel.hpp"
+#include "session/JobTracker.hpp"
 #include "shell/UserSettings.hpp"
 
 #include <QWidget>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "plot/PlotRenderer.hpp"
 
 #include <QCoreApplication>
@@ -13,7 +14,10 @@ namespace {
 constexpr int kLeft = 64, kTop = 8, kRight = 12, kBottom = 22;
 }
 
-QRect plotArea(QSize size) { return QRect(QPoint(0, 0), size).adjusted(kLeft, kTop, -kRight, -kBottom); }
+QRect plotArea(QSize size)
+{
+    return QRect(QPoint(0, 0), size).adjusted(kLeft, kTop, -kRight, -kBottom);
+}
 
 double niceStep(double raw)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the plot dock paints, apart from the widget (like MapRenderer): a scene (series, x range,
 // y mode, failed spans, playhead, hover) → a layout computed when the range, the size or the
@@ -30,7 +31,7 @@ struct PlotSeriesView {
 struct PlotScene {
     QSize size{600, 200};
     double first = 0, last = 1; ///< visible frames
-    bool fitY = true;           ///< y range from the visible data; else [yMin, yMax]
+    bool fitY = true; ///< y range from the visible data; else [yMin, yMax]
     double yMin = 0, yMax = 1;
     std::vector<PlotSeriesView> series; ///< the shown ones, drawn in order
     std::vector<vtx::FrameSpan> failed; ///< frames no series could read: hatched
@@ -45,7 +46,7 @@ struct PlotScene {
 };
 
 struct PlotLayout {
-    QRect plot;        ///< the data area inside the axes
+    QRect plot; ///< the data area inside the axes
     vtx::ColumnMap map;
     std::vector<std::vector<vtx::PlotColumn>> columns; ///< per scene series
     double yMin = 0, yMax = 1;

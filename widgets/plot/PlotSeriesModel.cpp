@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "plot/PlotSeriesModel.hpp"
 
 #include <array>
@@ -6,9 +7,8 @@ namespace vtxw {
 
 namespace {
 // Okabe–Ito first (colour-blind safe, readable on light and dark), then a few more distinct ones.
-constexpr std::array<QRgb, 10> kColours{0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00,
-                                        0x56B4E9, 0x8C564B, 0x7F7F7F, 0xBCBD22, 0x9467BD};
-}
+constexpr std::array<QRgb, 10> kColours{0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x8C564B, 0x7F7F7F, 0xBCBD22, 0x9467BD};
+} // namespace
 
 quint64 PlotSeriesModel::add(const QString& name, SamplerFactory factory)
 {
@@ -106,7 +106,10 @@ bool PlotSeriesModel::hasPending() const
     return false;
 }
 
-int PlotSeriesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_entries.size()); }
+int PlotSeriesModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
 
 QVariant PlotSeriesModel::data(const QModelIndex& index, int role) const
 {
@@ -124,22 +127,15 @@ QVariant PlotSeriesModel::data(const QModelIndex& index, int role) const
         if (!e.data)
             return tr("%1: being computed").arg(e.name);
         return e.data->damagedFrames.empty()
-                   ? tr("%1: %n point(s)", nullptr, int(e.data->frames.size())).arg(e.name)
-                   : tr("%1: %2 points, %3 not as recorded (marked)").arg(e.name).arg(e.data->frames.size()).arg(e.data->damagedFrames.size());
-    case Qt::DecorationRole:
-        return e.colour;
-    case Qt::CheckStateRole:
-        return e.visible ? Qt::Checked : Qt::Unchecked;
-    case IdRole:
-        return e.id;
-    case PointCountRole:
-        return e.data ? qlonglong(e.data->frames.size()) : qlonglong(0);
-    case ComputingRole:
-        return !e.data && e.error.isEmpty();
-    case DamagedCountRole:
-        return e.data ? qlonglong(e.data->damagedFrames.size()) : qlonglong(0);
-    default:
-        return {};
+            ? tr("%1: %n point(s)", nullptr, int(e.data->frames.size())).arg(e.name)
+            : tr("%1: %2 points, %3 not as recorded (marked)").arg(e.name).arg(e.data->frames.size()).arg(e.data->damagedFrames.size());
+    case Qt::DecorationRole: return e.colour;
+    case Qt::CheckStateRole: return e.visible ? Qt::Checked : Qt::Unchecked;
+    case IdRole: return e.id;
+    case PointCountRole: return e.data ? qlonglong(e.data->frames.size()) : qlonglong(0);
+    case ComputingRole: return !e.data && e.error.isEmpty();
+    case DamagedCountRole: return e.data ? qlonglong(e.data->damagedFrames.size()) : qlonglong(0);
+    default: return {};
     }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The plot's series: the legend's model. Each row is one series with its colour, whether it is
 // shown (the check box), and its data once the worker has computed it. How a series reads a
@@ -19,9 +20,9 @@ using SamplerFactory = std::function<vtx::Result<std::unique_ptr<vtx::SeriesSamp
 
 struct PlotSeriesEntry {
     quint64 id = 0;
-    QString name;        ///< unambiguous: "player_76561198000000000.Health" (CSV columns, tooltips)
-    QString shownName;   ///< what the legend and the readout say: "s1mple · Health", else `name`
-    int bucket = -1;     ///< a property series: its entity (bucket, id) and path; else bucket -1
+    QString name; ///< unambiguous: "player_76561198000000000.Health" (CSV columns, tooltips)
+    QString shownName; ///< what the legend and the readout say: "s1mple · Health", else `name`
+    int bucket = -1; ///< a property series: its entity (bucket, id) and path; else bucket -1
     QString uniqueId;
     QString path;
     QColor colour;
@@ -29,7 +30,7 @@ struct PlotSeriesEntry {
     SamplerFactory factory;
     std::shared_ptr<const vtx::SeriesData> data; ///< null while being computed
     std::shared_ptr<const vtx::SeriesSummary> summary; ///< of `data`, made on the worker
-    QString error;                               ///< the sampler could not be made (bad path)
+    QString error; ///< the sampler could not be made (bad path)
 };
 
 class PlotSeriesModel : public QAbstractListModel {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A whole-replay walk (analyses, plot series) run as a job: cancelled with the job, its progress
 // shown on a progress bar while the job is the latest of its tracker.

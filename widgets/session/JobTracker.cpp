@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/JobTracker.hpp"
 
 #include <QThreadPool>
@@ -37,7 +38,7 @@ void takeOver([[maybe_unused]] const void* object)
 namespace {
 class PoolTask final : public QRunnable {
 public:
-    explicit PoolTask(std::function<void()> f) : m_f(std::move(f)) {}
+    explicit PoolTask(std::function<void()> f) : m_f(std::move(f)) { }
     void run() override
     {
         takeOver(this);
@@ -60,7 +61,7 @@ const QEvent::Type kDeliveryEvent = QEvent::Type(QEvent::registerEventType());
 
 class Delivery final : public QEvent {
 public:
-    explicit Delivery(std::function<void()> f) : QEvent(kDeliveryEvent), m_f(std::move(f)) {}
+    explicit Delivery(std::function<void()> f) : QEvent(kDeliveryEvent), m_f(std::move(f)) { }
     void run()
     {
         takeOver(this);
@@ -125,7 +126,10 @@ QThreadPool* jobPool()
 }
 } // namespace
 
-void waitForPoolJobs() { jobPool()->waitForDone(); }
+void waitForPoolJobs()
+{
+    jobPool()->waitForDone();
+}
 
 void startOnPool(std::function<void()> f)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one way the GUI runs work off the UI thread and brings its answer back (after hotspot's
 // job tracker). Every job gets an id; starting a job supersedes the previous one of the same
@@ -39,9 +40,9 @@ void waitForPoolJobs();
 } // namespace detail
 
 enum class JobOutcome {
-    Current,    ///< the tracker's latest job, not cancelled: the answer is wanted
+    Current, ///< the tracker's latest job, not cancelled: the answer is wanted
     Superseded, ///< a newer job of the same tracker started meanwhile
-    Cancelled,  ///< cancel() ran (or the owner went away) after this job started
+    Cancelled, ///< cancel() ran (or the owner went away) after this job started
 };
 
 class JobTracker;
@@ -61,20 +62,17 @@ public:
     /// Runs `deliver(outcome)` on the UI thread: inline when called there, else through a
     /// queued call. Dropped when the owner is gone; otherwise the tracker decides there — not
     /// the worker, whose view is already stale — whether the answer is still wanted.
-    template <class Deliver>
-    void post(Deliver deliver) const;
+    template <class Deliver> void post(Deliver deliver) const;
 
     /// The job's final answer: `done()` runs on the UI thread only when the job is still its
     /// tracker's latest and not cancelled, after the tracker marked it finished (isRunning()
     /// reads false inside). Superseded and cancelled answers are dropped: the newer job, or
     /// whoever cancelled, reports for them.
-    template <class Done>
-    void finishWith(Done done) const;
+    template <class Done> void finishWith(Done done) const;
 
     /// A part of the answer (progress, rows found so far): `show()` runs on the UI thread only
     /// while the job is its tracker's latest and not cancelled; the job keeps running.
-    template <class Show>
-    void postIfCurrent(Show show) const
+    template <class Show> void postIfCurrent(Show show) const
     {
         post([show = std::move(show)](JobOutcome outcome) mutable {
             if (outcome == JobOutcome::Current)
@@ -86,7 +84,7 @@ private:
     friend class JobTracker;
     uint64_t m_id = 0;
     std::shared_ptr<std::atomic<bool>> m_flag;
-    QPointer<QObject> m_owner;       ///< created on the UI thread, only copied elsewhere
+    QPointer<QObject> m_owner; ///< created on the UI thread, only copied elsewhere
     JobTracker* m_tracker = nullptr; ///< a member of the owner: valid while m_owner is
 };
 
@@ -143,8 +141,7 @@ public:
 
     /// Starts a job running `work(token)` on the global pool; `deliver(outcome, result)` runs on
     /// the UI thread with what `work` returned.
-    template <class Work, class Deliver>
-    JobToken run(Work work, Deliver deliver)
+    template <class Work, class Deliver> JobToken run(Work work, Deliver deliver)
     {
         JobToken token = start();
         detail::startOnPool([token, work = std::move(work), deliver = std::move(deliver)]() mutable {
@@ -156,8 +153,7 @@ public:
 
     /// Like run(), when only the latest answer matters (nearly always): `done(result)` runs on
     /// the UI thread only for the tracker's current job, after finish() (see finishWith).
-    template <class Work, class Done>
-    JobToken runLatest(Work work, Done done)
+    template <class Work, class Done> JobToken runLatest(Work work, Done done)
     {
         return run(std::move(work), [this, done = std::move(done)](JobOutcome outcome, auto result) mutable {
             if (outcome != JobOutcome::Current)
@@ -175,8 +171,7 @@ private:
     bool m_running = false;
 };
 
-template <class Deliver>
-void JobToken::post(Deliver deliver) const
+template <class Deliver> void JobToken::post(Deliver deliver) const
 {
     QCoreApplication* app = QCoreApplication::instance();
     if (!app)
@@ -193,8 +188,7 @@ void JobToken::post(Deliver deliver) const
     });
 }
 
-template <class Done>
-void JobToken::finishWith(Done done) const
+template <class Done> void JobToken::finishWith(Done done) const
 {
     post([token = *this, done = std::move(done)](JobOutcome outcome) mutable {
         if (outcome != JobOutcome::Current)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/PlaybackController.hpp"
 
 #include "session/ReplaySession.hpp"
@@ -6,8 +7,7 @@
 
 namespace vtxw {
 
-PlaybackController::PlaybackController(ReplaySession* session, QObject* parent)
-    : QObject(parent), m_session(session), m_view(session->viewState())
+PlaybackController::PlaybackController(ReplaySession* session, QObject* parent) : QObject(parent), m_session(session), m_view(session->viewState())
 {
     m_timer.setInterval(15);
     m_timer.setTimerType(Qt::PreciseTimer);
@@ -48,7 +48,10 @@ void PlaybackController::pause()
     emit playingChanged(false);
 }
 
-void PlaybackController::togglePlay() { isPlaying() ? pause() : play(); }
+void PlaybackController::togglePlay()
+{
+    isPlaying() ? pause() : play();
+}
 
 void PlaybackController::setSpeed(double speed)
 {
@@ -96,7 +99,10 @@ void PlaybackController::tick()
         pause();
 }
 
-void PlaybackController::stepFrames(int delta) { seek(m_view->requestedFrame() + delta); }
+void PlaybackController::stepFrames(int delta)
+{
+    seek(m_view->requestedFrame() + delta);
+}
 
 void PlaybackController::stepSeconds(double seconds)
 {
@@ -107,8 +113,14 @@ void PlaybackController::stepSeconds(double seconds)
     seek(frame);
 }
 
-void PlaybackController::goToStart() { seek(0); }
-void PlaybackController::goToEnd() { seek(m_session->frameCount() - 1); }
+void PlaybackController::goToStart()
+{
+    seek(0);
+}
+void PlaybackController::goToEnd()
+{
+    seek(m_session->frameCount() - 1);
+}
 
 void PlaybackController::seek(int frame)
 {

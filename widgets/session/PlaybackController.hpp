@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Play/pause, speed and stepping, in game time: at 4x the playhead follows game time and skips
 // frames rather than falling behind; reaching the end stops; the view state's A–B loop jumps
@@ -47,7 +48,7 @@ private:
     QElapsedTimer m_clock;
     double m_speed = 1.0;
     double m_targetTicks = 0; ///< game time the playhead should show
-    bool m_ticking = false;   ///< tick() is moving the playhead (not a seek)
+    bool m_ticking = false; ///< tick() is moving the playhead (not a seek)
 };
 
 } // namespace vtxw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/ReplaySession.hpp"
 
 #include "vtx/cache/CachePolicy.hpp"
@@ -53,16 +54,16 @@ void ReplaySession::pollFollowedFile()
     // Disk reads and the decode of new chunks stay off the UI thread. close() and a new open
     // cancel the job; stopping following is checked on delivery.
     m_refreshJobs.runLatest([file](const JobToken&) { return file->refresh(); },
-                      [this, file](auto result) {
-                          if (m_file != file || !isFollowing())
-                              return;
-                          if (!result) {
-                              emit followFailed(QString::fromStdString(result.message()));
-                              return;
-                          }
-                          if (*result)
-                              adoptRefreshed(std::move(*result));
-                      });
+                            [this, file](auto result) {
+                                if (m_file != file || !isFollowing())
+                                    return;
+                                if (!result) {
+                                    emit followFailed(QString::fromStdString(result.message()));
+                                    return;
+                                }
+                                if (*result)
+                                    adoptRefreshed(std::move(*result));
+                            });
 }
 
 void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
@@ -110,25 +111,25 @@ void ReplaySession::openAsync(const QString& path)
     emit opening(path);
     // A newer open supersedes this one (its answer arrives as Superseded and is dropped).
     m_openJobs.runLatest([path](const JobToken&) { return vtx::ReplayFile::open(path.toStdString()); },
-                   [this, path](auto result) {
-                       m_opening = false;
-                       if (!result) {
-                           emit openFailed(path, QString::fromStdString(result.message()));
-                           return;
-                       }
-                       close();
-                       m_path = path;
-                       m_file = std::move(*result);
-                       m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
-                       m_view->setFrameCount(frameCount());
-                       m_view->showAll();
-                       // Frame 0 is asked for before opened(): listeners may seek elsewhere.
-                       if (m_view->requestedFrame() != 0)
-                           m_view->setRequestedFrame(0);
-                       else
-                           m_view->requestAgain();
-                       emit opened();
-                   });
+                         [this, path](auto result) {
+                             m_opening = false;
+                             if (!result) {
+                                 emit openFailed(path, QString::fromStdString(result.message()));
+                                 return;
+                             }
+                             close();
+                             m_path = path;
+                             m_file = std::move(*result);
+                             m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
+                             m_view->setFrameCount(frameCount());
+                             m_view->showAll();
+                             // Frame 0 is asked for before opened(): listeners may seek elsewhere.
+                             if (m_view->requestedFrame() != 0)
+                                 m_view->setRequestedFrame(0);
+                             else
+                                 m_view->requestAgain();
+                             emit opened();
+                         });
 }
 
 void ReplaySession::close()
@@ -166,12 +167,14 @@ void ReplaySession::fetchRequestedFrame(int frame)
     // The callback runs inline (a hit, or a superseded older request inside a newer call) or
     // on a decode worker; either way the tracker, on the UI thread, judges the answer by its
     // job id — never by which cache it came from (a reopened file can reuse the address).
-    requestFromSource(frame, [job, frame, requested](const vtx::Result<vtx::FrameHandle>& r) {
-        job.post([job, frame, requested, r](JobOutcome outcome) {
-            auto* self = static_cast<ReplaySession*>(job.owner());
-            self->deliver(outcome, job.id(), frame, r, requested);
-        });
-    }, {});
+    requestFromSource(frame,
+                      [job, frame, requested](const vtx::Result<vtx::FrameHandle>& r) {
+                          job.post([job, frame, requested, r](JobOutcome outcome) {
+                              auto* self = static_cast<ReplaySession*>(job.owner());
+                              self->deliver(outcome, job.id(), frame, r, requested);
+                          });
+                      },
+                      {});
     if (m_playheadJobs.isRunning())
         m_view->setLoading(true);
 }
@@ -183,14 +186,13 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
     JobTracker& jobs = m_channelJobs[int(channel)];
     const JobToken job = jobs.start();
     // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
-    requestFromSource(
-        frame,
-        [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
-            if (!r)
-                return;
-            job.finishWith([done, h = *r] { done(h); });
-        },
-        {true, int(channel)});
+    requestFromSource(frame,
+                      [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
+                          if (!r)
+                              return;
+                          job.finishWith([done, h = *r] { done(h); });
+                      },
+                      {true, int(channel)});
 }
 
 void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs)
@@ -241,6 +243,9 @@ void ReplaySession::setTraceRecording(bool on)
         m_recorder.reset();
 }
 
-vtx::AccessTrace ReplaySession::recordedTrace() const { return m_recorder ? m_recorder->trace() : vtx::AccessTrace{}; }
+vtx::AccessTrace ReplaySession::recordedTrace() const
+{
+    return m_recorder ? m_recorder->trace() : vtx::AccessTrace{};
+}
 
 } // namespace vtxw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The open replay as the GUI sees it: the file and its chunk cache, and the frame source of the
 // view state: it hears of every requested frame, asks the cache for it (latest wins) and
@@ -5,16 +6,16 @@
 // state, which panels observe. Opening runs on a worker thread; frames arrive on the UI thread.
 // The UI thread never decodes.
 
-#include "vtx/file/ReplayFile.hpp"
-#include "vtx/cache/AccessTrace.hpp"
-#include "vtx/cache/ChunkCache.hpp"
 #include "session/JobTracker.hpp"
 #include "session/ViewState.hpp"
+#include "vtx/cache/AccessTrace.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+#include "vtx/file/ReplayFile.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
 #include <QString>
+#include <QTimer>
 #include <functional>
 #include <memory>
 
@@ -97,15 +98,15 @@ private:
 
     QString m_path;
     bool m_opening = false;
-    JobTracker m_openJobs{this};    ///< the latest open wins
+    JobTracker m_openJobs{this}; ///< the latest open wins
     JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
     std::shared_ptr<const vtx::ReplayFile> m_file;
     std::unique_ptr<vtx::ChunkCache> m_cache;
     vtx::CacheOptions m_cacheOptions; ///< for every cache this session makes
     ViewState* m_view;
     double m_lastLatencyMs = 0;
-    JobTracker m_playheadJobs{this};  ///< one job per playhead request (latest wins)
-    uint64_t m_shownJob = 0;           ///< the job whose frame is on screen: older answers never replace it
+    JobTracker m_playheadJobs{this}; ///< one job per playhead request (latest wins)
+    uint64_t m_shownJob = 0; ///< the job whose frame is on screen: older answers never replace it
     JobTracker m_channelJobs[4] = {JobTracker{this}, JobTracker{this}, JobTracker{this}, JobTracker{this}};
     FrameRequester m_requester;
     QElapsedTimer m_clock;

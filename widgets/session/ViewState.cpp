@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/ViewState.hpp"
 
 #include <QCryptographicHash>
@@ -24,7 +25,10 @@ void ComparePairing::save() const
     s.setValue("compare/epsilon", epsilon);
 }
 
-int ViewState::clampFrame(int frame) const { return std::clamp(frame, 0, std::max(0, m_frameCount - 1)); }
+int ViewState::clampFrame(int frame) const
+{
+    return std::clamp(frame, 0, std::max(0, m_frameCount - 1));
+}
 
 void ViewState::setFrameCount(int count)
 {
@@ -100,8 +104,7 @@ void ViewState::setShownFrame(const vtx::FrameHandle& frame, const vtx::Schema* 
                 m_labels.setField(*schema, type.toStdString(), s.value(type).toString().toStdString());
         }
     }
-    m_integrity = frame.isNull() || !schema ? vtx::FrameIntegrity{}
-                                            : vtx::checkFrameIntegrity(frame.view(), *schema, frame.chunk()->hashTrust());
+    m_integrity = frame.isNull() || !schema ? vtx::FrameIntegrity{} : vtx::checkFrameIntegrity(frame.view(), *schema, frame.chunk()->hashTrust());
     if (!frame.isNull() && frame.index() == m_requested)
         m_frameError.clear();
     emit shownFrameChanged();
@@ -169,7 +172,10 @@ void ViewState::setZoom(double first, double last)
     emit zoomChanged(first, last);
 }
 
-void ViewState::showAll() { setZoom(0, std::max(1.0, double(m_frameCount) - 1)); }
+void ViewState::showAll()
+{
+    setZoom(0, std::max(1.0, double(m_frameCount) - 1));
+}
 
 DiffMarkers ViewState::followed(DiffMarkers m) const
 {

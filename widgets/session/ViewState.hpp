@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the window is looking at, in one place (after hotspot's filter-and-zoom stack): the
 // frame the playhead asks for, the frame on screen with its loading / error state, the zoom,
@@ -10,11 +11,11 @@
 
 #include "entities/EntityTreeModel.hpp"
 
-#include "vtx/model/DecodedChunk.hpp"
-#include "vtx/integrity/FrameIntegrity.hpp"
-#include "vtx/model/Schema.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
+#include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/DecodedChunk.hpp"
 #include "vtx/model/EntityLabels.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <QObject>
 
@@ -30,9 +31,9 @@ public:
 
 /// The diff's markers: A pinned (or the frame before B), B set or following the playhead.
 struct DiffMarkers {
-    int a = -1, b = -1;            ///< -1: not set
-    bool bFollowsPlayhead = true;  ///< B is the requested frame, moving with it
-    bool previousFrame = false;    ///< "Diff with previous frame": A is always B − 1
+    int a = -1, b = -1; ///< -1: not set
+    bool bFollowsPlayhead = true; ///< B is the requested frame, moving with it
+    bool previousFrame = false; ///< "Diff with previous frame": A is always B − 1
     bool operator==(const DiffMarkers&) const = default;
     bool isActive() const { return previousFrame || a >= 0; }
 };
@@ -52,7 +53,7 @@ struct ComparePairing {
 class ViewState : public QObject {
     Q_OBJECT
 public:
-    explicit ViewState(QObject* parent = nullptr) : QObject(parent) {}
+    explicit ViewState(QObject* parent = nullptr) : QObject(parent) { }
 
     /// The source asked for each requested frame. Asked after every listener of
     /// requestedFrameChanged has run: a frame already in memory is published at once, and no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/AboutBox.hpp"
 
 #include "shell/AppIcon.hpp"
@@ -12,11 +13,12 @@ namespace vtxw {
 QString aboutText()
 {
     const vtx::LibraryVersions v = vtx::libraryVersions();
-    const QString zstd = v.zstd == v.zstdBuilt ? QString::fromStdString(v.zstd)
-                                               : QObject::tr("%1 (built with %2)").arg(QString::fromStdString(v.zstd), QString::fromStdString(v.zstdBuilt));
+    const QString zstd = v.zstd == v.zstdBuilt
+        ? QString::fromStdString(v.zstd)
+        : QObject::tr("%1 (built with %2)").arg(QString::fromStdString(v.zstd), QString::fromStdString(v.zstdBuilt));
     const QString qt = QString::fromLatin1(qVersion()) == QLatin1String(QT_VERSION_STR)
-                           ? QString::fromLatin1(qVersion())
-                           : QObject::tr("%1 (built with %2)").arg(QString::fromLatin1(qVersion()), QLatin1String(QT_VERSION_STR));
+        ? QString::fromLatin1(qVersion())
+        : QObject::tr("%1 (built with %2)").arg(QString::fromLatin1(qVersion()), QLatin1String(QT_VERSION_STR));
     return QObject::tr("<h3>vtxscope %1</h3>"
                        "<p>A viewer and timeline scrubber for VTX replay files.</p>"
                        "<table>"

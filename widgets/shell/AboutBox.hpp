@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Help ▸ About: the icon, the version, and the versions of the libraries that decode replays
 // (bug reports need them: a zstd or protobuf upgrade changes what a corrupt file does).

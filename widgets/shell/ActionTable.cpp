@@ -1,10 +1,14 @@
+// SPDX-License-Identifier: MIT
 #include "shell/ActionTable.hpp"
 
 #include <QWidget>
 
 namespace vtxw {
 
-ActionTable::ActionTable(QWidget* window) : QObject(window), m_window(window) { setObjectName("actionTable"); }
+ActionTable::ActionTable(QWidget* window) : QObject(window), m_window(window)
+{
+    setObjectName("actionTable");
+}
 
 QAction* ActionTable::action(const QString& id) const
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The window's commands in one table: id, text, shortcut, what it does and when it can be used.
 // The menus get their actions from it, the window enables them from it, and the shortcut sheet

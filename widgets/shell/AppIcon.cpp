@@ -1,8 +1,12 @@
+// SPDX-License-Identifier: MIT
 #include "shell/AppIcon.hpp"
 
 // Q_INIT_RESOURCE must be called outside any namespace; the resources live in this static
 // library, whose registration object the linker would otherwise drop.
-static void initVtxscopeResources() { Q_INIT_RESOURCE(vtxscope); }
+static void initVtxscopeResources()
+{
+    Q_INIT_RESOURCE(vtxscope);
+}
 
 namespace vtxw {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The application icon from resources/vtxscope.qrc (PNG renderings of resources/icons/vtxscope.svg:
 // the Qt SVG module is not a dependency, so the sizes are committed rather than rendered at run time).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/Bookmarks.hpp"
 
 #include <QCryptographicHash>
@@ -7,7 +8,7 @@
 
 namespace vtxw {
 
-Bookmarks::Bookmarks(QObject* parent) : QObject(parent) {}
+Bookmarks::Bookmarks(QObject* parent) : QObject(parent) { }
 
 QString Bookmarks::settingsKey(const QString& replayPath)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Named frames of one replay (Bookmarks ▸ Add, Ctrl+B), kept in QSettings per file (by its
 // absolute path) so they come back when the file is opened again. At most one per frame.

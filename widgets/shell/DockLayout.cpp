@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/DockLayout.hpp"
 
 #include <QDockWidget>
@@ -6,7 +7,10 @@
 
 namespace vtxw {
 
-void DockLayout::captureDefault() { m_default = m_window->saveState(); }
+void DockLayout::captureDefault()
+{
+    m_default = m_window->saveState();
+}
 
 void DockLayout::restoreSaved()
 {

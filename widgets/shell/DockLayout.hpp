@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The arrangement of the window's docks: the default one (captured once every dock is built),
 // View ▸ Reset layout, and the user's last arrangement saved and restored with QSettings
@@ -14,7 +15,7 @@ namespace vtxw {
 
 class DockLayout {
 public:
-    explicit DockLayout(QMainWindow* window) : m_window(window) {}
+    explicit DockLayout(QMainWindow* window) : m_window(window) { }
 
     /// Remembers the current arrangement as the default (call once the docks are built).
     void captureDefault();

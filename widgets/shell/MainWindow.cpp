@@ -1,45 +1,45 @@
+// SPDX-License-Identifier: MIT
 #include "shell/MainWindow.hpp"
 
+#include "analysis/AnalysisPanel.hpp"
 #include "common/Prompts.hpp"
-#include "shell/AboutBox.hpp"
-#include "shell/AppIcon.hpp"
-#include "shell/Bookmarks.hpp"
-#include "info/CachePanel.hpp"
-#include "entities/EntityColumns.hpp"
-#include "find/ChangeSeeker.hpp"
-#include "find/MatchFinder.hpp"
-#include "diff/DiffPanel.hpp"
-#include "info/EventsModel.hpp"
-#include "info/FileInfoPanel.hpp"
-#include "find/GoToTarget.hpp"
 #include "compare/CompareSession.hpp"
+#include "diff/DiffPanel.hpp"
+#include "entities/EntityColumns.hpp"
 #include "entities/EntityListPanel.hpp"
 #include "entities/InspectorPanel.hpp"
+#include "entities/WatchModel.hpp"
+#include "find/ChangeSeeker.hpp"
+#include "find/GoToTarget.hpp"
+#include "find/MatchFinder.hpp"
+#include "info/CachePanel.hpp"
+#include "info/EventsModel.hpp"
+#include "info/FileInfoPanel.hpp"
+#include "info/TimeDataPanel.hpp"
 #include "map/MapView.hpp"
-#include "session/PlaybackController.hpp"
-#include "analysis/AnalysisPanel.hpp"
 #include "plot/PlotPanel.hpp"
-#include "shell/RecentFiles.hpp"
+#include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
-#include "shell/SettingsDialog.hpp"
+#include "session/ViewState.hpp"
+#include "shell/AboutBox.hpp"
 #include "shell/ActionTable.hpp"
+#include "shell/AppIcon.hpp"
+#include "shell/Bookmarks.hpp"
 #include "shell/DockLayout.hpp"
+#include "shell/RecentFiles.hpp"
+#include "shell/SettingsDialog.hpp"
 #include "shell/ShortcutSheet.hpp"
 #include "shell/StatusPresenter.hpp"
 #include "shell/TextFieldKeys.hpp"
 #include "shell/Theme.hpp"
-#include "info/TimeDataPanel.hpp"
+#include "shell/UserSettings.hpp"
 #include "timeline/TimeFormat.hpp"
 #include "timeline/TimelineScrubber.hpp"
-#include "shell/UserSettings.hpp"
-#include "session/ViewState.hpp"
-#include "entities/WatchModel.hpp"
 
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QResizeEvent>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
@@ -55,6 +55,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStackedWidget>
@@ -224,9 +225,11 @@ void MainWindow::buildActions()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
-    add(file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); }, When::ReplayOpen);
-    m_followAction = add(file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L),
-                         [this](bool on) { m_session->setFollowing(on); }, When::ReplayOpen);
+    add(
+        file, "close", tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), [this] { m_session->close(); }, When::ReplayOpen);
+    m_followAction = add(
+        file, "follow", tr("&Follow growing file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L), [this](bool on) { m_session->setFollowing(on); },
+        When::ReplayOpen);
     m_followAction->setCheckable(true);
     m_followAction->setToolTip(tr("Re-read a replay that is still being recorded and extend the timeline as chunks land"));
     file->addSeparator();
@@ -251,7 +254,8 @@ void MainWindow::buildActions()
         if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
-    add(go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); }, When::ReplayOpen);
+    add(
+        go, "goTo", tr("Go to frame or time…"), QKeySequence(Qt::CTRL | Qt::Key_G), [this] { goToDialog(); }, When::ReplayOpen);
     add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
         m_entities->filterField()->setFocus();
         m_entities->filterField()->selectAll();
@@ -260,9 +264,12 @@ void MainWindow::buildActions()
     add(go, "nextChange", tr("Next change of the selected property"), QKeySequence(Qt::Key_F3), [this] { seekPropertyChange(true); });
     add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
         [this] { seekPropertyChange(false); });
-    add(go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); }, When::ReplayOpen);
+    add(
+        go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); },
+        When::ReplayOpen);
     add(go, "findNextWhere", tr("Find next frame where (last expression)"), QKeySequence(Qt::Key_F4), [this] { repeatConditionSeek(true); });
-    add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4), [this] { repeatConditionSeek(false); });
+    add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4),
+        [this] { repeatConditionSeek(false); });
     add(go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
         const QString c = askExpression(tr("Find all frames where…"), tr("Marks every frame where it holds on the timeline's matches lane:"));
         if (!c.isEmpty())
@@ -287,7 +294,8 @@ void MainWindow::buildActions()
     QAction* previous = add(diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
                             [this](bool on) { m_viewState->setPreviousFrameMode(on); });
     previous->setCheckable(true);
-    connect(m_viewState, &ViewState::diffFramesChanged, previous, [this, previous] { previous->setChecked(m_viewState->diffMarkers().previousFrame); });
+    connect(m_viewState, &ViewState::diffFramesChanged, previous,
+            [this, previous] { previous->setChecked(m_viewState->diffMarkers().previousFrame); });
     add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_viewState->swapAB(); });
     add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_viewState->clearAB(); });
     diff->addSeparator();
@@ -300,21 +308,25 @@ void MainWindow::buildActions()
     QAction* faster = add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
     play->addSeparator();
     // A–B loop between the diff's frames A and B (the markers already on the timeline).
-    QAction* loop = add(play, "loopAB", tr("&Loop A–B"), QKeySequence(Qt::CTRL | Qt::Key_L), [this](bool on) {
-        if (!on) {
-            m_viewState->clearLoop();
-            return;
-        }
-        const int a = m_viewState->frameA();
-        const int b = m_viewState->frameB() >= 0 && !m_viewState->diffMarkers().bFollowsPlayhead ? m_viewState->frameB() : m_viewState->requestedFrame();
-        if (a < 0 || a == b) {
-            m_status->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
-            m_viewState->clearLoop();
-            findChild<QAction*>("loopAB")->setChecked(false);
-            return;
-        }
-        m_viewState->setLoop(a, b);
-    }, When::ReplayOpen);
+    QAction* loop = add(
+        play, "loopAB", tr("&Loop A–B"), QKeySequence(Qt::CTRL | Qt::Key_L),
+        [this](bool on) {
+            if (!on) {
+                m_viewState->clearLoop();
+                return;
+            }
+            const int a = m_viewState->frameA();
+            const int b =
+                m_viewState->frameB() >= 0 && !m_viewState->diffMarkers().bFollowsPlayhead ? m_viewState->frameB() : m_viewState->requestedFrame();
+            if (a < 0 || a == b) {
+                m_status->showMessage(tr("Set A and B first (A pins A at the playhead, B sets B)"), 5000);
+                m_viewState->clearLoop();
+                findChild<QAction*>("loopAB")->setChecked(false);
+                return;
+            }
+            m_viewState->setLoop(a, b);
+        },
+        When::ReplayOpen);
     loop->setCheckable(true);
     connect(m_viewState, &ViewState::loopChanged, loop, &QAction::setChecked);
     faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts
@@ -322,7 +334,8 @@ void MainWindow::buildActions()
     // Bookmarks: named frames of this replay, saved per file; ' and Shift+' walk them.
     m_bookmarkMenu = menuBar()->addMenu(tr("Book&marks"));
     m_bookmarkMenu->setObjectName("bookmarkMenu");
-    add(m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); }, When::ReplayOpen);
+    add(
+        m_bookmarkMenu, "addBookmark", tr("&Add bookmark…"), QKeySequence(Qt::CTRL | Qt::Key_B), [this] { addBookmarkDialog(); }, When::ReplayOpen);
     add(m_bookmarkMenu, "nextBookmark", tr("&Next bookmark"), QKeySequence(Qt::Key_Apostrophe), [this] {
         if (int f = m_bookmarks->next(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
@@ -376,13 +389,16 @@ void MainWindow::buildActions()
     debug->setObjectName("debugMenu");
     QAction* record = add(debug, "recordTrace", tr("Record &access trace"), {}, [this](bool on) { m_session->setTraceRecording(on); });
     record->setCheckable(true);
-    add(debug, "saveTrace", tr("Save access trace…"), {}, [this] {
-        const QString p = prompts().saveFilePath(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
-        if (p.isEmpty())
-            return;
-        if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
-            prompts().showError(this, tr("Save access trace"), QString::fromStdString(st.message()));
-    }, When::ReplayOpen);
+    add(
+        debug, "saveTrace", tr("Save access trace…"), {},
+        [this] {
+            const QString p = prompts().saveFilePath(this, tr("Save access trace"), {}, tr("Traces (*.trace)"));
+            if (p.isEmpty())
+                return;
+            if (auto st = m_session->recordedTrace().save(p.toStdString()); !st)
+                prompts().showError(this, tr("Save access trace"), QString::fromStdString(st.message()));
+        },
+        When::ReplayOpen);
     QMenu* policy = debug->addMenu(tr("Cache &policy"));
     auto* policies = new QActionGroup(policy);
     for (const QString& spec : {QStringLiteral("adaptive"), QStringLiteral("fixed:2,2"), QStringLiteral("none")}) {
@@ -549,7 +565,10 @@ void MainWindow::buildDocks()
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
 
-void MainWindow::resetLayout() { m_layout->reset(); }
+void MainWindow::resetLayout()
+{
+    m_layout->reset();
+}
 
 void MainWindow::updateFileActions()
 {
@@ -664,7 +683,10 @@ void MainWindow::openFile(const OpenRequest& request)
     m_session->openAsync(request.path);
 }
 
-QString MainWindow::bannerText() const { return m_status->bannerText(); }
+QString MainWindow::bannerText() const
+{
+    return m_status->bannerText();
+}
 
 void MainWindow::showFileInfo()
 {
@@ -731,7 +753,10 @@ void MainWindow::onClosed()
     updateFileActions();
 }
 
-EntityKey MainWindow::selectedEntity() const { return m_viewState->selection(); }
+EntityKey MainWindow::selectedEntity() const
+{
+    return m_viewState->selection();
+}
 
 void MainWindow::selectEntity(const EntityKey& key)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The vtxscope main window: entities left, inspector centre, watch right, plot and timeline
 // below, every panel a dock whose layout is remembered. All long work happens elsewhere
@@ -6,9 +7,9 @@
 #include "entities/EntityTreeModel.hpp"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <functional>
 #include <memory>
-#include <QPointer>
 
 class QAction;
 class QLabel;
@@ -51,13 +52,13 @@ class EntityListPanel;
 class DockLayout;
 
 struct OpenRequest {
-    OpenRequest(QString p = {}) : path(std::move(p)) {}
+    OpenRequest(QString p = {}) : path(std::move(p)) { }
     QString path;
-    int frame = -1;          ///< --frame N
-    QString selectBucket;    ///< --select BUCKET:UNIQUE_ID (bucket name or index)
+    int frame = -1; ///< --frame N
+    QString selectBucket; ///< --select BUCKET:UNIQUE_ID (bucket name or index)
     QString selectId;
-    bool follow = false;     ///< --follow: re-read the file as it grows
-    QString compare;         ///< --compare B.vtx: compare with this replay once the file is open
+    bool follow = false; ///< --follow: re-read the file as it grows
+    QString compare; ///< --compare B.vtx: compare with this replay once the file is open
 };
 
 class MainWindow : public QMainWindow {
@@ -159,7 +160,7 @@ private:
     QStackedWidget* m_centre;
     QLabel* m_banner;
     StatusPresenter* m_status = nullptr; ///< the status bar and the banner
-    ActionTable* m_actions = nullptr;    ///< every command: menus, shortcuts, when enabled
+    ActionTable* m_actions = nullptr; ///< every command: menus, shortcuts, when enabled
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
     std::unique_ptr<DockLayout> m_layout; ///< default, reset, saved arrangement of the docks

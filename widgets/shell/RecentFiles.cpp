@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/RecentFiles.hpp"
 
 #include <QFileInfo>
@@ -32,6 +33,9 @@ void RecentFiles::add(const QString& path)
     emit changed();
 }
 
-QString RecentFiles::lastDirectory() const { return QSettings().value("files/lastDir").toString(); }
+QString RecentFiles::lastDirectory() const
+{
+    return QSettings().value("files/lastDir").toString();
+}
 
 } // namespace vtxw

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The recently opened replays, newest first, kept in QSettings ("files/recent"). Files that
 // were deleted or moved since are dropped when the list is read.
@@ -11,7 +12,7 @@ class RecentFiles : public QObject {
     Q_OBJECT
 public:
     static constexpr int kMax = 10;
-    explicit RecentFiles(QObject* parent = nullptr) : QObject(parent) {}
+    explicit RecentFiles(QObject* parent = nullptr) : QObject(parent) { }
 
     /// The list as saved, minus files that no longer exist (which are removed from the settings).
     QStringList paths() const;

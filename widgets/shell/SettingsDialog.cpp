@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/SettingsDialog.hpp"
 
 #include "session/PlaybackController.hpp"
@@ -109,7 +110,10 @@ SettingsDialog::SettingsDialog(UserSettings* settings, ReplaySession* session, Q
     refreshMemoryUse();
 }
 
-QString SettingsDialog::memoryUseText() const { return m_memoryUse->text(); }
+QString SettingsDialog::memoryUseText() const
+{
+    return m_memoryUse->text();
+}
 
 void SettingsDialog::refreshMemoryUse()
 {

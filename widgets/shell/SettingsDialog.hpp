@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Edit ▸ Settings: every choice applies at once (UserSettings announces it) and is kept in
 // QSettings; the memory row shows what the cache holds now, refreshed while the dialog is open.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/ShortcutSheet.hpp"
 
 #include "shell/ActionTable.hpp"
@@ -14,7 +15,6 @@
 #include <map>
 
 namespace vtxw {
-
 
 QList<ShortcutEntry> collectShortcuts(QWidget* window)
 {
@@ -98,8 +98,8 @@ void ShortcutSheet::applyFilter(const QString& text)
         int shown = 0;
         for (int i = 0; i < group->childCount(); ++i) {
             QTreeWidgetItem* item = group->child(i);
-            const bool match = text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive) ||
-                               item->text(1).contains(text, Qt::CaseInsensitive);
+            const bool match =
+                text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive) || item->text(1).contains(text, Qt::CaseInsensitive);
             item->setHidden(!match);
             shown += match;
         }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Help ▸ Keyboard shortcuts: generated from the window's action table (ActionTable) and the panels'
 // own keyed actions at the moment it opens, so
@@ -13,9 +14,9 @@ class QTreeWidget;
 namespace vtxw {
 
 struct ShortcutEntry {
-    QString group;  ///< the menu the action is in ("Go", "Diff", ...), or "Panels" for panel-local keys
+    QString group; ///< the menu the action is in ("Go", "Diff", ...), or "Panels" for panel-local keys
     QString action; ///< the action's text without the mnemonic '&'
-    QString keys;   ///< every shortcut of the action, in the platform's notation, " or "-separated
+    QString keys; ///< every shortcut of the action, in the platform's notation, " or "-separated
     QString objectName;
 };
 

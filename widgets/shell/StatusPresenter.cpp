@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/StatusPresenter.hpp"
 
 #include "session/ReplaySession.hpp"
@@ -51,9 +52,18 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     refresh();
 }
 
-void StatusPresenter::showMessage(const QString& text, int timeoutMs) { m_bar->showMessage(text, timeoutMs); }
-QString StatusPresenter::currentMessage() const { return m_bar->currentMessage(); }
-void StatusPresenter::clearMessage() { m_bar->clearMessage(); }
+void StatusPresenter::showMessage(const QString& text, int timeoutMs)
+{
+    m_bar->showMessage(text, timeoutMs);
+}
+QString StatusPresenter::currentMessage() const
+{
+    return m_bar->currentMessage();
+}
+void StatusPresenter::clearMessage()
+{
+    m_bar->clearMessage();
+}
 
 void StatusPresenter::startProgress(const QString& what)
 {
@@ -62,7 +72,10 @@ void StatusPresenter::startProgress(const QString& what)
     showMessage(what + tr(" (Esc cancels)"));
 }
 
-void StatusPresenter::setProgress(int percent) { m_progress->setValue(percent); }
+void StatusPresenter::setProgress(int percent)
+{
+    m_progress->setValue(percent);
+}
 
 void StatusPresenter::finishProgress(const QString& message, int timeoutMs)
 {
@@ -76,9 +89,15 @@ void StatusPresenter::setFollowError(const QString& message)
     updateBanner();
 }
 
-QString StatusPresenter::bannerText() const { return m_banner->isVisible() ? m_banner->text() : QString(); }
+QString StatusPresenter::bannerText() const
+{
+    return m_banner->isVisible() ? m_banner->text() : QString();
+}
 
-void StatusPresenter::setCacheSummary(const QString& text) { m_cache->setText(text); }
+void StatusPresenter::setCacheSummary(const QString& text)
+{
+    m_cache->setText(text);
+}
 
 void StatusPresenter::showFilterError(const QString& error)
 {
@@ -120,8 +139,11 @@ void StatusPresenter::updateBanner()
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {
-        text = tr("Incomplete recording: %1%2").arg(QString::fromStdString(f->recovery().summary()),
-                                                    m_session->isFollowing() ? QString() : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+        text = tr("Incomplete recording: %1%2")
+                   .arg(QString::fromStdString(f->recovery().summary()),
+                        m_session->isFollowing()
+                            ? QString()
+                            : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
     } else {
         int serious = 0;
         const vtx::Problem* first = nullptr;

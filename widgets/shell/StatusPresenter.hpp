@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the window says about itself outside the panels: the status bar (the playhead's frame and
 // time, the last request's latency, the cache summary, transient messages, a progress bar for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Keyboard rules for the window's text fields (UX.md ▸ Focus): Esc leaves a field and hands
 // focus back to `home` (the timeline, where single-key shortcuts act); a second Esc clears the
@@ -7,7 +8,6 @@
 #include <QObject>
 #include <QPointer>
 #include <functional>
-
 
 namespace vtxw {
 

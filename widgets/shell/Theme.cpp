@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/Theme.hpp"
 
 #include <QApplication>
@@ -63,7 +64,10 @@ void applyTheme(Theme theme)
     QApplication::setPalette(theme == Theme::Dark ? darkPalette() : fusion->standardPalette());
 }
 
-bool isDarkBase() { return QApplication::palette().color(QPalette::Base).lightness() < 128; }
+bool isDarkBase()
+{
+    return QApplication::palette().color(QPalette::Base).lightness() < 128;
+}
 
 SemanticColours semanticColours()
 {

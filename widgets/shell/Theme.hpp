@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Settings ▸ Theme: the desktop's own style and palette, or Fusion with a light or a dark
 // palette. The Okabe–Ito colours that carry meaning (the diff's signs and added / removed) are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shell/UserSettings.hpp"
 
 #include <QSettings>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The user's preferences (Edit ▸ Settings), kept in QSettings and announced when they change so
 // the panels that show them follow at once. Keys: cache/budgetMB (0 = a quarter of RAM),

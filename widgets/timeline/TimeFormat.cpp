@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline/TimeFormat.hpp"
 
 #include "vtx/file/ReplayFile.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A frame's time as the user chose to read it (Settings ▸ Time display): the frame number, the
 // game time from the footer, or the recording's UTC clock. One place, so the ruler, the status

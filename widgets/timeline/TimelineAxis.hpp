@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Frame ↔ pixel mapping of the timeline: the visible frame range over a pixel span. Frames are
 // the time base (integers in the file); game time and UTC come from the footer's tick arrays.
@@ -8,8 +9,8 @@
 namespace vtxw {
 
 struct TimelineAxis {
-    double first = 0;     ///< first visible frame (may be fractional when zoomed)
-    double last = 1;      ///< last visible frame
+    double first = 0; ///< first visible frame (may be fractional when zoomed)
+    double last = 1; ///< last visible frame
     double x0 = 0, x1 = 1; ///< pixel span
     double frameCount = 1;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline/TimelineScrubber.hpp"
 
 #include "common/ToolTips.hpp"
@@ -7,10 +8,10 @@
 #include "timeline/TimeFormat.hpp"
 
 #include <QDateTime>
-#include <QTimeZone>
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QTimeZone>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -27,15 +28,13 @@ constexpr int kLabelWidth = 56;
 QColor eventColour(const QString& type)
 {
     // Okabe–Ito palette: distinguishable with common colour-vision deficiencies.
-    static const QColor palette[] = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73),
-                                     QColor(0xF0, 0xE4, 0x42), QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00),
-                                     QColor(0xCC, 0x79, 0xA7)};
+    static const QColor palette[] = {QColor(0xE6, 0x9F, 0x00), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x9E, 0x73), QColor(0xF0, 0xE4, 0x42),
+                                     QColor(0x00, 0x72, 0xB2), QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7)};
     return palette[qHash(type) % 7];
 }
 } // namespace
 
-TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent)
-    : QWidget(parent), m_session(session), m_view(session->viewState())
+TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QWidget(parent), m_session(session), m_view(session->viewState())
 {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
@@ -99,7 +98,10 @@ void TimelineScrubber::reload()
     update();
 }
 
-void TimelineScrubber::extend() { reload(); }
+void TimelineScrubber::extend()
+{
+    reload();
+}
 
 void TimelineScrubber::refreshCacheState()
 {
@@ -154,7 +156,8 @@ void TimelineScrubber::followPlayhead()
 std::vector<std::pair<int, int>> TimelineScrubber::eventMarkers() const
 {
     std::vector<std::pair<int, int>> out;
-    auto lo = std::lower_bound(m_events.begin(), m_events.end(), int(std::floor(m_axis.first)), [](const EventMark& e, int f) { return e.frame < f; });
+    auto lo =
+        std::lower_bound(m_events.begin(), m_events.end(), int(std::floor(m_axis.first)), [](const EventMark& e, int f) { return e.frame < f; });
     int groupX = INT_MIN;
     for (auto it = lo; it != m_events.end() && it->frame <= m_axis.last; ++it) {
         const int x = int(m_axis.x(it->frame));
@@ -180,18 +183,28 @@ int TimelineScrubber::laneCentreY(const QString& lane) const
 QString TimelineScrubber::legend(Lane lane) const
 {
     switch (lane) {
-    case OverviewLane: return tr("<b>Overview</b>: the whole replay; the frame shows the part on screen when zoomed. Click or drag to move the view.");
-    case RulerLane: return tr("<b>Ruler</b> in the time unit chosen in Settings; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' jump). Drag to pan.").arg(kBookmarkColour.name());
+    case OverviewLane:
+        return tr("<b>Overview</b>: the whole replay; the frame shows the part on screen when zoomed. Click or drag to move the view.");
+    case RulerLane:
+        return tr("<b>Ruler</b> in the time unit chosen in Settings; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' jump). "
+                  "Drag to pan.")
+            .arg(kBookmarkColour.name());
     case EventsLane: return tr("<b>Events</b> from the footer, coloured by type; a number counts events folded into one marker.");
-    case GapsLane: return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed direction or a mark was set.");
+    case GapsLane:
+        return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed "
+                  "direction or a mark was set.");
     case MatchesLane:
         return m_matchExpression.isEmpty() ? tr("<b>Matches</b> of an expression over the whole replay: Go ▸ Find all frames where… (Ctrl+Shift+E).")
                                            : tr("<b>Matches</b> of <tt>%1</tt>: %2 frames%3. Click a mark to seek.")
                                                  .arg(m_matchExpression.toHtmlEscaped())
                                                  .arg(m_matches.size())
                                                  .arg(m_matchesPartial ? tr(" so far") : QString());
-    case ChunksLane: return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
-    case ScrubLane: return tr("<b>Scrub</b>: click or drag to seek. <span style='color:#0072B2'>A</span> and <span style='color:#D55E00'>B</span> are the diff's frames; the shaded band is the A–B loop.");
+    case ChunksLane:
+        return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey "
+                  "not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
+    case ScrubLane:
+        return tr("<b>Scrub</b>: click or drag to seek. <span style='color:#0072B2'>A</span> and <span style='color:#D55E00'>B</span> are the diff's "
+                  "frames; the shaded band is the A–B loop.");
     case LaneCount: break;
     }
     return {};
@@ -221,7 +234,9 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
         for (const auto& ev : m_events)
             if (std::abs(int(m_axis.x(ev.frame)) - x) <= kFoldPixels) {
                 if (lines.size() < 8)
-                    lines << QStringLiteral("<b>%1</b> %2<br>%3 · frame %4").arg(ev.type.toHtmlEscaped(), ev.label.toHtmlEscaped(), ev.entity.toHtmlEscaped()).arg(ev.frame);
+                    lines << QStringLiteral("<b>%1</b> %2<br>%3 · frame %4")
+                                 .arg(ev.type.toHtmlEscaped(), ev.label.toHtmlEscaped(), ev.entity.toHtmlEscaped())
+                                 .arg(ev.frame);
                 else
                     ++more;
             }
@@ -269,7 +284,8 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
         const int frame = m_axis.frameIndexAt(x);
         for (size_t c = 0; c < m_chunkRanges.size(); ++c)
             if (frame >= m_chunkRanges[c].first && frame <= m_chunkRanges[c].second) {
-                static const char* names[] = {QT_TR_NOOP("not loaded"), QT_TR_NOOP("queued"), QT_TR_NOOP("decoding"), QT_TR_NOOP("cached"), QT_TR_NOOP("failed to decode")};
+                static const char* names[] = {QT_TR_NOOP("not loaded"), QT_TR_NOOP("queued"), QT_TR_NOOP("decoding"), QT_TR_NOOP("cached"),
+                                              QT_TR_NOOP("failed to decode")};
                 const vtx::ChunkState st = c < m_chunkStates.size() ? m_chunkStates[c] : vtx::ChunkState::NotLoaded;
                 const auto& chunks = f->chunks();
                 const double kb = c < chunks.size() ? double(chunks[c].chunkSizeBytes) / 1024.0 : 0;
@@ -374,7 +390,10 @@ int TimelineScrubber::laneAt(int y) const
     return -1;
 }
 
-int TimelineScrubber::scrubLaneY() const { return laneRect(ScrubLane).center().y(); }
+int TimelineScrubber::scrubLaneY() const
+{
+    return laneRect(ScrubLane).center().y();
+}
 
 void TimelineScrubber::resizeEvent(QResizeEvent*)
 {
@@ -396,7 +415,10 @@ void TimelineScrubber::showAll()
     update();
 }
 
-void TimelineScrubber::announceRange() { m_view->setZoom(m_axis.first, m_axis.last); }
+void TimelineScrubber::announceRange()
+{
+    m_view->setZoom(m_axis.first, m_axis.last);
+}
 
 QString TimelineScrubber::frameLabel(int frame) const
 {
@@ -424,7 +446,8 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     p.fillRect(rect(), palette().window());
     const QColor text = palette().color(QPalette::WindowText);
     const QColor dim = palette().color(QPalette::Mid);
-    static const char* laneNames[] = {QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("matches"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
+    static const char* laneNames[] = {
+        QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("matches"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
     p.setFont(small);
@@ -545,8 +568,14 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         switch (st) {
         case vtx::ChunkState::Cached: fill = QColor(0x00, 0x9E, 0x73); break;
         case vtx::ChunkState::Decoding: fill = QColor(0xE6, 0x9F, 0x00); break;
-        case vtx::ChunkState::Queued: fill = QColor(0xE6, 0x9F, 0x00); style = Qt::Dense5Pattern; break;
-        case vtx::ChunkState::Failed: fill = QColor(0xD5, 0x5E, 0x00); style = Qt::DiagCrossPattern; break;
+        case vtx::ChunkState::Queued:
+            fill = QColor(0xE6, 0x9F, 0x00);
+            style = Qt::Dense5Pattern;
+            break;
+        case vtx::ChunkState::Failed:
+            fill = QColor(0xD5, 0x5E, 0x00);
+            style = Qt::DiagCrossPattern;
+            break;
         case vtx::ChunkState::NotLoaded: break;
         }
         p.fillRect(QRect(xa, cr.top() + 2, std::max(1, xb - xa), cr.height() - 4), QBrush(fill, style));
@@ -647,7 +676,10 @@ void TimelineScrubber::mouseMoveEvent(QMouseEvent* e)
     update();
 }
 
-void TimelineScrubber::mouseReleaseEvent(QMouseEvent*) { m_drag = Drag::None; }
+void TimelineScrubber::mouseReleaseEvent(QMouseEvent*)
+{
+    m_drag = Drag::None;
+}
 
 void TimelineScrubber::leaveEvent(QEvent*)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The timeline across the bottom of the window: an overview strip of the whole file (with the
 // visible range when zoomed), the ruler (frames, game time or UTC) with bookmarks, lanes for
@@ -8,8 +9,8 @@
 // tooltip (its legend over the lane name). Painting only touches what is visible.
 
 #include "shell/Bookmarks.hpp"
-#include "timeline/TimelineAxis.hpp"
 #include "shell/UserSettings.hpp"
+#include "timeline/TimelineAxis.hpp"
 
 #include "vtx/cache/ChunkCache.hpp"
 

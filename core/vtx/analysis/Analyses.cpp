@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/analysis/Analyses.hpp"
 
 #include <algorithm>
@@ -20,8 +21,7 @@ std::string typeNameOf(const Schema& schema, int32_t typeId)
 }
 
 /// Calls visit(bucket, index, uniqueId, container) for each entity of `frame` of type `typeId` (-1: all).
-template <class Visit>
-void forEachEntity(const FrameView& frame, int32_t typeId, Visit&& visit)
+template <class Visit> void forEachEntity(const FrameView& frame, int32_t typeId, Visit&& visit)
 {
     for (const FrameEntity e : frame.entitiesWithIds())
         if (typeId < 0 || e.entity.typeId() == typeId)
@@ -128,8 +128,8 @@ LifetimesResult entityLifetimes(const ReplayFile& file, const WalkControl& contr
 AnalysisTable lifetimesTable(const LifetimesResult& r)
 {
     AnalysisTable t;
-    t.columns = {"bucket", "name (first frame)", "unique id", "type", "first frame", "last frame", "frames present", "appearances",
-                 "first game time (s)", "last game time (s)", "duration (s)"};
+    t.columns = {"bucket",      "name (first frame)",  "unique id",          "type",        "first frame", "last frame", "frames present",
+                 "appearances", "first game time (s)", "last game time (s)", "duration (s)"};
     for (const EntityLifetime& e : r.entities)
         t.rows.push_back({int64_t(e.bucket), e.label, e.uniqueId, e.type, int64_t(e.firstFrame), int64_t(e.lastFrame), e.framesPresent,
                           int64_t(e.appearances), double(e.firstTicks) / kTicksPerSecond, double(e.lastTicks) / kTicksPerSecond,
@@ -248,12 +248,11 @@ Result<PropertySpansResult> propertySpans(const ReplayFile& file, const Property
 AnalysisTable propertySpansTable(const PropertySpansResult& r)
 {
     AnalysisTable t;
-    t.columns = {"bucket", "name (first frame)", "unique id", "value", "first frame", "last frame", "frames", "first game time (s)",
-                 "last game time (s)"};
+    t.columns = {"bucket", "name (first frame)",  "unique id",         "value", "first frame", "last frame",
+                 "frames", "first game time (s)", "last game time (s)"};
     for (const PropertySpan& s : r.spans)
         t.rows.push_back({int64_t(s.bucket), s.label, s.uniqueId, s.value, int64_t(s.firstFrame), int64_t(s.lastFrame),
-                          int64_t(s.lastFrame) - s.firstFrame + 1, double(s.firstTicks) / kTicksPerSecond,
-                          double(s.lastTicks) / kTicksPerSecond});
+                          int64_t(s.lastFrame) - s.firstFrame + 1, double(s.firstTicks) / kTicksPerSecond, double(s.lastTicks) / kTicksPerSecond});
     t.failed = r.walk.failed;
     t.cancelled = r.walk.cancelled;
     return t;

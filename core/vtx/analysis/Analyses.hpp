@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The analyses people run on a whole replay (the VTX SDK inspector has them too): how long each
 // entity lives, which combinations of property values occur, and the runs of equal value of one
@@ -5,8 +6,8 @@
 // progress; each turns into a table (for the GUI's table view and for CSV).
 
 #include "vtx/analysis/ReplayWalk.hpp"
-#include "vtx/model/PropertyPath.hpp"
 #include "vtx/model/EntityLabels.hpp"
+#include "vtx/model/PropertyPath.hpp"
 
 #include <cstdint>
 #include <iosfwd>
@@ -32,12 +33,12 @@ std::string cellText(const AnalysisTable::Cell& cell);
 struct EntityLifetime {
     uint32_t bucket = 0;
     std::string uniqueId;
-    std::string type;             ///< schema name of its type in the first frame it appears
-    std::string label;            ///< its label (EntityLabels) in that first frame; empty when none
+    std::string type; ///< schema name of its type in the first frame it appears
+    std::string label; ///< its label (EntityLabels) in that first frame; empty when none
     int32_t firstFrame = 0;
     int32_t lastFrame = 0;
-    int64_t framesPresent = 0;    ///< frames it is in (fewer than last − first + 1 when it left and came back)
-    int32_t appearances = 0;      ///< runs of consecutive frames it is in
+    int64_t framesPresent = 0; ///< frames it is in (fewer than last − first + 1 when it left and came back)
+    int32_t appearances = 0; ///< runs of consecutive frames it is in
     int64_t firstTicks = 0, lastTicks = 0; ///< game time of its first and last frame
     friend bool operator==(const EntityLifetime&, const EntityLifetime&) = default;
 };
@@ -52,12 +53,12 @@ AnalysisTable lifetimesTable(const LifetimesResult& r);
 
 struct UniqueValuesRequest {
     std::vector<std::string> paths; ///< the tuple that groups entities
-    std::string type;               ///< only entities of this schema type; empty: every entity
+    std::string type; ///< only entities of this schema type; empty: every entity
 };
 struct UniqueValueGroup {
     std::vector<std::string> values; ///< formatValue of each path ("—" where absent)
-    int64_t entityFrames = 0;        ///< (entity, frame) pairs with this tuple
-    int64_t entities = 0;            ///< distinct entities that had it at least once
+    int64_t entityFrames = 0; ///< (entity, frame) pairs with this tuple
+    int64_t entities = 0; ///< distinct entities that had it at least once
     int32_t firstFrame = 0;
     friend bool operator==(const UniqueValueGroup&, const UniqueValueGroup&) = default;
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/analysis/ReplayWalk.hpp"
 
 namespace vtx::detail {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Every frame of a replay in order, for scans that look at the whole recording (plot series,
 // analyses). Chunks are decoded here, one at a time, never through the playhead's cache, so a
@@ -39,8 +40,7 @@ void addFailed(std::vector<FrameSpan>& spans, int32_t first, int32_t last, std::
 }
 
 /// Calls `visit(frameIndex, frame, chunk)` for every readable frame, in frame order.
-template <class Visit>
-WalkResult walkReplay(const ReplayFile& file, const WalkControl& control, Visit&& visit)
+template <class Visit> WalkResult walkReplay(const ReplayFile& file, const WalkControl& control, Visit&& visit)
 {
     WalkResult r;
     const int64_t total = file.frameCount();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A growable array of trivially copyable records that hands out uninitialised slots to fill in
 // place. The diff appends a change and its path steps per changed value; std::vector's
@@ -14,8 +15,7 @@
 
 namespace vtx {
 
-template <class T>
-class AppendArray {
+template <class T> class AppendArray {
     static_assert(std::is_trivially_copyable_v<T> && alignof(T) <= alignof(std::max_align_t));
 
 public:

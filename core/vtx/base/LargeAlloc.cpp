@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/base/LargeAlloc.hpp"
 
 #include <algorithm>
@@ -65,8 +66,7 @@ public:
             std::lock_guard lock(m_mutex);
             auto best = m_free.end();
             for (auto it = m_free.begin(); it != m_free.end(); ++it)
-                if (it->capacity >= size && it->capacity <= 2 * size + kHugePage &&
-                    (best == m_free.end() || it->capacity < best->capacity))
+                if (it->capacity >= size && it->capacity <= 2 * size + kHugePage && (best == m_free.end() || it->capacity < best->capacity))
                     best = it;
             if (best != m_free.end()) {
                 found = best->p;

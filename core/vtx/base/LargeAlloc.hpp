@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Memory for large, freshly written blocks: decoded chunks, the Protobuf arena that parses a
 // chunk, the FlatBuffers builder that flattens it. On this machine a first touch of a 4 KiB page

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/base/NumberText.hpp"
 
 #include <algorithm>
@@ -13,8 +14,7 @@ namespace {
 // The shortest decimal that reads back as `v` at its own width. Plain to_chars picks fixed
 // notation when it is no longer than scientific, which for large values prints digits beyond
 // the shortest ("88247524461358678016" for 8.824752446135868e+19); scientific is used then.
-template <class T>
-std::string shortestText(T v)
+template <class T> std::string shortestText(T v)
 {
     if (std::isnan(v))
         return "nan";
@@ -36,8 +36,14 @@ std::string shortestText(T v)
 
 } // namespace
 
-std::string formatFloat(float v) { return shortestText(v); }
-std::string formatDouble(double v) { return shortestText(v); }
+std::string formatFloat(float v)
+{
+    return shortestText(v);
+}
+std::string formatDouble(double v)
+{
+    return shortestText(v);
+}
 
 std::string readableDouble(double v)
 {

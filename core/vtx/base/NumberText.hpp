@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Numbers as text, the one place every front end formats them from (the inspector, CSV, JSON,
 // diff reports): floats as the shortest decimal that reads back bit-exactly at the value's own

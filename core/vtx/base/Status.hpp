@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Errors are values in the core: every fallible call returns a Status or a Result<T> whose
 // message already names the file, offset, chunk or frame involved.
@@ -13,7 +14,7 @@ namespace vtx {
 /// What kind of failure, for callers that react differently to them: they test the code,
 /// never the message text. Most errors are Failed; the message says what and where.
 enum class Errc : uint8_t {
-    Failed,     ///< anything else (bad bytes, I/O, limits): see the message
+    Failed, ///< anything else (bad bytes, I/O, limits): see the message
     Superseded, ///< a newer request on the same latest-wins channel replaced this one
     OutOfRange, ///< the frame (or chunk) does not exist in this file
 };
@@ -26,7 +27,7 @@ struct Error {
 class [[nodiscard]] Status {
 public:
     Status() = default;
-    Status(Error e) : m_error(std::move(e.message)), m_code(e.code), m_failed(true) {}
+    Status(Error e) : m_error(std::move(e.message)), m_code(e.code), m_failed(true) { }
     static Status ok() { return {}; }
     bool isOk() const { return !m_failed; }
     explicit operator bool() const { return isOk(); }
@@ -39,11 +40,10 @@ private:
     bool m_failed = false;
 };
 
-template <class T>
-class [[nodiscard]] Result {
+template <class T> class [[nodiscard]] Result {
 public:
-    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) {}
-    Result(Error e) : m_v(std::in_place_index<1>, std::move(e)) {}
+    Result(T value) : m_v(std::in_place_index<0>, std::move(value)) { }
+    Result(Error e) : m_v(std::in_place_index<1>, std::move(e)) { }
     Result(const Status& s) : m_v(std::in_place_index<1>, Error{s.message(), s.code()}) { assert(!s.isOk()); }
 
     bool isOk() const { return m_v.index() == 0; }

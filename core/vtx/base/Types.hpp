@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Plain math values with exactly the byte layout of the FlatBuffers structs (spec §2.1), so
 // spans over FlatBuffers vectors can be handed out without copying.
@@ -37,8 +38,14 @@ static_assert(sizeof(EntityRange) == 8);
 
 enum class Backend { FlatBuffers, Protobuf };
 
-inline const char* backendName(Backend b) { return b == Backend::FlatBuffers ? "flatbuffers" : "protobuf"; }
-inline const char* backendMagic(Backend b) { return b == Backend::FlatBuffers ? "VTXF" : "VTXP"; }
+inline const char* backendName(Backend b)
+{
+    return b == Backend::FlatBuffers ? "flatbuffers" : "protobuf";
+}
+inline const char* backendMagic(Backend b)
+{
+    return b == Backend::FlatBuffers ? "VTXF" : "VTXP";
+}
 
 constexpr int64_t kTicksPerSecond = 10'000'000;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/base/Utf8.hpp"
 
 namespace vtx {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // UTF-8 text checks, the one place that decodes UTF-8: the Protobuf reader rejects invalid
 // strings (proto3 requires valid UTF-8), every text output replaces invalid bytes (FlatBuffers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/cache/AccessTrace.hpp"
 
 #include <cstdio>
@@ -72,7 +73,7 @@ Status AccessTrace::save(const std::string& path) const
     return {};
 }
 
-TraceRecorder::TraceRecorder() : m_start(std::chrono::steady_clock::now()) {}
+TraceRecorder::TraceRecorder() : m_start(std::chrono::steady_clock::now()) { }
 
 void TraceRecorder::record(int32_t frame)
 {

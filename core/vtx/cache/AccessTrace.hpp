@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Access traces: one request per line, "<time in ms> <frame>", '#' starts a comment. Recorded
 // from real viewer sessions (TraceRecorder) or generated; replayed by vtxscope-bench.

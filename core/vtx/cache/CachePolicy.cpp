@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/cache/CachePolicy.hpp"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ public:
 /// The SDK's reader: a fixed window of chunks around the last request, everything else dropped.
 class FixedPolicy final : public CachePolicy {
 public:
-    FixedPolicy(int back, int forward) : m_back(back), m_forward(forward) {}
+    FixedPolicy(int back, int forward) : m_back(back), m_forward(forward) { }
     std::string name() const override { return "fixed:" + std::to_string(m_back) + "," + std::to_string(m_forward); }
     CachePlan observe(const Access& a, const CacheGeometry& g) override
     {

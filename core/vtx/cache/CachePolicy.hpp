@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What to keep and what to decode ahead. A policy observes the request stream of the playhead
 // cursor and answers with a plan; ChunkCache carries the plan out (decode pool, budget,
@@ -18,7 +19,7 @@ struct CacheGeometry {
     int32_t frameCount = 0;
     size_t budgetBytes = 0;
     double estimatedChunkBytes = 0; ///< mean decoded chunk size (estimate until chunks are seen)
-    double decodeMs = 50;           ///< EWMA of one chunk's decode time
+    double decodeMs = 50; ///< EWMA of one chunk's decode time
     unsigned workers = 1;
 
     size_t chunkCount() const { return chunkStartFrames.size(); }
@@ -36,13 +37,13 @@ enum class AccessMode { Idle, Playback, Reverse, Scrub, Random, Toggle };
 const char* accessModeName(AccessMode m);
 
 struct CachePlan {
-    size_t center = 0;      ///< chunk of the latest request
-    int back = 0;           ///< chunks behind the center kept from eviction
-    int forward = 0;        ///< chunks ahead kept from eviction
-    int direction = 0;      ///< +1 / -1 when moving: what lies behind the motion is evicted first
+    size_t center = 0; ///< chunk of the latest request
+    int back = 0; ///< chunks behind the center kept from eviction
+    int forward = 0; ///< chunks ahead kept from eviction
+    int direction = 0; ///< +1 / -1 when moving: what lies behind the motion is evicted first
     bool dropOutsideWindow = false; ///< SDK-style fixed window: keep nothing else
-    std::vector<size_t> prefetch;   ///< chunks to decode ahead, most urgent first
-    std::vector<size_t> hot;        ///< hot spots protected from eviction (A/B toggling)
+    std::vector<size_t> prefetch; ///< chunks to decode ahead, most urgent first
+    std::vector<size_t> hot; ///< hot spots protected from eviction (A/B toggling)
 };
 
 struct PolicyState {
@@ -112,7 +113,7 @@ struct AdaptivePolicyConfig {
 /// Classifies the request stream and sizes windows from it (see docs/CACHE.md).
 class AdaptivePolicy final : public CachePolicy {
 public:
-    explicit AdaptivePolicy(AdaptivePolicyConfig config = {}) : m_config(config) {}
+    explicit AdaptivePolicy(AdaptivePolicyConfig config = {}) : m_config(config) { }
     const AdaptivePolicyConfig& config() const { return m_config; }
     std::string name() const override { return "adaptive"; }
     CachePlan observe(const Access& a, const CacheGeometry& g) override;

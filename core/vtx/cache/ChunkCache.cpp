@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/cache/ChunkCache.hpp"
 
 #include <algorithm>
@@ -17,8 +18,7 @@ size_t defaultCacheBudget()
 }
 
 ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, CacheOptions o)
-    : m_file(std::move(file)), m_budget(o.budgetBytes),
-      m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
+    : m_file(std::move(file)), m_budget(o.budgetBytes), m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
 {
     m_policy = makeCachePolicy(o.policy);
     if (!m_policy)
@@ -97,10 +97,11 @@ void ChunkCache::request(int32_t frame, Callback done, RequestOptions o)
         if (frame >= 0 && frame < m_file->frameCount())
             c = m_file->chunkForFrame(frame);
         if (!c) {
-            completions.emplace_back(std::move(done),
-                                     Result<FrameHandle>(Error{m_file->path() + ": frame " + std::to_string(frame) +
-                                                                   (frame < 0 || frame >= m_file->frameCount() ? " is out of range" : " is not covered by the seek table"),
-                                                               Errc::OutOfRange}));
+            completions.emplace_back(
+                std::move(done),
+                Result<FrameHandle>(Error{m_file->path() + ": frame " + std::to_string(frame) +
+                                              (frame < 0 || frame >= m_file->frameCount() ? " is out of range" : " is not covered by the seek table"),
+                                          Errc::OutOfRange}));
         } else {
             if (o.channel >= 0) {
                 for (auto& s : m_slots) {
@@ -152,7 +153,8 @@ Result<FrameHandle> ChunkCache::get(int32_t frame, RequestOptions o)
 {
     std::promise<Result<FrameHandle>> p;
     auto f = p.get_future();
-    request(frame, [&p](const Result<FrameHandle>& r) { p.set_value(r); }, o);
+    request(
+        frame, [&p](const Result<FrameHandle>& r) { p.set_value(r); }, o);
     return f.get();
 }
 
@@ -341,8 +343,8 @@ void ChunkCache::workerLoop()
             m_stats.decodeMs = m_stats.decodes == 1 ? ms : 0.8 * m_stats.decodeMs + 0.2 * ms;
             s.bytes = chunk->memoryBytes();
             m_stats.bytesDecoded += s.bytes;
-            m_bytesPerStoredByte = double(s.bytes) / double(std::max<uint32_t>(1, m_file->chunks()[c].chunkSizeBytes)) * 0.5 +
-                                   m_bytesPerStoredByte * 0.5;
+            m_bytesPerStoredByte =
+                double(s.bytes) / double(std::max<uint32_t>(1, m_file->chunks()[c].chunkSizeBytes)) * 0.5 + m_bytesPerStoredByte * 0.5;
             s.prefetched = prefetch && s.waiters.empty();
             if (prefetch)
                 ++m_stats.prefetchDecodes;

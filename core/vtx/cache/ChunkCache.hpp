@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Decoded chunks under a memory budget in bytes, decoded on a background pool, planned by a
 // CachePolicy. Requests from the playhead are latest-wins per channel; demand decodes always
@@ -28,7 +29,7 @@ struct CacheOptions {
 
 struct RequestOptions {
     bool observe = true; ///< feed the policy (the playhead); background scans pass false
-    int channel = 0;     ///< latest-wins channel: a newer request supersedes older pending ones; -1 = none
+    int channel = 0; ///< latest-wins channel: a newer request supersedes older pending ones; -1 = none
 };
 
 enum class ChunkState { NotLoaded, Queued, Decoding, Cached, Failed };
@@ -43,14 +44,14 @@ struct CacheStats {
     uint64_t hits = 0;
     uint64_t misses = 0;
     uint64_t decodes = 0;
-    uint64_t bytesDecoded = 0;       ///< memory bytes of every decoded chunk
+    uint64_t bytesDecoded = 0; ///< memory bytes of every decoded chunk
     uint64_t prefetchDecodes = 0;
-    uint64_t prefetchUsed = 0;       ///< prefetched chunks later requested
-    uint64_t prefetchWasted = 0;     ///< prefetched chunks evicted or refused unused
+    uint64_t prefetchUsed = 0; ///< prefetched chunks later requested
+    uint64_t prefetchWasted = 0; ///< prefetched chunks evicted or refused unused
     uint64_t prefetchWastedBytes = 0;
     uint64_t superseded = 0;
     uint64_t evictions = 0;
-    double decodeMs = 0;             ///< EWMA per chunk
+    double decodeMs = 0; ///< EWMA per chunk
     double hitRate() const { return hits + misses ? double(hits) / double(hits + misses) : 0; }
 };
 
@@ -91,7 +92,7 @@ private:
     };
     struct Slot {
         std::shared_ptr<const DecodedChunk> chunk; ///< resident when set
-        std::weak_ptr<const DecodedChunk> alive;   ///< still referenced by some handle
+        std::weak_ptr<const DecodedChunk> alive; ///< still referenced by some handle
         size_t bytes = 0;
         uint64_t lastUse = 0;
         uint32_t uses = 0;

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/diff/DiffExport.hpp"
 
 #include "vtx/base/NumberText.hpp"
 #include "vtx/base/Utf8.hpp"
-#include "vtx/model/PropertyTree.hpp"
 #include "vtx/model/EntityLabels.hpp"
+#include "vtx/model/PropertyTree.hpp"
 
 #include <cstdio>
 
@@ -17,9 +18,14 @@ std::string typeName(const Schema& schema, int32_t typeId)
     return d ? d->name : (typeId < 0 ? std::string() : "type_" + std::to_string(typeId));
 }
 
-Json vecJson(const Vec3& v) { return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)}); }
-Json quatJson(const Quat& q) { return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)}); }
-
+Json vecJson(const Vec3& v)
+{
+    return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)});
+}
+Json quatJson(const Quat& q)
+{
+    return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)});
+}
 
 std::string csvField(std::string s)
 {
@@ -33,7 +39,6 @@ std::string csvField(std::string s)
     }
     return out + "\"";
 }
-
 
 } // namespace
 
@@ -49,14 +54,14 @@ Json valueJson(const Value& v, const Schema& schema)
     case Value::Kind::Vector: return vecJson(v.transform.translation);
     case Value::Kind::Quat: return quatJson(v.transform.rotation);
     case Value::Kind::Transform:
-        return Json{{"translation", vecJson(v.transform.translation)},
-                    {"rotation", quatJson(v.transform.rotation)},
-                    {"scale", vecJson(v.transform.scale)}};
+        return Json{
+            {"translation", vecJson(v.transform.translation)}, {"rotation", quatJson(v.transform.rotation)}, {"scale", vecJson(v.transform.scale)}};
     case Value::Kind::Struct: return Json{{"type", typeName(schema, v.typeId)}, {"content_hash", hex64(v.count)}};
     case Value::Kind::Array: return Json{{"length", v.count}};
     case Value::Kind::Map: return Json{{"size", v.count}};
     case Value::Kind::Range:
-        return Json{{"min", f32Json(v.transform.rotation.x)}, {"max", f32Json(v.transform.rotation.y)},
+        return Json{{"min", f32Json(v.transform.rotation.x)},
+                    {"max", f32Json(v.transform.rotation.y)},
                     {"value_normalized", f32Json(v.transform.rotation.z)}};
     }
     return nullptr;
@@ -137,7 +142,10 @@ Json diffJson(const FrameDiff& d, const Schema& schema, const DiffOptions& optio
             ej["type_b"] = typeName(schema, e.typeIdB);
         Json changes = Json::array();
         for (const PropertyChange& c : d.changesOf(e)) {
-            Json cj{{"path", sanitizeUtf8(d.pathText(c, schema))}, {"change", changeKindName(c.kind)}, {"a", valueJson(c.a(), schema)}, {"b", valueJson(c.b(), schema)}};
+            Json cj{{"path", sanitizeUtf8(d.pathText(c, schema))},
+                    {"change", changeKindName(c.kind)},
+                    {"a", valueJson(c.a(), schema)},
+                    {"b", valueJson(c.b(), schema)}};
             Json delta = deltaJson(c.a(), c.b());
             if (!delta.is_null())
                 cj["delta"] = std::move(delta);
@@ -156,15 +164,14 @@ std::string diffCsv(const FrameDiff& d, const Schema& schema)
     std::string out = "bucket,unique_id,type,entity,path,change,a,b,delta\n";
     for (const EntityDiff& e : d.entities) {
         const std::string head = csvField(schema.bucketName(e.bucket)) + "," + csvField(sanitizeUtf8(e.uniqueId)) + "," +
-                                 csvField(typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA)) + "," +
-                                 entityStatusName(e.status) + ",";
+            csvField(typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA)) + "," + entityStatusName(e.status) + ",";
         if (e.status != EntityStatus::Changed) {
             out += head + ",,,,\n";
             continue;
         }
         for (const PropertyChange& c : d.changesOf(e))
             out += head + csvField(sanitizeUtf8(d.pathText(c, schema))) + "," + changeKindName(c.kind) + "," + csvField(formatValue(c.a())) + "," +
-                   csvField(formatValue(c.b())) + "," + csvField(formatDeltaOf(c.a(), c.b())) + "\n";
+                csvField(formatValue(c.b())) + "," + csvField(formatDeltaOf(c.a(), c.b())) + "\n";
     }
     return out;
 }
@@ -173,14 +180,13 @@ std::string diffText(const FrameDiff& d, const Schema& schema)
 {
     const BucketDiffCounts t = d.totals();
     std::string out = "A=" + (d.a.isNull() ? std::string("?") : std::to_string(d.a.index())) +
-                      " B=" + (d.b.isNull() ? std::string("?") : std::to_string(d.b.index())) + ": +" + std::to_string(t.added) +
-                      " added, -" + std::to_string(t.removed) + " removed, ~" + std::to_string(t.changed) + " changed entities, " +
-                      std::to_string(d.changes.size()) + " changed properties (" + std::to_string(t.unchanged) + " unchanged, " +
-                      std::to_string(t.skippedByHash) + " by content hash)\n";
+        " B=" + (d.b.isNull() ? std::string("?") : std::to_string(d.b.index())) + ": +" + std::to_string(t.added) + " added, -" +
+        std::to_string(t.removed) + " removed, ~" + std::to_string(t.changed) + " changed entities, " + std::to_string(d.changes.size()) +
+        " changed properties (" + std::to_string(t.unchanged) + " unchanged, " + std::to_string(t.skippedByHash) + " by content hash)\n";
     for (const EntityDiff& e : d.entities) {
         const char sign = e.status == EntityStatus::Added ? '+' : e.status == EntityStatus::Removed ? '-' : '~';
         out += std::string(1, sign) + " " + schema.bucketName(e.bucket) + "/" + sanitizeUtf8(e.uniqueId) + " (" +
-               typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA) + ")\n";
+            typeName(schema, e.status == EntityStatus::Added ? e.typeIdB : e.typeIdA) + ")\n";
         for (const PropertyChange& c : d.changesOf(e)) {
             out += "    " + sanitizeUtf8(d.pathText(c, schema)) + ": ";
             if (c.kind == ChangeKind::Added)

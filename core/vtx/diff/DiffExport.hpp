@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Renderings of a FrameDiff: JSON (vtxscope-cli diff --json, the panel's export, golden tests),
 // CSV (one row per changed property or added/removed entity) and a short text report.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/diff/Diverge.hpp"
 
 #include "vtx/model/PropertyTree.hpp"
@@ -146,8 +147,8 @@ public:
         }
         FrameHandle h(m_chunk, index);
         if (h.view().isNull())
-            return Error{m_file.path() + ": frame " + std::to_string(index) + ": "
-                         + m_chunk->frameStatus(size_t(index - m_chunk->startFrame())).message()};
+            return Error{m_file.path() + ": frame " + std::to_string(index) + ": " +
+                         m_chunk->frameStatus(size_t(index - m_chunk->startFrame())).message()};
         return h;
     }
 
@@ -181,7 +182,7 @@ std::string collapseIndexes(std::string_view path)
 
 /// One differing property of one entity in one pair, as both comparison paths find it.
 struct Difference {
-    std::string path;       ///< exact path ("Trail[2]")
+    std::string path; ///< exact path ("Trail[2]")
     std::string a, b;
     std::optional<double> deviation;
 };
@@ -243,7 +244,10 @@ void compareFast(const FrameHandle& ha, const FrameHandle& hb, const Schema& sch
     }
 }
 
-bool isMathType(const std::string& t) { return t == "Vector" || t == "Quat" || t == "Transform" || t == "FloatRange"; }
+bool isMathType(const std::string& t)
+{
+    return t == "Vector" || t == "Quat" || t == "Transform" || t == "FloatRange";
+}
 
 /// Property path segments' names: "Weapon.Trail[2].x" -> Weapon, Trail, x.
 bool pathHasIgnoredName(const std::string& path, const std::vector<std::string>& ignore)
@@ -320,8 +324,7 @@ std::vector<std::string> missingLeafProperties(const std::vector<PropertyNode>& 
 
 /// Different schema layouts: property trees compared by path (names, not slots). A named
 /// property only one schema has is a schema difference, reported once, not per frame.
-void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt,
-                         EntityResult& r)
+void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, EntityResult& r)
 {
     PropertyTreeOptions to;
     to.maxArrayChildren = std::numeric_limits<size_t>::max();

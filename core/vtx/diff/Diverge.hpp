@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where two runs of the same scenario diverge: the frames of A and B are paired (ReplayPairing),
 // each pair is compared entity by entity (matched by bucket and unique id) and property by
@@ -27,15 +28,15 @@ struct PairDivergence;
 
 struct DivergeOptions {
     Alignment alignment = Alignment::Frame;
-    int64_t offset = 0;               ///< frames (Alignment::Frame) or game-time ticks (Alignment::Time) added to A's position
+    int64_t offset = 0; ///< frames (Alignment::Frame) or game-time ticks (Alignment::Time) added to A's position
     FloatTolerance tolerance;
-    std::vector<std::string> ignore;  ///< property names ignored at any depth
+    std::vector<std::string> ignore; ///< property names ignored at any depth
     /// Compare through property trees by name even when both files share one schema layout
     /// (the slow path; the fast one must give the same answer, which the tests check). By name,
     /// only named properties are compared: stored data no schema name addresses (UnnamedData)
     /// has no name to match across schemas, while the same-layout diff compares it too.
     bool forceByName = false;
-    size_t maxFirstChanges = 200;     ///< property changes listed for the first divergent pair
+    size_t maxFirstChanges = 200; ///< property changes listed for the first divergent pair
     /// Same layout, chunks over the same frames paired frame for frame, stored bytes equal:
     /// the frames are identical, so such chunks are neither decoded nor compared (runs agree
     /// up to the divergence, usually most of a replay). Off: every pair is decoded and compared
@@ -52,22 +53,22 @@ struct DivergeOptions {
 
 /// One differing property of an entity in the first divergent pair.
 struct PropertyDivergence {
-    std::string path;  ///< "Position", "Weapon.Ammo", "Trail[2]"
-    std::string a, b;  ///< display text; empty when absent on that side
+    std::string path; ///< "Position", "Weapon.Ammo", "Trail[2]"
+    std::string a, b; ///< display text; empty when absent on that side
     std::optional<double> deviation; ///< largest |b - a| over the numeric components
 };
 
 struct EntityDivergence {
     uint32_t bucket = 0;
     std::string uniqueId;
-    std::string type;    ///< struct type name (A's, or B's when only in B)
+    std::string type; ///< struct type name (A's, or B's when only in B)
     EntityStatus status = EntityStatus::Changed; ///< Added: only in B; Removed: only in A
     std::vector<PropertyDivergence> properties;
 };
 
 struct PairDivergence {
     FramePair frames;
-    uint32_t entities = 0;   ///< entities that differ (present in one file only, or with differing properties)
+    uint32_t entities = 0; ///< entities that differ (present in one file only, or with differing properties)
     uint32_t properties = 0; ///< distinct (entity, property) pairs that differ
 };
 
@@ -76,10 +77,10 @@ struct PairDivergence {
 struct PropertyDeviation {
     std::string type;
     std::string path;
-    uint64_t pairs = 0;             ///< frame pairs where it differs
-    bool numeric = false;           ///< some difference had numeric components: maxDeviation is the largest |b - a| of those
+    uint64_t pairs = 0; ///< frame pairs where it differs
+    bool numeric = false; ///< some difference had numeric components: maxDeviation is the largest |b - a| of those
     double maxDeviation = 0;
-    FramePair at;                   ///< where the largest deviation was seen (when none was numeric: the first difference)
+    FramePair at; ///< where the largest deviation was seen (when none was numeric: the first difference)
     uint32_t bucket = 0;
     std::string uniqueId;
 };
@@ -89,13 +90,13 @@ struct DivergeReport {
     int64_t offset = 0;
     int32_t framesA = 0, framesB = 0;
     uint64_t pairsCompared = 0;
-    uint64_t identicalChunks = 0;                 ///< chunks of A skipped as byte-identical to B's (skipIdenticalChunks)
-    bool byName = false;                          ///< compared through property trees (schemas differ in layout)
+    uint64_t identicalChunks = 0; ///< chunks of A skipped as byte-identical to B's (skipIdenticalChunks)
+    bool byName = false; ///< compared through property trees (schemas differ in layout)
     std::vector<SchemaDifference> schemaDifferences;
     std::optional<FramePair> firstDivergence;
-    std::vector<EntityDivergence> firstEntities;  ///< what differs in the first divergent pair
-    std::vector<PairDivergence> divergentPairs;   ///< every pair that differs, in A's order
-    std::vector<PropertyDeviation> properties;    ///< sorted by type, then path
+    std::vector<EntityDivergence> firstEntities; ///< what differs in the first divergent pair
+    std::vector<PairDivergence> divergentPairs; ///< every pair that differs, in A's order
+    std::vector<PropertyDeviation> properties; ///< sorted by type, then path
     bool diverged() const { return firstDivergence.has_value(); }
 };
 

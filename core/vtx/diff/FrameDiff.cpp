@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/diff/FrameDiff.hpp"
 
 #include "vtx/integrity/ContentHash.hpp"
@@ -105,18 +106,54 @@ BucketDiffCounts FrameDiff::totals() const
 
 namespace {
 
-Value toValue(bool v) { return Value::ofBool(v); }
-Value toValue(int32_t v) { return Value::ofInt(v); }
-Value toValue(int64_t v) { return Value::ofInt(v); }
-Value toValue(float v) { return Value::ofFloat(v); }
-Value toValue(double v) { return Value::ofDouble(v); }
-Value toValue(std::string_view v) { return Value::ofString(v); }
-Value toValue(const Vec3& v) { return Value::ofVector(v); }
-Value toValue(const Quat& v) { return Value::ofQuat(v); }
-Value toValue(const Transform& v) { return Value::ofTransform(v); }
-Value toValue(ContainerView c) { return Value::ofStruct(c.typeId(), c.contentHash()); }
-Value toValue(const FloatRange& r) { return Value::ofRange(r); }
-Value toValue(MapView m) { return Value::ofMap(m.size()); }
+Value toValue(bool v)
+{
+    return Value::ofBool(v);
+}
+Value toValue(int32_t v)
+{
+    return Value::ofInt(v);
+}
+Value toValue(int64_t v)
+{
+    return Value::ofInt(v);
+}
+Value toValue(float v)
+{
+    return Value::ofFloat(v);
+}
+Value toValue(double v)
+{
+    return Value::ofDouble(v);
+}
+Value toValue(std::string_view v)
+{
+    return Value::ofString(v);
+}
+Value toValue(const Vec3& v)
+{
+    return Value::ofVector(v);
+}
+Value toValue(const Quat& v)
+{
+    return Value::ofQuat(v);
+}
+Value toValue(const Transform& v)
+{
+    return Value::ofTransform(v);
+}
+Value toValue(ContainerView c)
+{
+    return Value::ofStruct(c.typeId(), c.contentHash());
+}
+Value toValue(const FloatRange& r)
+{
+    return Value::ofRange(r);
+}
+Value toValue(MapView m)
+{
+    return Value::ofMap(m.size());
+}
 
 /// Lifts a property (or one element of it) out of a container for ValueRef::lift().
 struct Lifter {
@@ -125,8 +162,7 @@ struct Lifter {
     bool element;
 
     Value operator()(Absent) const { return {}; }
-    template <class T>
-    Value operator()(const T& v) const
+    template <class T> Value operator()(const T& v) const
     {
         if (element)
             return {};
@@ -147,15 +183,13 @@ struct Lifter {
         }
         return index < s.bytes.size() ? Value::ofInt(int8_t(s.bytes[index])) : Value{};
     }
-    template <class T>
-    Value operator()(std::span<const T> s) const
+    template <class T> Value operator()(std::span<const T> s) const
     {
         if (!element)
             return Value::ofArray(s.size());
         return index < s.size() ? toValue(s[index]) : Value{};
     }
-    template <class List>
-    Value operator()(const ListSlice<List>& s) const
+    template <class List> Value operator()(const ListSlice<List>& s) const
     {
         if (!element)
             return Value::ofArray(s.size(), elementType);
@@ -189,14 +223,12 @@ namespace {
 /// they are loaded as raw byte ranges by one loop, so comparing a member needs no type switch.
 class PodMembers {
 public:
-    template <class T>
-    std::span<const T> span(PodMember m) const
+    template <class T> std::span<const T> span(PodMember m) const
     {
         const Member& x = m_members[size_t(m)];
         return {reinterpret_cast<const T*>(x.data), x.count};
     }
-    template <class T>
-    FlatArrayView<T> flat(PodMember m) const
+    template <class T> FlatArrayView<T> flat(PodMember m) const
     {
         const Member& x = m_members[size_t(m)];
         return {{reinterpret_cast<const T*>(x.data), x.count}, {x.offsets, x.offsetCount}};
@@ -213,9 +245,8 @@ public:
         const Member& x = m_members[size_t(m)];
         const Member& y = o.m_members[size_t(m)];
         const size_t elem = kElementBytes[size_t(m)];
-        return x.count == y.count && x.offsetCount == y.offsetCount &&
-               (x.count == 0 || std::memcmp(x.data, y.data, x.count * elem) == 0) &&
-               (x.offsetCount == 0 || std::memcmp(x.offsets, y.offsets, x.offsetCount * sizeof(uint32_t)) == 0);
+        return x.count == y.count && x.offsetCount == y.offsetCount && (x.count == 0 || std::memcmp(x.data, y.data, x.count * elem) == 0) &&
+            (x.offsetCount == 0 || std::memcmp(x.offsets, y.offsets, x.offsetCount * sizeof(uint32_t)) == 0);
     }
 
     void load(ContainerView c, std::span<const PodMember> used)
@@ -243,12 +274,12 @@ private:
     static constexpr size_t kFirstFlat = size_t(PodMember::BoolArrays);
     using PC = fbsvtx::PropertyContainer;
     static constexpr flatbuffers::voffset_t kVtableField[kPodCount] = {
-        PC::VT_BOOL_PROPERTIES, PC::VT_INT32_PROPERTIES, PC::VT_INT64_PROPERTIES, PC::VT_FLOAT_PROPERTIES,
-        PC::VT_DOUBLE_PROPERTIES, PC::VT_VECTOR_PROPERTIES, PC::VT_QUAT_PROPERTIES, PC::VT_TRANSFORM_PROPERTIES,
-        PC::VT_BOOL_ARRAYS, PC::VT_INT32_ARRAYS, PC::VT_INT64_ARRAYS, PC::VT_FLOAT_ARRAYS,
-        PC::VT_DOUBLE_ARRAYS, PC::VT_VECTOR_ARRAYS, PC::VT_QUAT_ARRAYS, PC::VT_TRANSFORM_ARRAYS};
-    static constexpr size_t kElementBytes[kPodCount] = {
-        1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform), 1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform)};
+        PC::VT_BOOL_PROPERTIES,   PC::VT_INT32_PROPERTIES,  PC::VT_INT64_PROPERTIES, PC::VT_FLOAT_PROPERTIES,
+        PC::VT_DOUBLE_PROPERTIES, PC::VT_VECTOR_PROPERTIES, PC::VT_QUAT_PROPERTIES,  PC::VT_TRANSFORM_PROPERTIES,
+        PC::VT_BOOL_ARRAYS,       PC::VT_INT32_ARRAYS,      PC::VT_INT64_ARRAYS,     PC::VT_FLOAT_ARRAYS,
+        PC::VT_DOUBLE_ARRAYS,     PC::VT_VECTOR_ARRAYS,     PC::VT_QUAT_ARRAYS,      PC::VT_TRANSFORM_ARRAYS};
+    static constexpr size_t kElementBytes[kPodCount] = {1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform),
+                                                        1, 4, 8, 4, 8, sizeof(Vec3), sizeof(Quat), sizeof(Transform)};
 
     struct Member {
         const uint8_t* data;
@@ -267,7 +298,7 @@ private:
                 m_vtsize = flatbuffers::ReadScalar<flatbuffers::voffset_t>(m_vtable);
             }
         }
-        explicit TableFields(const void* table) : TableFields(static_cast<const uint8_t*>(table)) {}
+        explicit TableFields(const void* table) : TableFields(static_cast<const uint8_t*>(table)) { }
         /// The table or vector the offset field points at; null when absent.
         const uint8_t* pointer(flatbuffers::voffset_t field) const
         {
@@ -332,8 +363,11 @@ private:
 class Differ {
 public:
     Differ(const Schema& schema, const DiffOptions& options, const HashTrust* trustA, const HashTrust* trustB, FrameDiff& out)
-        : m_schema(schema), m_opt(options), m_out(out), m_trustA(options.useContentHash ? trustA : nullptr),
-          m_trustB(options.useContentHash ? trustB : nullptr)
+        : m_schema(schema)
+        , m_opt(options)
+        , m_out(out)
+        , m_trustA(options.useContentHash ? trustA : nullptr)
+        , m_trustB(options.useContentHash ? trustB : nullptr)
     {
         m_path.clear();
     }
@@ -467,8 +501,7 @@ private:
         // 0 is what a writer that does not hash stores: no evidence either way. Equal hashes
         // prove equal values only where each file's hash covers the whole container (the SDK
         // v0.2.0 writer's does not when it holds nested containers: HashTrust).
-        return m_trustA && m_trustB && a.contentHash() == b.contentHash() && a.contentHash() != 0 &&
-               m_trustA->covers(a) && m_trustB->covers(b);
+        return m_trustA && m_trustB && a.contentHash() == b.contentHash() && a.contentHash() != 0 && m_trustA->covers(a) && m_trustB->covers(b);
     }
 
     // ---- recording --------------------------------------------------------------------------
@@ -609,15 +642,13 @@ private:
         return true;
     }
 
-    template <class T>
-    static bool flatEqual(const FlatArrayView<T>& a, const FlatArrayView<T>& b)
+    template <class T> static bool flatEqual(const FlatArrayView<T>& a, const FlatArrayView<T>& b)
     {
         return bitwiseEqual(a.data, b.data) && bitwiseEqual(a.offsets, b.offsets);
     }
 
     /// Equal bytes are equal values under any tolerance (and equal presence of every slot).
-    template <class Span>
-    void scalar(const Span& sa, const Span& sb, const PropertyKey& k, ContainerView a, ContainerView b)
+    template <class Span> void scalar(const Span& sa, const Span& sb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
         const uint32_t s = k.slot;
         const bool ha = s < sa.size(), hb = s < sb.size();
@@ -629,17 +660,14 @@ private:
         }
     }
 
-    template <class T>
-    static bool bitwiseEqual(std::span<const T> a, std::span<const T> b)
+    template <class T> static bool bitwiseEqual(std::span<const T> a, std::span<const T> b)
     {
         return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
     }
 
-
     /// Element-wise comparison of the array property `k` (lists `la`, `lb`): length change,
     /// changed elements (or nested struct changes), then removed and added elements.
-    template <class List>
-    void elements(const List& la, const List& lb, const PropertyKey& k, ContainerView a, ContainerView b)
+    template <class List> void elements(const List& la, const List& lb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
         const size_t na = la.size(), nb = lb.size();
         if (na != nb)
@@ -682,8 +710,7 @@ private:
         }
     }
 
-    template <class T>
-    void array(std::span<const T> sa, std::span<const T> sb, const PropertyKey& k, ContainerView a, ContainerView b)
+    template <class T> void array(std::span<const T> sa, std::span<const T> sb, const PropertyKey& k, ContainerView a, ContainerView b)
     {
         if (bitwiseEqual(sa, sb)) // equal bits are equal values under any tolerance
             return;
@@ -783,13 +810,17 @@ private:
             switch (k.type) {
             case FieldType::Bool: return array(ma.flat<uint8_t>(PodMember::BoolArrays).at(s), mb.flat<uint8_t>(PodMember::BoolArrays).at(s), k, a, b);
             case FieldType::Int8:
-            case FieldType::Int32: return array(ma.flat<int32_t>(PodMember::Int32Arrays).at(s), mb.flat<int32_t>(PodMember::Int32Arrays).at(s), k, a, b);
-            case FieldType::Int64: return array(ma.flat<int64_t>(PodMember::Int64Arrays).at(s), mb.flat<int64_t>(PodMember::Int64Arrays).at(s), k, a, b);
+            case FieldType::Int32:
+                return array(ma.flat<int32_t>(PodMember::Int32Arrays).at(s), mb.flat<int32_t>(PodMember::Int32Arrays).at(s), k, a, b);
+            case FieldType::Int64:
+                return array(ma.flat<int64_t>(PodMember::Int64Arrays).at(s), mb.flat<int64_t>(PodMember::Int64Arrays).at(s), k, a, b);
             case FieldType::Float: return array(ma.flat<float>(PodMember::FloatArrays).at(s), mb.flat<float>(PodMember::FloatArrays).at(s), k, a, b);
-            case FieldType::Double: return array(ma.flat<double>(PodMember::DoubleArrays).at(s), mb.flat<double>(PodMember::DoubleArrays).at(s), k, a, b);
+            case FieldType::Double:
+                return array(ma.flat<double>(PodMember::DoubleArrays).at(s), mb.flat<double>(PodMember::DoubleArrays).at(s), k, a, b);
             case FieldType::Vector: return array(ma.flat<Vec3>(PodMember::VectorArrays).at(s), mb.flat<Vec3>(PodMember::VectorArrays).at(s), k, a, b);
             case FieldType::Quat: return array(ma.flat<Quat>(PodMember::QuatArrays).at(s), mb.flat<Quat>(PodMember::QuatArrays).at(s), k, a, b);
-            case FieldType::Transform: return array(ma.flat<Transform>(PodMember::TransformArrays).at(s), mb.flat<Transform>(PodMember::TransformArrays).at(s), k, a, b);
+            case FieldType::Transform:
+                return array(ma.flat<Transform>(PodMember::TransformArrays).at(s), mb.flat<Transform>(PodMember::TransformArrays).at(s), k, a, b);
             case FieldType::String: return elements(a.stringArrays().at(s), b.stringArrays().at(s), k, a, b);
             case FieldType::Struct: return elements(a.structArrays().at(s), b.structArrays().at(s), k, a, b);
             case FieldType::None: return;
@@ -810,12 +841,10 @@ private:
     /// stored one), maps by keys and recomputed value hashes.
     struct UnnamedSummary {
         Value operator()(Absent) const { return {}; }
-        template <class T>
-        Value operator()(const T& v) const { return toValue(v); }
+        template <class T> Value operator()(const T& v) const { return toValue(v); }
         Value operator()(ContainerView c) const { return Value::ofStruct(c.typeId(), computeContentHash(c)); }
         static uint64_t bytesDigest(const void* p, size_t n) { return XXH3_64bits(p, n); }
-        template <class T>
-        Value operator()(std::span<const T> s) const
+        template <class T> Value operator()(std::span<const T> s) const
         {
             Value v = Value::ofArray(s.size());
             v.digest = bytesDigest(s.data(), s.size_bytes());
@@ -840,8 +869,7 @@ private:
             v.digest = mapDigest(m);
             return v;
         }
-        template <class List>
-        Value operator()(const ListSlice<List>& s) const
+        template <class List> Value operator()(const ListSlice<List>& s) const
         {
             Value v = Value::ofArray(s.size());
             uint64_t h = s.size();
@@ -890,19 +918,36 @@ private:
         return false;
     }
     static constexpr bool kPlainVector[kContainerMemberCount] = {
-        false, false, false, false, false, true /* strings */, false, false, false, false, false, false, false, false,
-        false, false, false, false, false, false, false, true /* structs */, false, true /* maps */, false};
+        false, false, false, false, false, true /* strings */, false, false,           false, false, false, false, false, false, false, false,
+        false, false, false, false, false, true /* structs */, false, true /* maps */, false};
     /// The PodMember holding each ContainerMember (Other: not a plain-data member PodMembers loads).
-    static constexpr PodMember kPodOf[kContainerMemberCount] = {
-        PodMember::Bools, PodMember::Int32s, PodMember::Int64s, PodMember::Floats, PodMember::Doubles,
-        PodMember::Other /* strings */, PodMember::Transforms, PodMember::Vectors, PodMember::Quats, PodMember::Other /* ranges */,
-        PodMember::Other /* bytes */, PodMember::Int32Arrays, PodMember::Int64Arrays, PodMember::FloatArrays,
-        PodMember::DoubleArrays, PodMember::VectorArrays, PodMember::QuatArrays, PodMember::TransformArrays,
-        PodMember::Other /* ranges */, PodMember::BoolArrays, PodMember::Other, PodMember::Other, PodMember::Other,
-        PodMember::Other, PodMember::Other};
+    static constexpr PodMember kPodOf[kContainerMemberCount] = {PodMember::Bools,
+                                                                PodMember::Int32s,
+                                                                PodMember::Int64s,
+                                                                PodMember::Floats,
+                                                                PodMember::Doubles,
+                                                                PodMember::Other /* strings */,
+                                                                PodMember::Transforms,
+                                                                PodMember::Vectors,
+                                                                PodMember::Quats,
+                                                                PodMember::Other /* ranges */,
+                                                                PodMember::Other /* bytes */,
+                                                                PodMember::Int32Arrays,
+                                                                PodMember::Int64Arrays,
+                                                                PodMember::FloatArrays,
+                                                                PodMember::DoubleArrays,
+                                                                PodMember::VectorArrays,
+                                                                PodMember::QuatArrays,
+                                                                PodMember::TransformArrays,
+                                                                PodMember::Other /* ranges */,
+                                                                PodMember::BoolArrays,
+                                                                PodMember::Other,
+                                                                PodMember::Other,
+                                                                PodMember::Other,
+                                                                PodMember::Other,
+                                                                PodMember::Other};
 
-    template <class T>
-    bool spansEqual(std::span<const T> x, std::span<const T> y) const
+    template <class T> bool spansEqual(std::span<const T> x, std::span<const T> y) const
     {
         if (x.size() != y.size())
             return false;
@@ -935,8 +980,7 @@ private:
         case M::QuatArrays: return spansEqual(a.quatArrays().at(i), b.quatArrays().at(i));
         case M::TransformArrays: return spansEqual(a.transformArrays().at(i), b.transformArrays().at(i));
         case M::RangeArrays: return spansEqual(a.rangeArrays().at(i), b.rangeArrays().at(i));
-        default:
-            return valuesEqual(visitProperty(a, k, UnnamedSummary{}), visitProperty(b, k, UnnamedSummary{}), m_opt.tolerance);
+        default: return valuesEqual(visitProperty(a, k, UnnamedSummary{}), visitProperty(b, k, UnnamedSummary{}), m_opt.tolerance);
         }
     }
 
@@ -991,7 +1035,11 @@ private:
     std::vector<int32_t>& m_matchB = scratchB();
     std::vector<std::pair<std::string_view, uint32_t>>& m_index = scratchIndex();
 
-    static PathStack& scratchPath() { thread_local PathStack p; return p; }
+    static PathStack& scratchPath()
+    {
+        thread_local PathStack p;
+        return p;
+    }
     /// Unnamed slots of side 0 / 1 (never reentered: unnamed containers compare by hash).
     static std::vector<UnnamedSlot>& scratchUnnamed(int side)
     {
@@ -1004,8 +1052,16 @@ private:
         thread_local std::vector<std::vector<int32_t>> perDepth(kMaxDepth + 1);
         return perDepth[size_t(std::clamp(depth, 0, kMaxDepth))];
     }
-    static std::vector<int32_t>& scratchA() { thread_local std::vector<int32_t> v; return v; }
-    static std::vector<int32_t>& scratchB() { thread_local std::vector<int32_t> v; return v; }
+    static std::vector<int32_t>& scratchA()
+    {
+        thread_local std::vector<int32_t> v;
+        return v;
+    }
+    static std::vector<int32_t>& scratchB()
+    {
+        thread_local std::vector<int32_t> v;
+        return v;
+    }
     static std::vector<std::pair<std::string_view, uint32_t>>& scratchIndex()
     {
         thread_local std::vector<std::pair<std::string_view, uint32_t>> v;
@@ -1033,8 +1089,8 @@ void streamIn(std::span<const uint8_t> bytes)
 }
 } // namespace
 
-void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA,
-                const HashTrust* trustB, FrameDiff& out)
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA, const HashTrust* trustB,
+                FrameDiff& out)
 {
     out.clear();
     // A frame streamed by this thread's previous diff is still in the caches (two frames are

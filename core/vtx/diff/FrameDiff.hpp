@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What changed between two frames, in entities and named properties. Entities are matched by
 // unique id per bucket (not by position); changes go down into nested structs, arrays
@@ -27,10 +28,10 @@ struct EntityRef {
 };
 
 struct DiffOptions {
-    FloatTolerance tolerance;           ///< applies to float, double, vector, quat, transform
-    std::vector<std::string> ignore;    ///< property names ignored at any depth ("Timestamp")
-    std::vector<EntityRef> only;        ///< when non-empty, only these entities are compared
-    bool useContentHash = true;         ///< the equal-hash short-circuit where HashTrust allows it (off: compare values)
+    FloatTolerance tolerance; ///< applies to float, double, vector, quat, transform
+    std::vector<std::string> ignore; ///< property names ignored at any depth ("Timestamp")
+    std::vector<EntityRef> only; ///< when non-empty, only these entities are compared
+    bool useContentHash = true; ///< the equal-hash short-circuit where HashTrust allows it (off: compare values)
     /// Whose stored hashes may stand in for values. Null: the FrameHandle overloads use each
     /// frame's own file's (its chunk's), the FrameView overloads trust no stored hash.
     const HashTrust* hashTrust = nullptr;
@@ -52,8 +53,8 @@ struct PathStep {
     enum class Kind : uint8_t { Field, Index, Key, Unnamed };
     Kind kind = Kind::Field;
     ContainerMember member = ContainerMember::Bools; ///< Unnamed only
-    int32_t typeId = -1;           ///< Field: the struct owning the field
-    uint32_t index = 0;            ///< Field: index in StructDef::fields; Index: element index; Key: key length
+    int32_t typeId = -1; ///< Field: the struct owning the field
+    uint32_t index = 0; ///< Field: index in StructDef::fields; Index: element index; Key: key length
     const char* keyData = nullptr; ///< Key: the map key's bytes (in frame A or B)
     std::string_view key() const { return {keyData, index}; }
 
@@ -67,10 +68,10 @@ struct PathStep {
 /// diff of many changes costs a few words each; values are lifted only when shown.
 struct ValueRef {
     enum class Part : uint8_t {
-        Whole,    ///< the property `key` of `parent` (a scalar, or an array/map as a whole)
-        Element,  ///< element `index` of the array property `key`
+        Whole, ///< the property `key` of `parent` (a scalar, or an array/map as a whole)
+        Element, ///< element `index` of the array property `key`
         MapValue, ///< value `index` of the map property `key`
-        Self,     ///< `parent` itself (an entity or struct whose type changed)
+        Self, ///< `parent` itself (an entity or struct whose type changed)
     };
     const fbsvtx::PropertyContainer* parent = nullptr; ///< null: absent on this side
     PropertyKey key;
@@ -106,7 +107,7 @@ struct EntityDiff {
     uint32_t bucket = 0;
     std::string_view uniqueId;
     int32_t typeIdA = -1, typeIdB = -1;
-    int32_t indexA = -1, indexB = -1;   ///< position in the bucket; -1 when absent
+    int32_t indexA = -1, indexB = -1; ///< position in the bucket; -1 when absent
     uint32_t firstChange = 0, changeCount = 0;
 };
 
@@ -140,8 +141,8 @@ public:
 /// valid while `out` is used; prefer the FrameHandle overload, which keeps them alive.
 void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
 /// Two trust objects: frames of two files (each side's hashes are judged by its own file).
-void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA,
-                const HashTrust* trustB, FrameDiff& out);
+void diffFrames(FrameView a, FrameView b, const Schema& schema, const DiffOptions& options, const HashTrust* trustA, const HashTrust* trustB,
+                FrameDiff& out);
 void diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options, FrameDiff& out);
 FrameDiff diffFrames(const FrameHandle& a, const FrameHandle& b, const Schema& schema, const DiffOptions& options = {});
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/diff/FrameScan.hpp"
 
 #include <algorithm>
@@ -10,8 +11,9 @@ namespace {
 /// boundary): the least recently used is replaced. An undecodable chunk is reported once.
 class ChunkWindow {
 public:
-    ChunkWindow(const ReplayFile& file, const FrameScanControl& control, FrameScanResult& result)
-        : m_file(file), m_control(control), m_result(result) {}
+    ChunkWindow(const ReplayFile& file, const FrameScanControl& control, FrameScanResult& result) : m_file(file), m_control(control), m_result(result)
+    {
+    }
 
     /// Frame f's view; null when its chunk cannot be decoded (or the frame fails verification).
     /// `loaded` is set when a chunk had to be fetched (the scan reports progress then).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Seek by change: from a frame, find the next (or previous) frame where one entity's property
 // changes, or where a query expression ("Player.Health < 20", "any(IsAlive == false)",
@@ -17,14 +18,14 @@ namespace vtx {
 
 struct FrameScanRequest {
     enum class Mode {
-        NextChange,           ///< the value differs from the previous frame's (changes at frame f)
+        NextChange, ///< the value differs from the previous frame's (changes at frame f)
         ConditionBecomesTrue, ///< the expression matches frame f and not f − 1 (Expression::matchesFrame)
     };
     Mode mode = Mode::NextChange;
-    EntityRef entity;              ///< for NextChange
-    std::string path;              ///< for NextChange
+    EntityRef entity; ///< for NextChange
+    std::string path; ///< for NextChange
     std::optional<query::Expression> condition; ///< for ConditionBecomesTrue, compiled for the file's schema
-    int32_t from = 0;              ///< the scan starts after (or before) this frame
+    int32_t from = 0; ///< the scan starts after (or before) this frame
     bool forward = true;
 };
 

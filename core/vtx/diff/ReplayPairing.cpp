@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/diff/ReplayPairing.hpp"
 
 namespace vtx {
 
-const char* alignmentName(Alignment a) { return a == Alignment::Frame ? "frame" : "time"; }
+const char* alignmentName(Alignment a)
+{
+    return a == Alignment::Frame ? "frame" : "time";
+}
 
 std::vector<FramePair> pairFrames(const ReplayFile& a, const ReplayFile& b, Alignment alignment, int64_t offset)
 {
-    return pairFrames(a.frameCount(), b.frameCount(), alignment, offset, [&](int32_t f) { return a.gameTimeTicks(f); },
-                      [&](int32_t f) { return b.gameTimeTicks(f); });
+    return pairFrames(
+        a.frameCount(), b.frameCount(), alignment, offset, [&](int32_t f) { return a.gameTimeTicks(f); },
+        [&](int32_t f) { return b.gameTimeTicks(f); });
 }
 
 const char* schemaDifferenceKindName(SchemaDifference::Kind k)
@@ -73,8 +78,8 @@ bool sameLayout(const Schema& a, const Schema& b)
         for (size_t k = 0; k < sa.fields.size(); ++k) {
             const FieldDef& fa = sa.fields[k];
             const FieldDef& fb = sb.fields[k];
-            if (fa.name != fb.name || fa.shadowed != fb.shadowed || fa.key.type != fb.key.type || fa.key.container != fb.key.container
-                || fa.key.slot != fb.key.slot || fa.key.structTypeId != fb.key.structTypeId)
+            if (fa.name != fb.name || fa.shadowed != fb.shadowed || fa.key.type != fb.key.type || fa.key.container != fb.key.container ||
+                fa.key.slot != fb.key.slot || fa.key.structTypeId != fb.key.structTypeId)
                 return false;
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Pairing two replays: which frame of B is compared with which frame of A (by frame index, by
 // game time, shifted by a user offset), and how their schemas relate when struct types and
@@ -14,7 +15,7 @@ namespace vtx {
 
 enum class Alignment : uint8_t {
     Frame, ///< A's frame i with B's frame i + offset
-    Time,  ///< A's frame i with B's last frame whose game time is at or before A's time + offset (ticks)
+    Time, ///< A's frame i with B's last frame whose game time is at or before A's time + offset (ticks)
 };
 const char* alignmentName(Alignment a);
 
@@ -59,9 +60,9 @@ std::vector<FramePair> pairFrames(const ReplayFile& a, const ReplayFile& b, Alig
 struct SchemaDifference {
     enum class Kind : uint8_t { TypeAdded, TypeRemoved, PropertyAdded, PropertyRemoved, PropertyRetyped };
     Kind kind = Kind::PropertyAdded;
-    std::string type;     ///< struct type name
+    std::string type; ///< struct type name
     std::string property; ///< empty for TypeAdded / TypeRemoved
-    std::string typeA;    ///< PropertyRetyped: the property's type in A ("Float", "array<Int32>", "Weapon")
+    std::string typeA; ///< PropertyRetyped: the property's type in A ("Float", "array<Int32>", "Weapon")
     std::string typeB;
     friend bool operator==(const SchemaDifference&, const SchemaDifference&) = default;
 };

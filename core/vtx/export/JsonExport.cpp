@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/export/JsonExport.hpp"
 
 #include "vtx/base/NumberText.hpp"
 #include "vtx/base/Utf8.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
+#include "vtx/model/EntityLabels.hpp"
 #include "vtx/model/PropertyTree.hpp"
 #include "vtx/model/PropertyVisit.hpp"
 #include "vtx/model/UnnamedData.hpp"
-#include "vtx/model/EntityLabels.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -18,10 +19,19 @@ namespace {
 
 constexpr int kMaxJsonDepth = 64;
 
-Json nonFinite(double v) { return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"); }
+Json nonFinite(double v)
+{
+    return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
 
-Json vecJson(const Vec3& v) { return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)}); }
-Json quatJson(const Quat& q) { return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)}); }
+Json vecJson(const Vec3& v)
+{
+    return Json::array({f64Json(v.x), f64Json(v.y), f64Json(v.z)});
+}
+Json quatJson(const Quat& q)
+{
+    return Json::array({f32Json(q.x), f32Json(q.y), f32Json(q.z), f32Json(q.w)});
+}
 Json transformJson(const Transform& t)
 {
     return Json{{"translation", vecJson(t.translation)}, {"rotation", quatJson(t.rotation)}, {"scale", vecJson(t.scale)}};
@@ -78,16 +88,14 @@ struct ValueToJson {
             a.push_back(b != 0);
         return a;
     }
-    template <class T>
-    Json operator()(std::span<const T> s) const
+    template <class T> Json operator()(std::span<const T> s) const
     {
         Json a = Json::array();
         for (const T& x : s)
             a.push_back((*this)(x));
         return a;
     }
-    template <class L>
-    Json operator()(const ListSlice<L>& s) const
+    template <class L> Json operator()(const ListSlice<L>& s) const
     {
         Json a = Json::array();
         for (size_t i = 0; i < s.size(); ++i)
@@ -333,17 +341,23 @@ Json hashTrustJson(const ReplayFile& file)
     for (const StructDef& d : file.schema().structs()) {
         const HashEvidence e = trust.evidence(d.typeId);
         const HashVerdict v = verdictOf(e);
-        const char* shortcut = v == HashVerdict::Spec                                        ? "always"
-                               : v == HashVerdict::SdkVariant || v == HashVerdict::NoNested ? "containers_without_nested"
-                                                                                            : "never";
-        types.push_back(Json{{"type_id", d.typeId}, {"type", sanitizeUtf8(d.name)}, {"verdict", hashVerdictName(v)},
-                             {"diff_shortcut", shortcut}, {"sampled", e.sampled()}, {"spec_only", e.specOnly},
-                             {"sdk_only", e.sdkOnly}, {"both", e.both}, {"neither", e.neither}});
+        const char* shortcut = v == HashVerdict::Spec                    ? "always"
+            : v == HashVerdict::SdkVariant || v == HashVerdict::NoNested ? "containers_without_nested"
+                                                                         : "never";
+        types.push_back(Json{{"type_id", d.typeId},
+                             {"type", sanitizeUtf8(d.name)},
+                             {"verdict", hashVerdictName(v)},
+                             {"diff_shortcut", shortcut},
+                             {"sampled", e.sampled()},
+                             {"spec_only", e.specOnly},
+                             {"sdk_only", e.sdkOnly},
+                             {"both", e.both},
+                             {"neither", e.neither}});
     }
     Json mismatches = Json::array();
     for (const HashMismatch& m : trust.mismatches())
-        mismatches.push_back(Json{{"frame", m.frame}, {"bucket", m.bucket}, {"entity", sanitizeUtf8(m.uniqueId)},
-                                  {"path", m.path}, {"type_id", m.typeId}});
+        mismatches.push_back(
+            Json{{"frame", m.frame}, {"bucket", m.bucket}, {"entity", sanitizeUtf8(m.uniqueId)}, {"path", m.path}, {"type_id", m.typeId}});
     return Json{{"sampled_chunks", trust.sampledChunks()}, {"types", std::move(types)}, {"mismatches", std::move(mismatches)}};
 }
 
@@ -377,7 +391,9 @@ Json infoJson(const ReplayFile& file)
     for (const StructDef& d : s.structs()) {
         Json fields = Json::array();
         for (const FieldDef& fd : d.fields) {
-            Json jf{{"name", sanitizeUtf8(fd.name)}, {"type", fieldTypeName(fd.key.type)}, {"container", containerKindName(fd.key.container)},
+            Json jf{{"name", sanitizeUtf8(fd.name)},
+                    {"type", fieldTypeName(fd.key.type)},
+                    {"container", containerKindName(fd.key.container)},
                     {"slot", fd.key.slot}};
             if (fd.key.type == FieldType::Struct)
                 jf["struct_type"] = sanitizeUtf8(fd.structType);
@@ -394,8 +410,11 @@ Json infoJson(const ReplayFile& file)
     out["payload_checksum"] = f.payloadChecksum;
     Json chunks = Json::array();
     for (const ChunkEntry& c : f.chunks)
-        chunks.push_back(Json{{"chunk_index", c.chunkIndex}, {"start_frame", c.startFrame}, {"end_frame", c.endFrame},
-                              {"file_offset", c.fileOffset}, {"chunk_size_bytes", c.chunkSizeBytes}});
+        chunks.push_back(Json{{"chunk_index", c.chunkIndex},
+                              {"start_frame", c.startFrame},
+                              {"end_frame", c.endFrame},
+                              {"file_offset", c.fileOffset},
+                              {"chunk_size_bytes", c.chunkSizeBytes}});
     out["chunks"] = std::move(chunks);
     const ReplayTimes& t = f.times;
     auto headTail = [](const std::vector<int64_t>& v, bool head) {
@@ -415,8 +434,11 @@ Json infoJson(const ReplayFile& file)
                         {"segments", t.segments}};
     Json events = Json::array();
     for (const TimelineEvent& e : f.events)
-        events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)}, {"event_type", sanitizeUtf8(e.type)}, {"label", sanitizeUtf8(e.label)},
-                              {"location", vecJson(e.location)}, {"entity_unique_id", sanitizeUtf8(e.entityUniqueId)}});
+        events.push_back(Json{{"game_time", f32Json(e.gameTimeSeconds)},
+                              {"event_type", sanitizeUtf8(e.type)},
+                              {"label", sanitizeUtf8(e.label)},
+                              {"location", vecJson(e.location)},
+                              {"entity_unique_id", sanitizeUtf8(e.entityUniqueId)}});
     out["events"] = std::move(events);
     out["hash_trust"] = hashTrustJson(file);
     Json problems = Json::array();
@@ -427,14 +449,9 @@ Json infoJson(const ReplayFile& file)
         Json corrupt = Json::array();
         for (const auto& c : r.corruptRecords)
             corrupt.push_back(Json{{"offset", c.offset}, {"bytes", c.bytes}, {"error", sanitizeUtf8(c.error)}});
-        out["recovery"] = Json{{"reason", sanitizeUtf8(r.reason)},
-                               {"chunks", file.chunks().size()},
-                               {"frames", file.frameCount()},
-                               {"resume_offset", r.resumeOffset},
-                               {"lost_bytes", r.lostBytes},
-                               {"lost", sanitizeUtf8(r.lostWhat)},
-                               {"corrupt_records", std::move(corrupt)},
-                               {"summary", sanitizeUtf8(r.summary())}};
+        out["recovery"] = Json{{"reason", sanitizeUtf8(r.reason)},      {"chunks", file.chunks().size()},      {"frames", file.frameCount()},
+                               {"resume_offset", r.resumeOffset},       {"lost_bytes", r.lostBytes},           {"lost", sanitizeUtf8(r.lostWhat)},
+                               {"corrupt_records", std::move(corrupt)}, {"summary", sanitizeUtf8(r.summary())}};
     }
     return out;
 }

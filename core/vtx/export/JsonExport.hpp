@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // JSON renderings of replay metadata and frames, used by vtxscope-cli and golden tests.
 // float32 values are printed as the shortest decimal that reads back as the same float32,
@@ -5,7 +6,7 @@
 // "-inf".
 
 #include "vtx/base/NumberText.hpp" // hex64, which JSON users print beside it
-#include "vtx/base/Utf8.hpp"       // sanitizeUtf8, likewise
+#include "vtx/base/Utf8.hpp" // sanitizeUtf8, likewise
 #include "vtx/file/ReplayFile.hpp"
 
 #include <nlohmann/json.hpp>

@@ -1,5 +1,6 @@
-#include "vtx/base/LargeAlloc.hpp"
+// SPDX-License-Identifier: MIT
 #include "vtx/file/BlobCodec.hpp"
+#include "vtx/base/LargeAlloc.hpp"
 
 #include <cstring>
 #include <zstd.h>
@@ -12,7 +13,7 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob)
     return blob.size() >= 4 && std::memcmp(blob.data(), magic, 4) == 0;
 }
 
-Buffer::Buffer(size_t size) : m_data(static_cast<uint8_t*>(allocateLarge(size))), m_size(size) {}
+Buffer::Buffer(size_t size) : m_data(static_cast<uint8_t*>(allocateLarge(size))), m_size(size) { }
 
 Buffer::~Buffer()
 {
@@ -34,22 +35,19 @@ Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::stri
     if (declared == ZSTD_CONTENTSIZE_ERROR)
         return Error{what + ": not a valid zstd frame header"};
     if (declared > maxDecodedBytes)
-        return Error{what + ": zstd frame declares " + std::to_string(declared) +
-                     " decompressed bytes, more than the limit of " + std::to_string(maxDecodedBytes) +
-                     " bytes (" + limitName + "; decompression bomb or corrupt size)"};
+        return Error{what + ": zstd frame declares " + std::to_string(declared) + " decompressed bytes, more than the limit of " +
+                     std::to_string(maxDecodedBytes) + " bytes (" + limitName + "; decompression bomb or corrupt size)"};
     const size_t frameSize = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
     if (ZSTD_isError(frameSize))
         return Error{what + ": truncated or corrupt zstd frame (" + ZSTD_getErrorName(frameSize) + ")"};
     if (frameSize != stored.size())
-        return Error{what + ": " + std::to_string(stored.size() - frameSize) +
-                     " bytes of trailing data after the zstd frame"};
+        return Error{what + ": " + std::to_string(stored.size() - frameSize) + " bytes of trailing data after the zstd frame"};
     Buffer out(static_cast<size_t>(declared));
     const size_t got = ZSTD_decompress(out.data(), out.size(), stored.data(), stored.size());
     if (ZSTD_isError(got))
         return Error{what + ": zstd decompression failed (" + ZSTD_getErrorName(got) + ")"};
     if (got != declared)
-        return Error{what + ": zstd produced " + std::to_string(got) + " bytes, the frame declared " +
-                     std::to_string(declared)};
+        return Error{what + ": zstd produced " + std::to_string(got) + " bytes, the frame declared " + std::to_string(declared)};
     return out;
 }
 

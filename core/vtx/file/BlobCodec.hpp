@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Blob encoding (spec §1.3): a blob is one zstd frame iff it starts with the zstd magic,
 // otherwise the raw serialized message.
@@ -21,7 +22,7 @@ class Buffer {
 public:
     Buffer() = default;
     explicit Buffer(size_t size);
-    Buffer(Buffer&& o) noexcept : m_data(std::exchange(o.m_data, nullptr)), m_size(std::exchange(o.m_size, 0)) {}
+    Buffer(Buffer&& o) noexcept : m_data(std::exchange(o.m_data, nullptr)), m_size(std::exchange(o.m_size, 0)) { }
     Buffer& operator=(Buffer&& o) noexcept
     {
         std::swap(m_data, o.m_data);
@@ -47,8 +48,7 @@ bool startsWithZstdMagic(std::span<const uint8_t> blob);
 /// Decodes a stored blob. A zstd blob must be exactly one frame that declares its content size,
 /// and that size must not exceed `maxDecodedBytes`. `what` names the blob in errors
 /// (e.g. "file.vtx: chunk 3 at offset 1234"); `limitName` names the limit in the error.
-Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what,
-                          const char* limitName = "maxChunkBytes");
+Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName = "maxChunkBytes");
 
 /// The writer's CompressIfBeneficial rule: raw when compression is off or the blob is shorter
 /// than 512 bytes, else one zstd frame at `level` if strictly smaller, else raw.

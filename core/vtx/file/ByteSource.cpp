@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/ByteSource.hpp"
 
 #include <cerrno>
@@ -11,7 +12,7 @@ namespace {
 
 class FileSource final : public ByteSource {
 public:
-    FileSource(int fd, uint64_t size, std::string path) : m_fd(fd), m_size(size), m_path(std::move(path)) {}
+    FileSource(int fd, uint64_t size, std::string path) : m_fd(fd), m_size(size), m_path(std::move(path)) { }
     ~FileSource() override { ::close(m_fd); }
     FileSource(const FileSource&) = delete;
     FileSource& operator=(const FileSource&) = delete;
@@ -22,21 +23,18 @@ public:
     Status readAt(uint64_t offset, std::span<uint8_t> out) const override
     {
         if (offset > m_size || out.size() > m_size - offset)
-            return Error{m_path + ": read of " + std::to_string(out.size()) + " bytes at offset " +
-                         std::to_string(offset) + " is past the end of the file (" + std::to_string(m_size) +
-                         " bytes)"};
+            return Error{m_path + ": read of " + std::to_string(out.size()) + " bytes at offset " + std::to_string(offset) +
+                         " is past the end of the file (" + std::to_string(m_size) + " bytes)"};
         size_t done = 0;
         while (done < out.size()) {
             ssize_t n = ::pread(m_fd, out.data() + done, out.size() - done, static_cast<off_t>(offset + done));
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return Error{m_path + ": read error at offset " + std::to_string(offset + done) + ": " +
-                             std::strerror(errno)};
+                return Error{m_path + ": read error at offset " + std::to_string(offset + done) + ": " + std::strerror(errno)};
             }
             if (n == 0)
-                return Error{m_path + ": short read at offset " + std::to_string(offset + done) +
-                             " (the file shrank while open?)"};
+                return Error{m_path + ": short read at offset " + std::to_string(offset + done) + " (the file shrank while open?)"};
             done += static_cast<size_t>(n);
         }
         return {};
@@ -50,14 +48,14 @@ private:
 
 class MemorySource final : public ByteSource {
 public:
-    MemorySource(std::vector<uint8_t> bytes, std::string name) : m_bytes(std::move(bytes)), m_name(std::move(name)) {}
+    MemorySource(std::vector<uint8_t> bytes, std::string name) : m_bytes(std::move(bytes)), m_name(std::move(name)) { }
     uint64_t size() const override { return m_bytes.size(); }
     const std::string& name() const override { return m_name; }
     Status readAt(uint64_t offset, std::span<uint8_t> out) const override
     {
         if (offset > m_bytes.size() || out.size() > m_bytes.size() - offset)
-            return Error{m_name + ": read of " + std::to_string(out.size()) + " bytes at offset " +
-                         std::to_string(offset) + " is past the end (" + std::to_string(m_bytes.size()) + " bytes)"};
+            return Error{m_name + ": read of " + std::to_string(out.size()) + " bytes at offset " + std::to_string(offset) + " is past the end (" +
+                         std::to_string(m_bytes.size()) + " bytes)"};
         if (!out.empty())
             std::memcpy(out.data(), m_bytes.data() + offset, out.size());
         return {};
@@ -75,7 +73,7 @@ Result<std::shared_ptr<const ByteSource>> openFileSource(const std::string& path
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error{"Failed to open file: " + path + ": " + std::strerror(errno)};
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd, &st) != 0) {
         int err = errno;
         ::close(fd);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Byte access behind one small interface: a replay file, an in-memory buffer (tests, fuzzing),
 // or later a growing file. Reads copy into caller memory, so nothing returned can be

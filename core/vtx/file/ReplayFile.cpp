@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/ReplayFile.hpp"
 
 #include "vtx/file/backend/ChunkLimits.hpp"
@@ -24,7 +25,10 @@ std::string hex4(const uint8_t* p)
     return out;
 }
 
-uint32_t le32(const uint8_t* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+uint32_t le32(const uint8_t* p)
+{
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
 
 } // namespace
 
@@ -63,17 +67,20 @@ std::string RecoveryReport::summary() const
 {
     if (!recovered)
         return {};
-    std::string s = "recovered " + std::to_string(frames) + " frames in " + std::to_string(chunks) +
-                    " chunks without a usable footer (" + reason + "); lost: the frame times, events, gaps and segments";
+    std::string s = "recovered " + std::to_string(frames) + " frames in " + std::to_string(chunks) + " chunks without a usable footer (" + reason +
+        "); lost: the frame times, events, gaps and segments";
     for (const CorruptRecord& r : corruptRecords)
         s += "; the chunk record at offset " + std::to_string(r.offset) + " (" + std::to_string(r.bytes) +
-             " bytes) is corrupt and its frames are lost, later frames are renumbered (" + r.error + ")";
+            " bytes) is corrupt and its frames are lost, later frames are renumbered (" + r.error + ")";
     if (lostBytes)
         s += "; " + std::to_string(lostBytes) + " bytes at offset " + std::to_string(resumeOffset) + ": " + lostWhat;
     return s;
 }
 
-std::string ReplayFile::where(const std::string& what) const { return m_source->name() + ": " + what; }
+std::string ReplayFile::where(const std::string& what) const
+{
+    return m_source->name() + ": " + what;
+}
 
 Status ReplayFile::load(const ReaderOptions& options, const ReplayFile* previous)
 {
@@ -129,9 +136,9 @@ Status ReplayFile::parseSchema()
         return {};
     }
     if (m_header.schemaJson.size() > m_options.maxSchemaBytes) {
-        m_problems.push_back({Problem::Severity::Warning, "schema: " + std::to_string(m_header.schemaJson.size()) +
-                                                              " bytes, more than the limit of " + std::to_string(m_options.maxSchemaBytes) +
-                                                              " bytes (maxSchemaBytes); properties cannot be named"});
+        m_problems.push_back({Problem::Severity::Warning,
+                              "schema: " + std::to_string(m_header.schemaJson.size()) + " bytes, more than the limit of " +
+                                  std::to_string(m_options.maxSchemaBytes) + " bytes (maxSchemaBytes); properties cannot be named"});
         return {};
     }
     auto schema = Schema::parse(m_header.schemaJson, &m_problems);
@@ -154,8 +161,7 @@ void ReplayFile::recoverFromChunks(std::string reason, const ReplayFile* previou
     uint64_t off = 8 + m_headerBlob.storedSize;
     int64_t frame = 0;
     // A file that grew since `previous` walked it: keep what it found, resume after it.
-    if (previous && previous->m_recovery.recovered && previous->m_headerStored == m_headerStored &&
-        previous->m_recovery.resumeOffset <= n) {
+    if (previous && previous->m_recovery.recovered && previous->m_headerStored == m_headerStored && previous->m_recovery.resumeOffset <= n) {
         m_footer.chunks = previous->m_footer.chunks;
         m_recovery.corruptRecords = previous->m_recovery.corruptRecords;
         off = previous->m_recovery.resumeOffset;
@@ -184,8 +190,8 @@ void ReplayFile::recoverFromChunks(std::string reason, const ReplayFile* previou
             else if (size == 0)
                 tailWhat = "a chunk record with a zero size prefix";
             else
-                tailWhat = "an incomplete chunk record (it declares " + std::to_string(size) + " bytes, " +
-                           std::to_string(n - off - 4) + " are present)";
+                tailWhat =
+                    "an incomplete chunk record (it declares " + std::to_string(size) + " bytes, " + std::to_string(n - off - 4) + " are present)";
             break;
         }
         const std::string what = where("chunk record at offset " + std::to_string(off));
@@ -251,8 +257,8 @@ Status ReplayFile::loadFooter()
         return s;
     const std::string magic(backendMagic(m_backend));
     if (std::memcmp(tail + 4, magic.data(), 4) != 0) {
-        const Status missing = Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic +
-                                           "\" (footer missing or file truncated?)")};
+        const Status missing =
+            Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic + "\" (footer missing or file truncated?)")};
         // Only the 4-byte sentinel missing: the file ends with the footer and its size. A raw
         // protobuf footer parses from almost anything, so it is used only when its seek table
         // describes the chunk records exactly as they lie in the file.
@@ -271,8 +277,8 @@ Status ReplayFile::loadFooter()
     }
     const uint32_t z = le32(tail);
     if (z == 0 || uint64_t(z) + 8 > n)
-        return Error{where("implausible footer size " + std::to_string(z) + " at offset " + std::to_string(n - 8) +
-                           " (footer missing or file truncated?)")};
+        return Error{
+            where("implausible footer size " + std::to_string(z) + " at offset " + std::to_string(n - 8) + " (footer missing or file truncated?)")};
     const uint64_t footerOffset = n - 8 - z;
     if (footerOffset < 8 + m_headerBlob.storedSize)
         return Error{where("footer of " + std::to_string(z) + " bytes at offset " + std::to_string(footerOffset) +
@@ -314,11 +320,11 @@ Status ReplayFile::parseFooter(uint64_t footerOffset, uint32_t z)
     for (size_t i = 0; i < m_footer.chunks.size(); ++i) {
         const ChunkEntry& c = m_footer.chunks[i];
         if (c.startFrame < 0 || c.endFrame < c.startFrame)
-            return Error{what + ": seek entry " + std::to_string(i) + " has an invalid frame range [" +
-                         std::to_string(c.startFrame) + ", " + std::to_string(c.endFrame) + "]"};
+            return Error{what + ": seek entry " + std::to_string(i) + " has an invalid frame range [" + std::to_string(c.startFrame) + ", " +
+                         std::to_string(c.endFrame) + "]"};
         if (i > 0 && c.startFrame <= m_footer.chunks[i - 1].endFrame)
-            return Error{what + ": seek entry " + std::to_string(i) + " (frames " + std::to_string(c.startFrame) +
-                         "..) overlaps or precedes entry " + std::to_string(i - 1)};
+            return Error{what + ": seek entry " + std::to_string(i) + " (frames " + std::to_string(c.startFrame) + "..) overlaps or precedes entry " +
+                         std::to_string(i - 1)};
     }
     return {};
 }
@@ -341,12 +347,10 @@ void ReplayFile::checkSeekTable()
         else {
             uint8_t pre[4];
             if (m_source->readAt(c.fileOffset, pre) && le32(pre) != c.chunkSizeBytes - 4)
-                warn(e + "size prefix " + std::to_string(le32(pre)) + " differs from chunk_size_bytes - 4 = " +
-                     std::to_string(c.chunkSizeBytes - 4));
+                warn(e + "size prefix " + std::to_string(le32(pre)) + " differs from chunk_size_bytes - 4 = " + std::to_string(c.chunkSizeBytes - 4));
         }
         if (c.fileOffset != expectedOffset)
-            warn(e + "record at offset " + std::to_string(c.fileOffset) + " is not contiguous (expected " +
-                 std::to_string(expectedOffset) + ")");
+            warn(e + "record at offset " + std::to_string(c.fileOffset) + " is not contiguous (expected " + std::to_string(expectedOffset) + ")");
         if (c.startFrame != expectedStart)
             warn(e + "starts at frame " + std::to_string(c.startFrame) + ", expected " + std::to_string(expectedStart));
         expectedOffset = c.fileOffset + c.chunkSizeBytes;
@@ -354,20 +358,17 @@ void ReplayFile::checkSeekTable()
         framesInChunks += c.frameCount();
     }
     if (!chunks.empty() && expectedOffset != m_footerBlob.offset)
-        warn("the last chunk record ends at " + std::to_string(expectedOffset) + ", the footer starts at " +
-             std::to_string(m_footerBlob.offset));
+        warn("the last chunk record ends at " + std::to_string(expectedOffset) + ", the footer starts at " + std::to_string(m_footerBlob.offset));
     if (framesInChunks != m_footer.totalFrames)
-        warn("total_frames is " + std::to_string(m_footer.totalFrames) + " but the seek table covers " +
-             std::to_string(framesInChunks) + " frames");
+        warn("total_frames is " + std::to_string(m_footer.totalFrames) + " but the seek table covers " + std::to_string(framesInChunks) + " frames");
     const auto& t = m_footer.times;
     if (t.gameTime.size() != size_t(m_footer.totalFrames) || t.createdUtc.size() != size_t(m_footer.totalFrames))
-        warn("time arrays hold " + std::to_string(t.gameTime.size()) + " game times and " + std::to_string(t.createdUtc.size()) +
-             " UTC times for " + std::to_string(m_footer.totalFrames) + " frames");
+        warn("time arrays hold " + std::to_string(t.gameTime.size()) + " game times and " + std::to_string(t.createdUtc.size()) + " UTC times for " +
+             std::to_string(m_footer.totalFrames) + " frames");
     if (!t.createdUtc.empty()) {
         const float expected = static_cast<float>(double(t.createdUtc.back() - t.createdUtc.front()) / 1e7);
         if (expected != m_footer.durationSeconds)
-            warn("duration_seconds " + std::to_string(m_footer.durationSeconds) + " differs from the UTC span " +
-                 std::to_string(expected));
+            warn("duration_seconds " + std::to_string(m_footer.durationSeconds) + " differs from the UTC span " + std::to_string(expected));
     }
 }
 

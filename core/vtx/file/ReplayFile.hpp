@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An open VTX replay: header, footer, schema and seek table decoded at open; chunks decoded on
 // demand. Thread-safe: any number of threads may decode chunks concurrently (reads are
@@ -19,10 +20,10 @@ namespace vtx {
 /// Resource limits for hostile input; each violation is an error that names the limit
 /// (docs/FORMAT-NOTES.md lists them).
 struct ReaderOptions {
-    size_t maxHeaderBytes = 64u << 20;   ///< decoded header blob
-    size_t maxFooterBytes = 256u << 20;  ///< decoded footer blob (seek table, times, events)
-    size_t maxChunkBytes = 1024u << 20;  ///< decoded chunk blob (zstd bomb bound)
-    size_t maxSchemaBytes = 16u << 20;   ///< embedded schema JSON
+    size_t maxHeaderBytes = 64u << 20; ///< decoded header blob
+    size_t maxFooterBytes = 256u << 20; ///< decoded footer blob (seek table, times, events)
+    size_t maxChunkBytes = 1024u << 20; ///< decoded chunk blob (zstd bomb bound)
+    size_t maxSchemaBytes = 16u << 20; ///< embedded schema JSON
     DecodeLimits decode;
     /// A missing, truncated or corrupt footer opens in recovery mode (chunk records walked from
     /// the header) instead of failing.
@@ -42,12 +43,12 @@ struct RecoveryReport {
         std::string error;
     };
     bool recovered = false;
-    std::string reason;            ///< why the footer could not be used
-    size_t chunks = 0;             ///< chunks recovered
-    int32_t frames = 0;            ///< frames recovered
-    uint64_t resumeOffset = 0;     ///< just past the last complete record: where a re-scan resumes
-    uint64_t lostBytes = 0;        ///< unusable bytes from resumeOffset to the end of the file
-    std::string lostWhat;          ///< what those bytes are, empty when there are none
+    std::string reason; ///< why the footer could not be used
+    size_t chunks = 0; ///< chunks recovered
+    int32_t frames = 0; ///< frames recovered
+    uint64_t resumeOffset = 0; ///< just past the last complete record: where a re-scan resumes
+    uint64_t lostBytes = 0; ///< unusable bytes from resumeOffset to the end of the file
+    std::string lostWhat; ///< what those bytes are, empty when there are none
     std::vector<CorruptRecord> corruptRecords; ///< complete records that failed to decode: their frames are lost
     std::string summary() const;
 };
@@ -96,7 +97,7 @@ public:
     /// hashTrust() has evidence without a caller reading frames (vtxscope-cli info).
     void gatherHashEvidence(size_t maxChunks = 3) const;
 
-    int64_t gameTimeTicks(int32_t frame) const;  ///< 0 when unknown
+    int64_t gameTimeTicks(int32_t frame) const; ///< 0 when unknown
     int64_t createdUtcTicks(int32_t frame) const; ///< 0 when unknown
 
 private:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Decoded file-level metadata: header, footer, seek table, times, events (spec §1, §4, §6.7).
 
@@ -37,7 +38,7 @@ struct ChunkEntry {
 };
 
 struct ReplayTimes {
-    std::vector<int64_t> gameTime;   ///< ticks per frame
+    std::vector<int64_t> gameTime; ///< ticks per frame
     std::vector<int64_t> createdUtc; ///< ticks per frame
     /// Stored markers use the k+1 convention: the 0-based index of the frame after the gap,
     /// plus one (§6.7).
@@ -57,7 +58,7 @@ struct ReplayFooter {
 
 /// Where a blob sits in the file and how it was stored.
 struct BlobInfo {
-    uint64_t offset = 0;     ///< of the blob itself (after any size prefix)
+    uint64_t offset = 0; ///< of the blob itself (after any size prefix)
     uint64_t storedSize = 0;
     bool zstd = false;
     uint64_t decodedSize = 0;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/ReplayWriter.hpp"
 
 #include "vtx/file/BlobCodec.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Writes VTX files the SDK can read (spec §1.5, §9.5): frames are buffered and flushed as
 // chunks of `chunkMaxFrames`, each blob stored by the CompressIfBeneficial rule, content hashes
@@ -19,7 +20,7 @@ struct WriterOptions {
     Backend backend = Backend::FlatBuffers;
     int32_t chunkMaxFrames = 1000; ///< the SDK's default
     bool compress = true;
-    int zstdLevel = 10;            ///< the SDK's level; reproduces its bytes
+    int zstdLevel = 10; ///< the SDK's level; reproduces its bytes
     /// Reorder bucket 0 by type id and write its type_ranges, as SDK writers do (§6.2).
     /// Entities are never dropped; if any bucket-0 entity is untyped the bucket is kept as is.
     bool groupBucket0ByType = true;

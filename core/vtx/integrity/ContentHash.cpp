@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/integrity/ContentHash.hpp"
 
 #define XXH_STATIC_LINKING_ONLY
@@ -10,10 +11,8 @@ namespace {
 struct DataAccess {
     const PropertyContainerData& d;
 
-    template <class T>
-    static FlatArrayView<T> flat(const FlatArray<T>& a) { return {a.data, a.offsets}; }
-    template <class T>
-    struct OwnedFlat {
+    template <class T> static FlatArrayView<T> flat(const FlatArray<T>& a) { return {a.data, a.offsets}; }
+    template <class T> struct OwnedFlat {
         const std::vector<T>& data;
         std::span<const uint32_t> offsets;
     };
@@ -46,8 +45,14 @@ struct DataAccess {
     OwnedFlat<MapData> mapArrays() const { return {d.mapArrays.data, d.mapArrays.offsets}; }
 };
 
-DataAccess access(const PropertyContainerData& d) { return {d}; }
-ContainerView access(ContainerView c) { return c; }
+DataAccess access(const PropertyContainerData& d)
+{
+    return {d};
+}
+ContainerView access(ContainerView c)
+{
+    return c;
+}
 
 // Feeds one XXH3 state. The spec's algorithm gives every container a state of its own; the
 // SDK v0.2.0 writer shares one state per thread across the recursion (spec §6.6 ⚠), so a child's
@@ -63,10 +68,8 @@ public:
         if (n)
             XXH3_64bits_update(&m_state, p, n);
     }
-    template <class T>
-    void span(std::span<const T> s) { bytes(s.data(), s.size_bytes()); }
-    template <class T>
-    void value(const T& v) { bytes(&v, sizeof v); }
+    template <class T> void span(std::span<const T> s) { bytes(s.data(), s.size_bytes()); }
+    template <class T> void value(const T& v) { bytes(&v, sizeof v); }
     uint64_t digest() { return XXH3_64bits_digest(&m_state); }
     XXH3_state_t* sharedState() { return &m_state == &m_own ? nullptr : &m_state; }
 
@@ -75,11 +78,9 @@ private:
     XXH3_state_t& m_state;
 };
 
-template <class C>
-uint64_t hashOf(const C& c, XXH3_state_t* shared);
+template <class C> uint64_t hashOf(const C& c, XXH3_state_t* shared);
 
-template <class Strings>
-void hashStrings(Hasher& h, const Strings& s)
+template <class Strings> void hashStrings(Hasher& h, const Strings& s)
 {
     for (size_t i = 0; i < s.size(); ++i) {
         std::string_view v = s[i];
@@ -87,8 +88,7 @@ void hashStrings(Hasher& h, const Strings& s)
     }
 }
 
-template <class T>
-void hashFlat(Hasher& h, const FlatArrayView<T>& a)
+template <class T> void hashFlat(Hasher& h, const FlatArrayView<T>& a)
 {
     if (a.data.empty())
         return;
@@ -96,8 +96,7 @@ void hashFlat(Hasher& h, const FlatArrayView<T>& a)
     h.span(a.offsets);
 }
 
-template <class Map>
-void hashMap(Hasher& h, const Map& m)
+template <class Map> void hashMap(Hasher& h, const Map& m)
 {
     hashStrings(h, m.keys());
     const auto& values = m.values();
@@ -110,11 +109,16 @@ struct MapDataAccess {
     const std::vector<std::string>& keys() const { return m.keys; }
     const std::vector<PropertyContainerData>& values() const { return m.values; }
 };
-MapDataAccess mapAccess(const MapData& m) { return {m}; }
-MapView mapAccess(MapView m) { return m; }
+MapDataAccess mapAccess(const MapData& m)
+{
+    return {m};
+}
+MapView mapAccess(MapView m)
+{
+    return m;
+}
 
-template <class C>
-uint64_t hashOf(const C& c, XXH3_state_t* shared)
+template <class C> uint64_t hashOf(const C& c, XXH3_state_t* shared)
 {
     Hasher h(shared);
     h.value(c.typeId());
@@ -166,8 +170,14 @@ uint64_t hashOf(const C& c, XXH3_state_t* shared)
 
 } // namespace
 
-uint64_t computeContentHash(ContainerView c) { return hashOf(c, nullptr); }
-uint64_t computeContentHash(const PropertyContainerData& c) { return hashOf(access(c), nullptr); }
+uint64_t computeContentHash(ContainerView c)
+{
+    return hashOf(c, nullptr);
+}
+uint64_t computeContentHash(const PropertyContainerData& c)
+{
+    return hashOf(access(c), nullptr);
+}
 
 uint64_t computeSdkContentHash(ContainerView c)
 {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // content_hash (spec §6.6): XXH3-64, seed 0, over the container's values in a fixed order.
 
@@ -10,9 +11,9 @@ namespace vtx {
 
 /// Which algorithm a writer used for content_hash.
 enum class HashVariant : uint8_t {
-    Spec,    ///< spec §6.6 as written: every byte of the container, children by their own hash
+    Spec, ///< spec §6.6 as written: every byte of the container, children by their own hash
     SdkTail, ///< SDK v0.2.0 (§6.6 ⚠): one state shared across the recursion, so a container with
-             ///< nested containers is hashed from its last nested child onwards only
+    ///< nested containers is hashed from its last nested child onwards only
 };
 
 /// Recomputes the hash of a stored container (children recomputed too, not trusted).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/integrity/FrameIntegrity.hpp"
 
 #include "vtx/base/NumberText.hpp"
@@ -37,8 +38,7 @@ std::string fieldName(const StructDef* def, ContainerMember member, size_t slot)
 {
     if (def)
         for (const FieldDef& f : def->fields)
-            if (!f.shadowed && f.key.valid() && f.key.container != ContainerKind::Unnamed && memberOf(f.key) == member &&
-                f.key.slot == slot)
+            if (!f.shadowed && f.key.valid() && f.key.container != ContainerKind::Unnamed && memberOf(f.key) == member && f.key.slot == slot)
                 return f.name;
     return std::string("#") + containerMemberName(member) + "[" + std::to_string(slot) + "]";
 }
@@ -52,7 +52,7 @@ std::string join(const std::string& parent, const std::string& step)
 
 class IntegrityWalk {
 public:
-    IntegrityWalk(const Schema& schema, const HashTrust* trust, FrameIntegrity& out) : m_schema(schema), m_trust(trust), m_out(out) {}
+    IntegrityWalk(const Schema& schema, const HashTrust* trust, FrameIntegrity& out) : m_schema(schema), m_trust(trust), m_out(out) { }
 
     void entity(ContainerView c, uint32_t bucket, uint32_t entity, std::string_view uniqueId)
     {
@@ -90,7 +90,7 @@ public:
         m_zeroHash.clear();
         std::stable_sort(m_out.damaged.begin(), m_out.damaged.end(), [](const DamagedContainer& a, const DamagedContainer& b) {
             return std::tie(a.bucket, a.entity) < std::tie(b.bucket, b.entity) ||
-                   (std::tie(a.bucket, a.entity) == std::tie(b.bucket, b.entity) && a.path.size() < b.path.size());
+                (std::tie(a.bucket, a.entity) == std::tie(b.bucket, b.entity) && a.path.size() < b.path.size());
         });
     }
 
@@ -265,8 +265,8 @@ std::string damageText(const DamagedContainer& d, const Schema& schema)
         what += (def ? def->name : "type " + std::to_string(d.typeId)) + " '" + sanitizeUtf8(d.uniqueId) + "'";
     else
         what += "'" + sanitizeUtf8(d.uniqueId) + "' ." + d.path;
-    what += " in bucket '" + schema.bucketName(d.bucket) + "' differs from its values: " + hex64(d.stored) + " stored, " + hex64(d.spec) +
-            " recomputed";
+    what +=
+        " in bucket '" + schema.bucketName(d.bucket) + "' differs from its values: " + hex64(d.stored) + " stored, " + hex64(d.spec) + " recomputed";
     if (d.sdk != d.spec)
         what += " (" + hex64(d.sdk) + " by the SDK v0.2.0 variant)";
     return what;

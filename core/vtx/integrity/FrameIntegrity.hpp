@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Whether the values of a frame are the values the writer stored: every container's stored
 // content hash is checked against its values, with whichever algorithm the writer used (the
@@ -32,21 +33,21 @@ class HashTrust;
 /// A container whose stored hash matches neither variant recomputed from its values.
 struct DamagedContainer {
     uint32_t bucket = 0;
-    uint32_t entity = 0;   ///< index in the bucket
+    uint32_t entity = 0; ///< index in the bucket
     std::string uniqueId;
-    std::string path;      ///< "" for the entity itself, else as the inspector writes it: "Equipment",
-                           ///< "Items[2]", "Stats[round_1]"; unnamed members as ".struct[3]"
+    std::string path; ///< "" for the entity itself, else as the inspector writes it: "Equipment",
+        ///< "Items[2]", "Stats[round_1]"; unnamed members as ".struct[3]"
     int32_t typeId = -1;
-    uint64_t stored = 0;   ///< the stored content_hash
-    uint64_t spec = 0;     ///< recomputed, spec §6.6
-    uint64_t sdk = 0;      ///< recomputed, SDK v0.2.0 variant
+    uint64_t stored = 0; ///< the stored content_hash
+    uint64_t spec = 0; ///< recomputed, spec §6.6
+    uint64_t sdk = 0; ///< recomputed, SDK v0.2.0 variant
 };
 
 struct FrameIntegrity {
     std::vector<DamagedContainer> damaged; ///< outer containers before the ones inside them
-    uint64_t checked = 0;       ///< containers whose stored hash matched a variant
+    uint64_t checked = 0; ///< containers whose stored hash matched a variant
     uint64_t partlyCovered = 0; ///< of those: SDK variant with nested containers (head not covered)
-    uint64_t unchecked = 0;     ///< stored hash 0, or a type whose hashes never match in this file
+    uint64_t unchecked = 0; ///< stored hash 0, or a type whose hashes never match in this file
 
     bool clean() const { return damaged.empty(); }
     bool isDamaged(uint32_t bucket, uint32_t entity) const;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/integrity/HashTrust.hpp"
 
 #include "vtx/integrity/ContentHash.hpp"
@@ -34,8 +35,7 @@ HashVerdict verdictOf(const HashEvidence& e)
 }
 
 HashTrust::HashTrust(size_t typeCount)
-    : m_typeCount(typeCount), m_counters(std::make_unique<Counters[]>(typeCount)),
-      m_policy(std::make_unique<std::atomic<uint8_t>[]>(typeCount))
+    : m_typeCount(typeCount), m_counters(std::make_unique<Counters[]>(typeCount)), m_policy(std::make_unique<std::atomic<uint8_t>[]>(typeCount))
 {
     for (size_t i = 0; i < typeCount; ++i)
         m_policy[i].store(uint8_t(Policy::Never), std::memory_order_relaxed);
@@ -46,8 +46,8 @@ HashEvidence HashTrust::evidence(int32_t typeId) const
     if (typeId < 0 || size_t(typeId) >= m_typeCount)
         return {};
     const Counters& c = m_counters[size_t(typeId)];
-    return {c.both.load(std::memory_order_relaxed), c.specOnly.load(std::memory_order_relaxed),
-            c.sdkOnly.load(std::memory_order_relaxed), c.neither.load(std::memory_order_relaxed)};
+    return {c.both.load(std::memory_order_relaxed), c.specOnly.load(std::memory_order_relaxed), c.sdkOnly.load(std::memory_order_relaxed),
+            c.neither.load(std::memory_order_relaxed)};
 }
 
 std::vector<HashMismatch> HashTrust::mismatches() const

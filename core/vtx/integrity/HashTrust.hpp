@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Whether a file's stored content hashes may stand in for its values, decided per struct type
 // from evidence. The SDK v0.2.0 writer hashes a container that holds nested containers from its
@@ -25,12 +26,12 @@ namespace vtx {
 class DecodedChunk;
 
 enum class HashVerdict : uint8_t {
-    Unverified,    ///< no container of this type sampled yet: not trusted
-    Spec,          ///< hashes follow spec §6.6, nested containers included: trusted
-    NoNested,      ///< only containers without nested containers seen (both variants agree there):
-                   ///< trusted for containers without nested ones
-    SdkVariant,    ///< SDK v0.2.0 (§6.6 ⚠): trusted only for containers without nested ones
-    Neither,       ///< a hash matched neither variant (corruption or another writer): not trusted
+    Unverified, ///< no container of this type sampled yet: not trusted
+    Spec, ///< hashes follow spec §6.6, nested containers included: trusted
+    NoNested, ///< only containers without nested containers seen (both variants agree there):
+    ///< trusted for containers without nested ones
+    SdkVariant, ///< SDK v0.2.0 (§6.6 ⚠): trusted only for containers without nested ones
+    Neither, ///< a hash matched neither variant (corruption or another writer): not trusted
     Contradictory, ///< some containers follow the spec, others the SDK variant: not trusted
 };
 const char* hashVerdictName(HashVerdict v);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/integrity/Validate.hpp"
 
 #include "vtx/base/NumberText.hpp"
@@ -13,7 +14,7 @@ namespace {
 
 class Checker {
 public:
-    Checker(ValidationReport& r, size_t maxProblems) : m_r(r), m_max(maxProblems) {}
+    Checker(ValidationReport& r, size_t maxProblems) : m_r(r), m_max(maxProblems) { }
 
     void problem(std::string msg)
     {
@@ -23,8 +24,7 @@ public:
             ++m_r.problemsOmitted;
     }
 
-    template <class A>
-    void offsets(const A& a, const std::string& where, const char* member)
+    template <class A> void offsets(const A& a, const std::string& where, const char* member)
     {
         const size_t n = a.data.size();
         uint32_t prev = 0;
@@ -48,8 +48,7 @@ public:
                 ++m_r.hashVariants[c.typeId()].sdkOnly;
             } else {
                 ++m_r.hashMismatches;
-                problem(where + ": stored content_hash " + hex64(stored) +
-                        " matches neither the spec's algorithm nor the SDK v0.2.0 variant");
+                problem(where + ": stored content_hash " + hex64(stored) + " matches neither the spec's algorithm nor the SDK v0.2.0 variant");
             }
         } else if (c.hasNestedContainers()) {
             ++m_r.hashVariants[c.typeId()].specOnly;
@@ -123,8 +122,8 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
         } else {
             const DecodedChunk& c = **chunk;
             if (c.embeddedChunkIndex() != entry.chunkIndex)
-                check.problem(cwhere + ": embedded chunk_index " + std::to_string(c.embeddedChunkIndex()) +
-                              " differs from the seek table's " + std::to_string(entry.chunkIndex));
+                check.problem(cwhere + ": embedded chunk_index " + std::to_string(c.embeddedChunkIndex()) + " differs from the seek table's " +
+                              std::to_string(entry.chunkIndex));
             if (int64_t(c.frameCount()) != entry.frameCount())
                 check.problem(cwhere + ": holds " + std::to_string(c.frameCount()) + " frames, the seek table says " +
                               std::to_string(entry.frameCount()));
@@ -198,15 +197,15 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
         sdkTypes += (sdkTypes.empty() ? "" : ", ") + (def ? def->name : "type " + std::to_string(type));
         sdkContainers += e.sdkOnly;
         if (e.specOnly > 0)
-            check.problem("content_hash: " + std::to_string(e.specOnly) + " containers of " +
-                          (def ? def->name : "type " + std::to_string(type)) + " follow the spec and " +
-                          std::to_string(e.sdkOnly) + " the SDK v0.2.0 variant: written by two writers, or damaged");
+            check.problem("content_hash: " + std::to_string(e.specOnly) + " containers of " + (def ? def->name : "type " + std::to_string(type)) +
+                          " follow the spec and " + std::to_string(e.sdkOnly) + " the SDK v0.2.0 variant: written by two writers, or damaged");
     }
     if (sdkContainers > 0)
-        r.info.push_back({Problem::Severity::Info, "content_hash: " + std::to_string(sdkContainers) +
-                         " containers with nested containers carry the SDK v0.2.0 writer's hash, which covers only "
-                         "their last nested container and what follows it (spec §6.6 ⚠), in " + sdkTypes +
-                         ": equal stored hashes do not prove equal values there, so diffs compare these types by value"});
+        r.info.push_back({Problem::Severity::Info,
+                          "content_hash: " + std::to_string(sdkContainers) +
+                              " containers with nested containers carry the SDK v0.2.0 writer's hash, which covers only "
+                              "their last nested container and what follows it (spec §6.6 ⚠), in " +
+                              sdkTypes + ": equal stored hashes do not prove equal values there, so diffs compare these types by value"});
     return r;
 }
 
@@ -223,14 +222,14 @@ Json validationJson(const ValidationReport& r)
         info.push_back(sanitizeUtf8(p.message));
     Json variants = Json::object();
     for (const auto& [t, e] : r.hashVariants)
-        variants[std::to_string(t)] = Json{{"verdict", hashVerdictName(verdictOf(e))},
-                                           {"spec_only", e.specOnly}, {"sdk_only", e.sdkOnly}, {"both", e.both}};
-    return Json{{"chunks_checked", r.chunksChecked},     {"chunks_failed", r.chunksFailed},
-                {"frames_checked", r.framesChecked},     {"entities_total", r.entities},
-                {"entities_per_type_total", perType},    {"distinct_unique_ids", r.distinctUniqueIds},
+        variants[std::to_string(t)] =
+            Json{{"verdict", hashVerdictName(verdictOf(e))}, {"spec_only", e.specOnly}, {"sdk_only", e.sdkOnly}, {"both", e.both}};
+    return Json{{"chunks_checked", r.chunksChecked},       {"chunks_failed", r.chunksFailed},
+                {"frames_checked", r.framesChecked},       {"entities_total", r.entities},
+                {"entities_per_type_total", perType},      {"distinct_unique_ids", r.distinctUniqueIds},
                 {"containers_hashed", r.containersHashed}, {"hash_mismatches", r.hashMismatches},
-                {"hash_variants_per_type", variants},   {"info", info},
-                {"frames_digest", hex64(r.framesDigest)}, {"problems", problems},
+                {"hash_variants_per_type", variants},      {"info", info},
+                {"frames_digest", hex64(r.framesDigest)},  {"problems", problems},
                 {"problems_omitted", r.problemsOmitted}};
 }
 

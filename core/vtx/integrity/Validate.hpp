@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Strict-mode validation of a whole file (spec §8.4 SHOULD list): decodes every chunk and checks
 // what the reader does not check on its hot path. Findings are warnings: the file stays usable.
@@ -17,7 +18,7 @@ struct ValidationReport {
     int64_t framesChecked = 0;
     int64_t entities = 0;
     size_t containersHashed = 0;
-    size_t hashMismatches = 0;   ///< stored hashes matching neither the spec's nor the SDK's variant
+    size_t hashMismatches = 0; ///< stored hashes matching neither the spec's nor the SDK's variant
     /// Per type id, how every container's stored hash matched (spec / SDK v0.2.0 / both).
     std::map<int32_t, HashEvidence> hashVariants;
     std::map<int32_t, int64_t> entitiesPerType;
@@ -31,8 +32,7 @@ struct ValidationReport {
 };
 
 /// `progress(done, total)` is called after each chunk; return false to stop early.
-ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress = {},
-                          size_t maxProblems = 200);
+ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress = {}, size_t maxProblems = 200);
 
 Json validationJson(const ValidationReport& r);
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/map/EntityPositions.hpp"
 
 #include <algorithm>
@@ -18,15 +19,13 @@ std::string lower(std::string_view s)
 
 bool isPositionKind(const FieldDef& f)
 {
-    return !f.shadowed && f.key.container == ContainerKind::Scalar
-           && (f.key.type == FieldType::Transform || f.key.type == FieldType::Vector);
+    return !f.shadowed && f.key.container == ContainerKind::Scalar && (f.key.type == FieldType::Transform || f.key.type == FieldType::Vector);
 }
 
 // Preferred names, best first. Transform-like names come after the plain position names: a
 // struct with both a Position vector and a Pose transform usually keeps Position as the truth.
-constexpr std::string_view kPreferred[] = {"position", "location", "origin",      "worldposition", "worldlocation",
-                                           "pos",      "loc",      "translation", "transform",     "worldtransform",
-                                           "pose",     "center",   "centre"};
+constexpr std::string_view kPreferred[] = {"position",    "location",  "origin",         "worldposition", "worldlocation", "pos",   "loc",
+                                           "translation", "transform", "worldtransform", "pose",          "center",        "centre"};
 // Vectors that are about motion or extent, never where the entity is.
 constexpr std::string_view kNotPositions[] = {"velocity", "vel",    "speed", "direction", "dir",   "normal",
                                               "offset",   "extent", "size",  "scale",     "force", "acceleration"};
@@ -77,8 +76,7 @@ PositionSource EntityPositions::byRules(const StructDef& type) const
                 pickRank = i;
                 break;
             }
-        if (!containing && !mentionsMotion(name)
-            && (name.find("position") != std::string::npos || name.find("location") != std::string::npos))
+        if (!containing && !mentionsMotion(name) && (name.find("position") != std::string::npos || name.find("location") != std::string::npos))
             containing = &f;
     }
     if (!pick)

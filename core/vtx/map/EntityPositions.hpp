@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where each entity is on a 2D map, read from the schema rather than from game-specific code:
 // per struct type, the field its position lives in (a Transform's translation or a Vector,
@@ -17,9 +18,9 @@ namespace vtx {
 
 /// Where one struct type's position and heading live; `position` invalid: the type has none.
 struct PositionSource {
-    PropertyKey position;    ///< a scalar Transform (translation, and rotation for the heading) or Vector field
-    PropertyKey rotation;    ///< a scalar Quat field for the heading when `position` is a Vector; else invalid
-    std::string field;       ///< the position field's name ("" when none)
+    PropertyKey position; ///< a scalar Transform (translation, and rotation for the heading) or Vector field
+    PropertyKey rotation; ///< a scalar Quat field for the heading when `position` is a Vector; else invalid
+    std::string field; ///< the position field's name ("" when none)
     std::string rotationField;
     bool overridden = false; ///< chosen by the user, not by the name rules
     bool valid() const { return position.valid(); }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/map/Trails.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Where each entity has been over the last seconds: its positions frame by frame, read from
 // decoded chunks in any order (newest first, as they arrive) and put in frame order at the end.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the bytes at an offset of a byte array read as (little-endian, as every VTX writer
 // stores numbers): the inspector's hex view shows these beside the dump, like the SDK's own
@@ -25,8 +26,7 @@ struct ByteReadings {
 };
 
 namespace detail {
-template <class T>
-std::optional<T> readLittleEndian(std::span<const uint8_t> bytes, size_t offset)
+template <class T> std::optional<T> readLittleEndian(std::span<const uint8_t> bytes, size_t offset)
 {
     if (offset > bytes.size() || bytes.size() - offset < sizeof(T))
         return std::nullopt;

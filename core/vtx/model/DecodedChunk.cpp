@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/DecodedChunk.hpp"
 
 #include "vtx/file/backend/ChunkLimits.hpp"
@@ -58,8 +59,7 @@ Status DecodedChunk::verifyFrame(size_t local) const
     const fbsvtx::Frame* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
     // One fused pass decides; only a rejection runs the FlatBuffers verifier and the limits walk,
     // for the error message they have always given.
-    if (frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), m_storage.limits, opts.max_depth,
-                     opts.max_tables))
+    if (frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), m_storage.limits, opts.max_depth, opts.max_tables))
         return {};
     const std::string what = m_storage.what + ": frame " + std::to_string(local) + " of the chunk";
     flatbuffers::Verifier v(base, size, opts);

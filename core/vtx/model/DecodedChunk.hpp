@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One decoded chunk: an immutable, verified FlatBuffer shared by everything that reads its
 // frames. A FrameHandle keeps its chunk alive, so a cache may drop its own reference at any
@@ -72,8 +73,7 @@ class FrameHandle {
 public:
     FrameHandle() = default;
     FrameHandle(std::shared_ptr<const DecodedChunk> chunk, int32_t frameIndex)
-        : m_chunk(std::move(chunk)), m_index(frameIndex),
-          m_view(m_chunk->frame(static_cast<size_t>(frameIndex - m_chunk->startFrame())))
+        : m_chunk(std::move(chunk)), m_index(frameIndex), m_view(m_chunk->frame(static_cast<size_t>(frameIndex - m_chunk->startFrame())))
     {
     }
     bool isNull() const { return !m_chunk; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/EntityLabels.hpp"
 
 #include <algorithm>
@@ -10,8 +11,8 @@ namespace {
 
 bool equalNoCase(std::string_view a, std::string_view b)
 {
-    return a.size() == b.size()
-        && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(uint8_t(x)) == std::tolower(uint8_t(y)); });
+    return a.size() == b.size() &&
+        std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(uint8_t(x)) == std::tolower(uint8_t(y)); });
 }
 
 bool endsWithNoCase(std::string_view s, std::string_view suffix)
@@ -23,8 +24,8 @@ bool endsWithNoCase(std::string_view s, std::string_view suffix)
 constexpr std::array<std::string_view, 8> kLabelNames = {"DisplayName", "Name", "UserName", "PlayerName", "NickName", "CustomName", "Title", "Label"};
 
 // "…Name" fields that name a resource or a kind, not the entity.
-constexpr std::array<std::string_view, 14> kNotLabels = {"MeshName",  "ClassName", "TypeName",   "FileName",    "PathName",
-                                                         "AssetName", "ModelName", "BoneName",   "MaterialName", "TextureName",
+constexpr std::array<std::string_view, 14> kNotLabels = {"MeshName",  "ClassName",     "TypeName", "FileName",     "PathName",
+                                                         "AssetName", "ModelName",     "BoneName", "MaterialName", "TextureName",
                                                          "SoundName", "ArchetypeName", "SkinName", "AnimName"};
 
 bool isLabelCandidate(const FieldDef& f)
@@ -50,8 +51,8 @@ const FieldDef* EntityLabels::defaultField(const StructDef& def)
             if (isLabelCandidate(f) && equalNoCase(f.name, want))
                 return &f;
     for (const FieldDef& f : def.fields)
-        if (isLabelCandidate(f) && f.name.size() > 4 && endsWithNoCase(f.name, "Name")
-            && std::none_of(kNotLabels.begin(), kNotLabels.end(), [&](std::string_view n) { return equalNoCase(f.name, n); }))
+        if (isLabelCandidate(f) && f.name.size() > 4 && endsWithNoCase(f.name, "Name") &&
+            std::none_of(kNotLabels.begin(), kNotLabels.end(), [&](std::string_view n) { return equalNoCase(f.name, n); }))
             return &f;
     return nullptr;
 }

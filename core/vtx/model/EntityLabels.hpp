@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Readable names for entities: per entity type, the scalar String property that names an entity
 // of that type ("DisplayName", "Name", "UserName", …), chosen from the schema and overridable per
@@ -50,7 +51,7 @@ public:
     bool empty() const { return m_keys.empty(); }
 
 private:
-    std::vector<PropertyKey> m_keys;   ///< per type id; invalid: id only
+    std::vector<PropertyKey> m_keys; ///< per type id; invalid: id only
     std::vector<std::string> m_fields; ///< per type id; "" for id only
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Zero-copy, backend-neutral views of decoded frames. Every decoded chunk is held as a verified
 // FlatBuffer (Protobuf chunks are flattened into one at decode time), so these views read in
@@ -18,8 +19,7 @@
 namespace vtx {
 
 namespace detail {
-template <class T, class FbT>
-inline std::span<const T> span(const flatbuffers::Vector<FbT>* v)
+template <class T, class FbT> inline std::span<const T> span(const flatbuffers::Vector<FbT>* v)
 {
     if (!v)
         return {};
@@ -31,7 +31,7 @@ class StringList {
 public:
     using FbVec = flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>;
     StringList() = default;
-    explicit StringList(const FbVec* v) : m_v(v) {}
+    explicit StringList(const FbVec* v) : m_v(v) { }
     size_t size() const { return m_v ? m_v->size() : 0; }
     bool empty() const { return size() == 0; }
     std::string_view operator[](size_t i) const
@@ -45,11 +45,10 @@ private:
 };
 
 /// A sub-range [begin, end) of a list type (StringList, ContainerList, MapList).
-template <class List>
-class ListSlice {
+template <class List> class ListSlice {
 public:
     ListSlice() = default;
-    ListSlice(List list, size_t begin, size_t end) : m_list(list), m_begin(begin), m_end(end) {}
+    ListSlice(List list, size_t begin, size_t end) : m_list(list), m_begin(begin), m_end(end) { }
     size_t size() const { return m_end - m_begin; }
     bool empty() const { return m_end == m_begin; }
     auto operator[](size_t i) const { return m_list[m_begin + i]; }
@@ -72,8 +71,7 @@ inline std::pair<size_t, size_t> subArrayBounds(std::span<const uint32_t> offset
     return {b, e};
 }
 
-template <class T>
-struct FlatArrayView {
+template <class T> struct FlatArrayView {
     std::span<const T> data;
     std::span<const uint32_t> offsets;
     size_t count() const { return offsets.size(); }
@@ -84,8 +82,7 @@ struct FlatArrayView {
     }
 };
 
-template <class List>
-struct FlatListArrayView {
+template <class List> struct FlatListArrayView {
     List data;
     std::span<const uint32_t> offsets;
     size_t count() const { return offsets.size(); }
@@ -103,7 +100,7 @@ class ContainerList {
 public:
     using FbVec = flatbuffers::Vector<flatbuffers::Offset<fbsvtx::PropertyContainer>>;
     ContainerList() = default;
-    explicit ContainerList(const FbVec* v) : m_v(v) {}
+    explicit ContainerList(const FbVec* v) : m_v(v) { }
     size_t size() const { return m_v ? m_v->size() : 0; }
     bool empty() const { return size() == 0; }
     inline ContainerView operator[](size_t i) const;
@@ -116,7 +113,7 @@ class MapList {
 public:
     using FbVec = flatbuffers::Vector<flatbuffers::Offset<fbsvtx::MapContainer>>;
     MapList() = default;
-    explicit MapList(const FbVec* v) : m_v(v) {}
+    explicit MapList(const FbVec* v) : m_v(v) { }
     size_t size() const { return m_v ? m_v->size() : 0; }
     bool empty() const { return size() == 0; }
     inline MapView operator[](size_t i) const;
@@ -129,7 +126,7 @@ private:
 class ContainerView {
 public:
     ContainerView() = default;
-    explicit ContainerView(const fbsvtx::PropertyContainer* p) : m_p(p) {}
+    explicit ContainerView(const fbsvtx::PropertyContainer* p) : m_p(p) { }
     bool isNull() const { return m_p == nullptr; }
 
     int32_t typeId() const { return m_p ? m_p->type_id() : -1; }
@@ -141,7 +138,10 @@ public:
     std::span<const float> floats() const { return m_p ? detail::span<float>(m_p->float_properties()) : std::span<const float>{}; }
     std::span<const double> doubles() const { return m_p ? detail::span<double>(m_p->double_properties()) : std::span<const double>{}; }
     StringList strings() const { return StringList(m_p ? m_p->string_properties() : nullptr); }
-    std::span<const Transform> transforms() const { return m_p ? detail::span<Transform>(m_p->transform_properties()) : std::span<const Transform>{}; }
+    std::span<const Transform> transforms() const
+    {
+        return m_p ? detail::span<Transform>(m_p->transform_properties()) : std::span<const Transform>{};
+    }
     std::span<const Vec3> vectors() const { return m_p ? detail::span<Vec3>(m_p->vector_properties()) : std::span<const Vec3>{}; }
     std::span<const Quat> quats() const { return m_p ? detail::span<Quat>(m_p->quat_properties()) : std::span<const Quat>{}; }
     std::span<const FloatRange> ranges() const { return m_p ? detail::span<FloatRange>(m_p->range_properties()) : std::span<const FloatRange>{}; }
@@ -165,7 +165,8 @@ public:
     FlatListArrayView<ContainerList> structArrays() const
     {
         auto* a = m_p ? m_p->any_struct_arrays() : nullptr;
-        return a ? FlatListArrayView<ContainerList>{ContainerList(a->data()), detail::span<uint32_t>(a->offsets())} : FlatListArrayView<ContainerList>{};
+        return a ? FlatListArrayView<ContainerList>{ContainerList(a->data()), detail::span<uint32_t>(a->offsets())}
+                 : FlatListArrayView<ContainerList>{};
     }
     MapList maps() const { return MapList(m_p ? m_p->map_properties() : nullptr); }
     FlatListArrayView<MapList> mapArrays() const
@@ -217,14 +218,12 @@ public:
     /// O(1), allocation-free typed read of a scalar slot; nullopt when the slot is absent or
     /// the key's type is not T. T: bool, int32_t, int64_t, float, double, std::string_view,
     /// Vec3, Quat, Transform, ContainerView (nested struct).
-    template <class T>
-    std::optional<T> get(const PropertyKey& k) const;
+    template <class T> std::optional<T> get(const PropertyKey& k) const;
 
     const fbsvtx::PropertyContainer* raw() const { return m_p; }
 
 private:
-    template <class T, class FbArr>
-    static FlatArrayView<T> flat(const FbArr* a)
+    template <class T, class FbArr> static FlatArrayView<T> flat(const FbArr* a)
     {
         return a ? FlatArrayView<T>{detail::span<T>(a->data()), detail::span<uint32_t>(a->offsets())} : FlatArrayView<T>{};
     }
@@ -234,7 +233,7 @@ private:
 class MapView {
 public:
     MapView() = default;
-    explicit MapView(const fbsvtx::MapContainer* m) : m_m(m) {}
+    explicit MapView(const fbsvtx::MapContainer* m) : m_m(m) { }
     StringList keys() const { return StringList(m_m ? m_m->keys() : nullptr); }
     ContainerList values() const { return ContainerList(m_m ? m_m->values() : nullptr); }
     /// Pairs present in both lists (they should be parallel; strict validation reports it).
@@ -244,14 +243,19 @@ private:
     const fbsvtx::MapContainer* m_m = nullptr;
 };
 
-inline ContainerView ContainerList::operator[](size_t i) const { return ContainerView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i))); }
-inline MapView MapList::operator[](size_t i) const { return MapView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i))); }
+inline ContainerView ContainerList::operator[](size_t i) const
+{
+    return ContainerView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i)));
+}
+inline MapView MapList::operator[](size_t i) const
+{
+    return MapView(m_v->Get(static_cast<flatbuffers::uoffset_t>(i)));
+}
 
 // Always inlined: out of line, GCC -O3 returned the optional through two narrow stores and one
 // wide load, a store-forwarding stall that made a read 10.8 ns instead of 2.4 (Release
 // `vtxscope-bench property-read`, isolated).
-template <class T>
-[[gnu::always_inline]] inline std::optional<T> ContainerView::get(const PropertyKey& k) const
+template <class T> [[gnu::always_inline]] inline std::optional<T> ContainerView::get(const PropertyKey& k) const
 {
     if (k.container != ContainerKind::Scalar)
         return std::nullopt;
@@ -304,7 +308,7 @@ template <class T>
 class BucketView {
 public:
     BucketView() = default;
-    explicit BucketView(const fbsvtx::Bucket* b) : m_b(b) {}
+    explicit BucketView(const fbsvtx::Bucket* b) : m_b(b) { }
     size_t entityCount() const { return ContainerList(m_b ? m_b->entities() : nullptr).size(); }
     ContainerList entities() const { return ContainerList(m_b ? m_b->entities() : nullptr); }
     StringList uniqueIds() const { return StringList(m_b ? m_b->unique_ids() : nullptr); }
@@ -324,7 +328,7 @@ private:
 /// One entity as FrameView::entities() yields it: where it is and its container.
 struct FrameEntity {
     uint32_t bucket = 0; ///< bucket index in the frame
-    size_t index = 0;    ///< entity index in its bucket
+    size_t index = 0; ///< entity index in its bucket
     ContainerView entity;
     StringList ids; ///< the bucket's unique ids (parallel to its entities)
     /// This entity's unique id, empty when the bucket's ids list is shorter.
@@ -388,7 +392,7 @@ public:
         StringList m_ids;
     };
 
-    FrameEntities(const fbsvtx::Frame* f, Extent extent) : m_f(f), m_extent(extent) {}
+    FrameEntities(const fbsvtx::Frame* f, Extent extent) : m_f(f), m_extent(extent) { }
     Iterator begin() const { return Iterator(m_f, m_extent); }
     std::default_sentinel_t end() const { return {}; }
 
@@ -400,7 +404,7 @@ private:
 class FrameView {
 public:
     FrameView() = default;
-    explicit FrameView(const fbsvtx::Frame* f, std::span<const uint8_t> bytes = {}) : m_f(f), m_bytes(bytes) {}
+    explicit FrameView(const fbsvtx::Frame* f, std::span<const uint8_t> bytes = {}) : m_f(f), m_bytes(bytes) { }
     bool isNull() const { return m_f == nullptr; }
     /// The chunk bytes this frame's tables and vectors occupy (writers serialize one frame after
     /// another, so each frame is a contiguous range); empty when unknown. A hint for reading a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/PropertyPath.hpp"
 
 #include "vtx/integrity/ContentHash.hpp"
@@ -14,7 +15,9 @@ Result<PropertyPath> PropertyPath::parse(std::string_view text)
     PropertyPath p;
     p.m_text = std::string(text);
     size_t i = 0;
-    auto fail = [&](const std::string& why) { return Error{"property path \"" + std::string(text) + "\": " + why + " at offset " + std::to_string(i)}; };
+    auto fail = [&](const std::string& why) {
+        return Error{"property path \"" + std::string(text) + "\": " + why + " at offset " + std::to_string(i)};
+    };
     if (text.empty())
         return fail("empty path");
     bool expectName = true;
@@ -64,7 +67,7 @@ bool parseIndex(const std::string& s, size_t& out)
 
 class Evaluator {
 public:
-    Evaluator(const std::vector<PropertyPath::Segment>& segs, const Schema& schema) : m_segs(segs), m_schema(schema) {}
+    Evaluator(const std::vector<PropertyPath::Segment>& segs, const Schema& schema) : m_segs(segs), m_schema(schema) { }
 
     Value container(ContainerView c, size_t i)
     {
@@ -103,9 +106,12 @@ private:
         const std::string* n = name(i);
         if (!n || !end(i + 1))
             return {};
-        if (*n == "min") return Value::ofFloat(r.min);
-        if (*n == "max") return Value::ofFloat(r.max);
-        if (*n == "value_normalized") return Value::ofFloat(r.valueNormalized);
+        if (*n == "min")
+            return Value::ofFloat(r.min);
+        if (*n == "max")
+            return Value::ofFloat(r.max);
+        if (*n == "value_normalized")
+            return Value::ofFloat(r.valueNormalized);
         return {};
     }
     Value value(ByteSpan b, size_t i)
@@ -144,9 +150,12 @@ private:
         const std::string* n = name(i);
         if (!n || i + 1 != m_segs.size())
             return {};
-        if (*n == "x") return Value::ofDouble(v.x);
-        if (*n == "y") return Value::ofDouble(v.y);
-        if (*n == "z") return Value::ofDouble(v.z);
+        if (*n == "x")
+            return Value::ofDouble(v.x);
+        if (*n == "y")
+            return Value::ofDouble(v.y);
+        if (*n == "z")
+            return Value::ofDouble(v.z);
         return {};
     }
     Value value(const Quat& q, size_t i)
@@ -156,10 +165,14 @@ private:
         const std::string* n = name(i);
         if (!n || i + 1 != m_segs.size())
             return {};
-        if (*n == "x") return Value::ofFloat(q.x);
-        if (*n == "y") return Value::ofFloat(q.y);
-        if (*n == "z") return Value::ofFloat(q.z);
-        if (*n == "w") return Value::ofFloat(q.w);
+        if (*n == "x")
+            return Value::ofFloat(q.x);
+        if (*n == "y")
+            return Value::ofFloat(q.y);
+        if (*n == "z")
+            return Value::ofFloat(q.z);
+        if (*n == "w")
+            return Value::ofFloat(q.w);
         return {};
     }
     Value value(const Transform& t, size_t i)
@@ -169,15 +182,17 @@ private:
         const std::string* n = name(i);
         if (!n)
             return {};
-        if (*n == "translation") return value(t.translation, i + 1);
-        if (*n == "rotation") return value(t.rotation, i + 1);
-        if (*n == "scale") return value(t.scale, i + 1);
+        if (*n == "translation")
+            return value(t.translation, i + 1);
+        if (*n == "rotation")
+            return value(t.rotation, i + 1);
+        if (*n == "scale")
+            return value(t.scale, i + 1);
         return {};
     }
     Value value(ContainerView c, size_t i) { return container(c, i); }
     // Digest of a whole array or map, so "did this property change" also sees element changes.
-    template <class T>
-    static uint64_t digestOf(std::span<const T> s) { return XXH3_64bits(s.data(), s.size_bytes()); }
+    template <class T> static uint64_t digestOf(std::span<const T> s) { return XXH3_64bits(s.data(), s.size_bytes()); }
     static uint64_t digestOf(const ListSlice<StringList>& s)
     {
         uint64_t h = s.size();
@@ -197,8 +212,7 @@ private:
         return h;
     }
 
-    template <class Span>
-    Value elements(const Span& s, size_t n, size_t i)
+    template <class Span> Value elements(const Span& s, size_t n, size_t i)
     {
         if (end(i)) {
             Value v = Value::ofArray(n, m_elementType);
@@ -222,8 +236,7 @@ private:
             return {};
         return value(s.values[k] != 0, i + 1);
     }
-    template <class T>
-    Value value(std::span<const T> s, size_t i) { return elements(s, s.size(), i); }
+    template <class T> Value value(std::span<const T> s, size_t i) { return elements(s, s.size(), i); }
     Value value(const ListSlice<StringList>& s, size_t i) { return elements(s, s.size(), i); }
     Value value(const ListSlice<ContainerList>& s, size_t i) { return elements(s, s.size(), i); }
     static uint64_t mapDigest(MapView m)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A property path parsed once and evaluated on many frames without allocating: the inspector's
 // path syntax ("Health", "Weapon.Attachment.Name", "Trail[2].x", "RoundStats[round_1].Kills",

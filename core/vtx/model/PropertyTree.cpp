@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/PropertyTree.hpp"
 
 #include "vtx/base/Utf8.hpp"
@@ -25,7 +26,10 @@ std::string indexLabel(size_t i)
     return s;
 }
 
-std::string quoted(std::string_view s) { return "\"" + sanitizeUtf8(s) + "\""; }
+std::string quoted(std::string_view s)
+{
+    return "\"" + sanitizeUtf8(s) + "\"";
+}
 
 /// "1,824 bytes"
 std::string formatByteCount(size_t n)
@@ -39,10 +43,9 @@ std::string formatByteCount(size_t n)
     return out + (n == 1 ? " byte" : " bytes");
 }
 
-
 class TreeBuilder {
 public:
-    TreeBuilder(const Schema& s, const PropertyTreeOptions& o) : m_schema(s), m_opt(o) {}
+    TreeBuilder(const Schema& s, const PropertyTreeOptions& o) : m_schema(s), m_opt(o) { }
     std::vector<PropertyNode> nodes;
 
     int add(int parent, std::string name, std::string type, std::string value = {}, std::optional<double> number = {})
@@ -177,8 +180,7 @@ private:
     {
         elements(p, n, t, s.values.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), t, -1, s.values[i] != 0, d); });
     }
-    template <class T>
-    void value(int p, const std::string& n, const std::string& t, int32_t, std::span<const T> s, int d)
+    template <class T> void value(int p, const std::string& n, const std::string& t, int32_t, std::span<const T> s, int d)
     {
         elements(p, n, t, s.size(), d, [&](int id, size_t i) { value(id, indexLabel(i), t, -1, s[i], d); });
     }
@@ -199,8 +201,7 @@ private:
             value(id, "[" + sanitizeUtf8(keys[i]) + "]", "", -1, values[i], d);
     }
 
-    template <class Fn>
-    void elements(int p, const std::string& n, const std::string& t, size_t count, int, Fn each)
+    template <class Fn> void elements(int p, const std::string& n, const std::string& t, size_t count, int, Fn each)
     {
         const int id = add(p, n, t + "[" + std::to_string(count) + "]", "[" + std::to_string(count) + "]");
         for (size_t i = 0; i < count && i < m_opt.maxArrayChildren; ++i)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Named properties of one container as a flat tree of display nodes (the inspector's rows), and
 // path evaluation ("Weapon.Attachment.Name", "Trail[2].x", "RoundStats[round_1].Kills") for
@@ -15,17 +16,17 @@
 namespace vtx {
 
 struct PropertyNode {
-    std::string name;   ///< field name, "[i]", map key, or component (x, y, z, w ...)
-    std::string path;   ///< full path from the entity
-    std::string type;   ///< "Float", "Vector", "Int32[4]", "Weapon", "map<Weapon>" ...
-    std::string value;  ///< display text; empty for containers with children
+    std::string name; ///< field name, "[i]", map key, or component (x, y, z, w ...)
+    std::string path; ///< full path from the entity
+    std::string type; ///< "Float", "Vector", "Int32[4]", "Weapon", "map<Weapon>" ...
+    std::string value; ///< display text; empty for containers with children
     std::optional<double> number; ///< numeric value when the node is a number (plottable)
     bool absent = false;
     /// Byte data (a byte array, or an Int8-array field's bytes stored by the SDK's blob
     /// convention), copied so the node outlives its frame: what the inspector's hex view shows.
     std::vector<uint8_t> bytes;
     bool isBytes = false;
-    bool blob = false;    ///< the bytes come from byte_array_properties by the blob convention
+    bool blob = false; ///< the bytes come from byte_array_properties by the blob convention
     bool unnamed = false; ///< under "Unnamed fields": stored data no schema name addresses
     int parent = -1;
     std::vector<int> children;
@@ -48,6 +49,5 @@ struct PathValue {
 /// Evaluates `path` in `c`; nullopt when any step does not exist in this frame. Parses the path
 /// on every call: loops over many frames should keep a PropertyPath instead.
 std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, const std::string& path);
-
 
 } // namespace vtx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads one named property of a container and hands its typed value to a visitor. This is the
 // single place that maps (FieldType, ContainerKind, slot) to a PropertyContainer member
@@ -8,7 +9,7 @@
 
 namespace vtx {
 
-struct Absent {};
+struct Absent { };
 struct BoolSpan {
     std::span<const uint8_t> values; ///< one byte per element, non-zero = true
 };
@@ -20,8 +21,7 @@ struct ByteSpan {
 /// Calls `v` with the value at slot `k.slot` of member `k.member` (a ContainerKind::Unnamed key):
 /// what visitProperty passes for named keys, plus FloatRange, std::span<const FloatRange>,
 /// ByteSpan and ListSlice<MapList> (map_arrays), which no schema field reaches.
-template <class Visitor>
-decltype(auto) visitUnnamed(ContainerView c, const PropertyKey& k, Visitor&& v)
+template <class Visitor> decltype(auto) visitUnnamed(ContainerView c, const PropertyKey& k, Visitor&& v)
 {
     using M = ContainerMember;
     const uint32_t i = k.slot;
@@ -74,8 +74,7 @@ decltype(auto) visitUnnamed(ContainerView c, const PropertyKey& k, Visitor&& v)
 /// ListSlice<StringList>, std::span<const Vec3>, std::span<const Quat>,
 /// std::span<const Transform>, ListSlice<ContainerList> (struct array), MapView; for an unnamed
 /// key (ContainerKind::Unnamed) what visitUnnamed passes.
-template <class Visitor>
-decltype(auto) visitProperty(ContainerView c, const PropertyKey& k, Visitor&& v)
+template <class Visitor> decltype(auto) visitProperty(ContainerView c, const PropertyKey& k, Visitor&& v)
 {
     const uint32_t i = k.slot;
     switch (k.container) {

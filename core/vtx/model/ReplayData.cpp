@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/ReplayData.hpp"
 
 namespace vtx {
@@ -7,8 +8,7 @@ bool PropertyContainerData::operator==(const PropertyContainerData&) const = def
 
 namespace {
 
-template <class T>
-std::vector<T> vec(std::span<const T> s)
+template <class T> std::vector<T> vec(std::span<const T> s)
 {
     return {s.begin(), s.end()};
 }
@@ -22,8 +22,7 @@ std::vector<std::string> vec(StringList s)
     return out;
 }
 
-template <class T>
-FlatArray<T> flat(const FlatArrayView<T>& v)
+template <class T> FlatArray<T> flat(const FlatArrayView<T>& v)
 {
     return {vec(v.data), vec(v.offsets)};
 }

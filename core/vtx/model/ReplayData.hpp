@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Owned, mutable replay data: what the writer serializes and what tests and the fixture
 // generator build. The reader never produces these on its hot path (it hands out views);
@@ -11,14 +12,12 @@
 
 namespace vtx {
 
-template <class T>
-struct FlatArray {
+template <class T> struct FlatArray {
     std::vector<T> data;
     std::vector<uint32_t> offsets;
     size_t count() const { return offsets.size(); }
     /// Appends one sub-array.
-    template <class Range>
-    void push(const Range& items)
+    template <class Range> void push(const Range& items)
     {
         offsets.push_back(static_cast<uint32_t>(data.size()));
         data.insert(data.end(), std::begin(items), std::end(items));

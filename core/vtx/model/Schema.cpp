@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/Schema.hpp"
 
 #include <algorithm>
@@ -40,11 +41,11 @@ const char* containerKindName(ContainerKind c)
 const char* containerMemberName(ContainerMember m)
 {
     static const char* const names[kContainerMemberCount] = {
-        "bool_properties", "int32_properties", "int64_properties", "float_properties", "double_properties",
-        "string_properties", "transform_properties", "vector_properties", "quat_properties", "range_properties",
-        "byte_array_properties", "int32_arrays", "int64_arrays", "float_arrays", "double_arrays", "vector_arrays",
-        "quat_arrays", "transform_arrays", "range_arrays", "bool_arrays", "string_arrays", "any_struct_properties",
-        "any_struct_arrays", "map_properties", "map_arrays"};
+        "bool_properties",       "int32_properties",      "int64_properties",  "float_properties", "double_properties",
+        "string_properties",     "transform_properties",  "vector_properties", "quat_properties",  "range_properties",
+        "byte_array_properties", "int32_arrays",          "int64_arrays",      "float_arrays",     "double_arrays",
+        "vector_arrays",         "quat_arrays",           "transform_arrays",  "range_arrays",     "bool_arrays",
+        "string_arrays",         "any_struct_properties", "any_struct_arrays", "map_properties",   "map_arrays"};
     return size_t(m) < kContainerMemberCount ? names[size_t(m)] : "?";
 }
 
@@ -76,17 +77,14 @@ ContainerMember memberOf(const PropertyKey& k)
 FieldType fieldTypeFromToken(std::string_view t)
 {
     static const std::unordered_map<std::string_view, FieldType> table = {
-        {"int8", FieldType::Int8},       {"Int8", FieldType::Int8},       {"uint8", FieldType::Int8},
-        {"UInt8", FieldType::Int8},      {"int32", FieldType::Int32},     {"Int32", FieldType::Int32},
-        {"uint32", FieldType::Int32},    {"UInt32", FieldType::Int32},    {"int", FieldType::Int32},
-        {"Int", FieldType::Int32},       {"int64", FieldType::Int64},     {"Int64", FieldType::Int64},
-        {"uint64", FieldType::Int64},    {"UInt64", FieldType::Int64},    {"long", FieldType::Int64},
-        {"Long", FieldType::Int64},      {"float", FieldType::Float},     {"Float", FieldType::Float},
-        {"double", FieldType::Double},   {"Double", FieldType::Double},   {"bool", FieldType::Bool},
-        {"Bool", FieldType::Bool},       {"string", FieldType::String},   {"String", FieldType::String},
-        {"vector", FieldType::Vector},   {"Vector", FieldType::Vector},   {"quat", FieldType::Quat},
-        {"Quat", FieldType::Quat},       {"transform", FieldType::Transform}, {"Transform", FieldType::Transform},
-        {"struct", FieldType::Struct},   {"Struct", FieldType::Struct},
+        {"int8", FieldType::Int8},           {"Int8", FieldType::Int8},           {"uint8", FieldType::Int8},    {"UInt8", FieldType::Int8},
+        {"int32", FieldType::Int32},         {"Int32", FieldType::Int32},         {"uint32", FieldType::Int32},  {"UInt32", FieldType::Int32},
+        {"int", FieldType::Int32},           {"Int", FieldType::Int32},           {"int64", FieldType::Int64},   {"Int64", FieldType::Int64},
+        {"uint64", FieldType::Int64},        {"UInt64", FieldType::Int64},        {"long", FieldType::Int64},    {"Long", FieldType::Int64},
+        {"float", FieldType::Float},         {"Float", FieldType::Float},         {"double", FieldType::Double}, {"Double", FieldType::Double},
+        {"bool", FieldType::Bool},           {"Bool", FieldType::Bool},           {"string", FieldType::String}, {"String", FieldType::String},
+        {"vector", FieldType::Vector},       {"Vector", FieldType::Vector},       {"quat", FieldType::Quat},     {"Quat", FieldType::Quat},
+        {"transform", FieldType::Transform}, {"Transform", FieldType::Transform}, {"struct", FieldType::Struct}, {"Struct", FieldType::Struct},
     };
     auto it = table.find(t);
     return it == table.end() ? FieldType::None : it->second;
@@ -209,9 +207,8 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
                     return Error{"schema: " + fwhere + " is not an object"};
                 FieldDef f;
                 std::string container;
-                for (auto [key, out] : {std::pair{"name", &f.name}, std::pair{"typeId", &f.typeToken},
-                                        std::pair{"containerType", &container}, std::pair{"structType", &f.structType},
-                                        std::pair{"keyId", &f.keyId}}) {
+                for (auto [key, out] : {std::pair{"name", &f.name}, std::pair{"typeId", &f.typeToken}, std::pair{"containerType", &container},
+                                        std::pair{"structType", &f.structType}, std::pair{"keyId", &f.keyId}}) {
                     if (Status st = optionalString(v, key, *out, fwhere); !st)
                         return Error{st.message()};
                 }

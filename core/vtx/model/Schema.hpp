@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The embedded property schema (spec §5): names struct type ids and maps (struct, property name)
 // to a typed slot, following the SDK registry's exact token and slot-counter rules.
@@ -20,9 +21,31 @@ enum class ContainerKind : uint8_t { Scalar, Array, Map, Unnamed };
 
 /// Every value member of a PropertyContainer (spec §6.3), named as in the FlatBuffers schema.
 enum class ContainerMember : uint8_t {
-    Bools, Int32s, Int64s, Floats, Doubles, Strings, Transforms, Vectors, Quats, Ranges,
-    ByteArrays, Int32Arrays, Int64Arrays, FloatArrays, DoubleArrays, VectorArrays, QuatArrays, TransformArrays,
-    RangeArrays, BoolArrays, StringArrays, Structs, StructArrays, Maps, MapArrays
+    Bools,
+    Int32s,
+    Int64s,
+    Floats,
+    Doubles,
+    Strings,
+    Transforms,
+    Vectors,
+    Quats,
+    Ranges,
+    ByteArrays,
+    Int32Arrays,
+    Int64Arrays,
+    FloatArrays,
+    DoubleArrays,
+    VectorArrays,
+    QuatArrays,
+    TransformArrays,
+    RangeArrays,
+    BoolArrays,
+    StringArrays,
+    Structs,
+    StructArrays,
+    Maps,
+    MapArrays
 };
 constexpr size_t kContainerMemberCount = size_t(ContainerMember::MapArrays) + 1;
 /// "bool_properties", "byte_array_properties", "map_arrays", ...
@@ -37,12 +60,12 @@ ContainerKind containerKindFromToken(std::string_view token);
 
 /// A resolved property address: reading a value through it is O(1).
 struct PropertyKey {
-    int32_t typeId = -1;         ///< struct that owns the field
+    int32_t typeId = -1; ///< struct that owns the field
     FieldType type = FieldType::None;
     ContainerKind container = ContainerKind::Scalar;
     ContainerMember member = ContainerMember::Bools; ///< for ContainerKind::Unnamed: the member holding it
-    uint32_t slot = 0;           ///< index into the typed vector / FlatArray / map list
-    int32_t structTypeId = -1;   ///< for Struct fields: type id of the nested struct
+    uint32_t slot = 0; ///< index into the typed vector / FlatArray / map list
+    int32_t structTypeId = -1; ///< for Struct fields: type id of the nested struct
     bool valid() const { return type != FieldType::None || container == ContainerKind::Unnamed; }
     /// The address of slot `slot` of `member` in a container of type `owner`, which no field names.
     static PropertyKey unnamed(int32_t owner, ContainerMember member, uint32_t slot)
@@ -75,8 +98,22 @@ struct FieldDef {
 /// struct share a few members, so a comparison that finds a member bytewise equal on both sides
 /// skips every field stored in it.
 enum class PodMember : uint8_t {
-    Bools, Int32s, Int64s, Floats, Doubles, Vectors, Quats, Transforms,
-    BoolArrays, Int32Arrays, Int64Arrays, FloatArrays, DoubleArrays, VectorArrays, QuatArrays, TransformArrays,
+    Bools,
+    Int32s,
+    Int64s,
+    Floats,
+    Doubles,
+    Vectors,
+    Quats,
+    Transforms,
+    BoolArrays,
+    Int32Arrays,
+    Int64Arrays,
+    FloatArrays,
+    DoubleArrays,
+    VectorArrays,
+    QuatArrays,
+    TransformArrays,
     Other
 };
 constexpr size_t kPodMemberCount = size_t(PodMember::Other) + 1;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/UnnamedData.hpp"
 
 #include <bit>
@@ -41,8 +42,8 @@ namespace {
 
 bool isArrayMember(ContainerMember m)
 {
-    return (m >= ContainerMember::ByteArrays && m <= ContainerMember::StringArrays) ||
-           m == ContainerMember::StructArrays || m == ContainerMember::MapArrays;
+    return (m >= ContainerMember::ByteArrays && m <= ContainerMember::StringArrays) || m == ContainerMember::StructArrays ||
+        m == ContainerMember::MapArrays;
 }
 
 bool emptySubArray(ContainerView c, const PropertyKey& k)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Stored data that no schema name addresses (spec §5.5, §6.3, §9.1 item 12): byte arrays, map
 // arrays, ranges, slots past the ones the schema's fields number, and every member of a
@@ -17,7 +18,7 @@
 namespace vtx {
 
 struct UnnamedSlot {
-    PropertyKey key;                ///< ContainerKind::Unnamed: member and slot (visitProperty reads it)
+    PropertyKey key; ///< ContainerKind::Unnamed: member and slot (visitProperty reads it)
     const FieldDef* blobOf = nullptr; ///< byte arrays: the Int8-array field whose blob these bytes are
 };
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/model/Value.hpp"
 
 #include "vtx/base/NumberText.hpp"
@@ -66,7 +67,10 @@ const char* componentName(Value::Kind k, size_t i)
 }
 
 namespace {
-std::string vecText(const Vec3& v) { return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")"; }
+std::string vecText(const Vec3& v)
+{
+    return "(" + formatDouble(v.x) + ", " + formatDouble(v.y) + ", " + formatDouble(v.z) + ")";
+}
 std::string readableVecText(const Vec3& v)
 {
     return "(" + readableDouble(v.x) + ", " + readableDouble(v.y) + ", " + readableDouble(v.z) + ")";
@@ -106,8 +110,7 @@ std::string formatValue(const Value& v)
         return "[" + std::to_string(v.count) + "]";
     case Value::Kind::Map: return "{" + std::to_string(v.count) + "}";
     case Value::Kind::Range:
-        return "[" + formatFloat(v.transform.rotation.x) + ", " + formatFloat(v.transform.rotation.y) + "] @ " +
-               formatFloat(v.transform.rotation.z);
+        return "[" + formatFloat(v.transform.rotation.x) + ", " + formatFloat(v.transform.rotation.y) + "] @ " + formatFloat(v.transform.rotation.z);
     }
     return {};
 }
@@ -119,8 +122,7 @@ std::string formatValueForReading(const Value& v)
     case Value::Kind::Double: return readableDouble(v.number);
     case Value::Kind::Vector: return readableVecText(v.transform.translation);
     case Value::Kind::Transform:
-        return "T" + readableVecText(v.transform.translation) + " R" + quatText(v.transform.rotation) + " S" +
-               readableVecText(v.transform.scale);
+        return "T" + readableVecText(v.transform.translation) + " R" + quatText(v.transform.rotation) + " S" + readableVecText(v.transform.scale);
     default: return formatValue(v);
     }
 }

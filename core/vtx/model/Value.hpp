@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One property value lifted out of a frame, typed but backend-neutral: what a property path
 // evaluates to and what a diff reports as old/new. Strings are views into the decoded chunk, so
@@ -18,26 +19,90 @@ struct Value {
     enum class Kind : uint8_t { Absent, Bool, Int, Float, Double, String, Vector, Quat, Transform, Struct, Array, Map, Range };
 
     Kind kind = Kind::Absent;
-    int32_t typeId = -1;   ///< Struct: its type id; Array/Map of structs: element type id
-    uint64_t count = 0;    ///< Array: element count; Map: key count; Struct: content hash
-    uint64_t digest = 0;   ///< Array / Map from a property path: hash of the elements (0 = not computed)
-    int64_t integer = 0;   ///< Bool (0/1) and Int, exactly
-    double number = 0;     ///< Bool, Int, Float, Double as a double
+    int32_t typeId = -1; ///< Struct: its type id; Array/Map of structs: element type id
+    uint64_t count = 0; ///< Array: element count; Map: key count; Struct: content hash
+    uint64_t digest = 0; ///< Array / Map from a property path: hash of the elements (0 = not computed)
+    int64_t integer = 0; ///< Bool (0/1) and Int, exactly
+    double number = 0; ///< Bool, Int, Float, Double as a double
     std::string_view text; ///< String; Array of bytes (isBytes): the bytes themselves
-    bool isBytes = false;  ///< an Array of raw bytes (byte_array_properties, a blob)
-    Transform transform;   ///< Vector in .translation, Quat in .rotation, Transform whole, Range as rotation (x min, y max, z value_normalized)
+    bool isBytes = false; ///< an Array of raw bytes (byte_array_properties, a blob)
+    Transform transform; ///< Vector in .translation, Quat in .rotation, Transform whole, Range as rotation (x min, y max, z value_normalized)
 
     static Value absent() { return {}; }
-    static Value ofBool(bool v) { Value r; r.kind = Kind::Bool; r.integer = v; r.number = v; return r; }
-    static Value ofInt(int64_t v) { Value r; r.kind = Kind::Int; r.integer = v; r.number = double(v); return r; }
-    static Value ofFloat(float v) { Value r; r.kind = Kind::Float; r.number = v; return r; }
-    static Value ofDouble(double v) { Value r; r.kind = Kind::Double; r.number = v; return r; }
-    static Value ofString(std::string_view v) { Value r; r.kind = Kind::String; r.text = v; return r; }
-    static Value ofVector(const Vec3& v) { Value r; r.kind = Kind::Vector; r.transform.translation = v; return r; }
-    static Value ofQuat(const Quat& q) { Value r; r.kind = Kind::Quat; r.transform.rotation = q; return r; }
-    static Value ofTransform(const Transform& t) { Value r; r.kind = Kind::Transform; r.transform = t; return r; }
-    static Value ofStruct(int32_t typeId, uint64_t hash) { Value r; r.kind = Kind::Struct; r.typeId = typeId; r.count = hash; return r; }
-    static Value ofArray(uint64_t n, int32_t elementTypeId = -1) { Value r; r.kind = Kind::Array; r.count = n; r.typeId = elementTypeId; return r; }
+    static Value ofBool(bool v)
+    {
+        Value r;
+        r.kind = Kind::Bool;
+        r.integer = v;
+        r.number = v;
+        return r;
+    }
+    static Value ofInt(int64_t v)
+    {
+        Value r;
+        r.kind = Kind::Int;
+        r.integer = v;
+        r.number = double(v);
+        return r;
+    }
+    static Value ofFloat(float v)
+    {
+        Value r;
+        r.kind = Kind::Float;
+        r.number = v;
+        return r;
+    }
+    static Value ofDouble(double v)
+    {
+        Value r;
+        r.kind = Kind::Double;
+        r.number = v;
+        return r;
+    }
+    static Value ofString(std::string_view v)
+    {
+        Value r;
+        r.kind = Kind::String;
+        r.text = v;
+        return r;
+    }
+    static Value ofVector(const Vec3& v)
+    {
+        Value r;
+        r.kind = Kind::Vector;
+        r.transform.translation = v;
+        return r;
+    }
+    static Value ofQuat(const Quat& q)
+    {
+        Value r;
+        r.kind = Kind::Quat;
+        r.transform.rotation = q;
+        return r;
+    }
+    static Value ofTransform(const Transform& t)
+    {
+        Value r;
+        r.kind = Kind::Transform;
+        r.transform = t;
+        return r;
+    }
+    static Value ofStruct(int32_t typeId, uint64_t hash)
+    {
+        Value r;
+        r.kind = Kind::Struct;
+        r.typeId = typeId;
+        r.count = hash;
+        return r;
+    }
+    static Value ofArray(uint64_t n, int32_t elementTypeId = -1)
+    {
+        Value r;
+        r.kind = Kind::Array;
+        r.count = n;
+        r.typeId = elementTypeId;
+        return r;
+    }
     static Value ofBytes(std::span<const uint8_t> b)
     {
         Value r = ofArray(b.size());
@@ -45,8 +110,21 @@ struct Value {
         r.text = std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
         return r;
     }
-    static Value ofRange(const FloatRange& f) { Value r; r.kind = Kind::Range; r.transform.rotation = {f.min, f.max, f.valueNormalized, 0}; return r; }
-    static Value ofMap(uint64_t n, int32_t valueTypeId = -1) { Value r; r.kind = Kind::Map; r.count = n; r.typeId = valueTypeId; return r; }
+    static Value ofRange(const FloatRange& f)
+    {
+        Value r;
+        r.kind = Kind::Range;
+        r.transform.rotation = {f.min, f.max, f.valueNormalized, 0};
+        return r;
+    }
+    static Value ofMap(uint64_t n, int32_t valueTypeId = -1)
+    {
+        Value r;
+        r.kind = Kind::Map;
+        r.count = n;
+        r.typeId = valueTypeId;
+        return r;
+    }
 
     bool isAbsent() const { return kind == Kind::Absent; }
     bool isNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float || kind == Kind::Double; }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/plot/Decimate.hpp"
 
 #include <algorithm>

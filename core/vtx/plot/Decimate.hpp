@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Min/max-per-pixel decimation: a series of any length becomes at most one column per pixel
 // with the first, last, smallest and largest value that land in it (M4). Drawing first → min

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/plot/ExpressionSeries.hpp"
 
 namespace vtx {
@@ -5,7 +6,7 @@ namespace vtx {
 namespace {
 class ExpressionSampler final : public SeriesSampler {
 public:
-    explicit ExpressionSampler(query::Expression e) : m_expression(std::move(e)) {}
+    explicit ExpressionSampler(query::Expression e) : m_expression(std::move(e)) { }
     SeriesSample sample(const FrameView& frame, const DecodedChunk&) override
     {
         m_expression.setFrame(frame);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A plot series from a query expression: per frame, how many entities match it (or, for an
 // expression about the frame — any()/all() only — 1 when it holds and 0 when not). "How many

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/plot/SeriesScan.hpp"
 
 #include "vtx/integrity/FrameIntegrity.hpp"
@@ -62,7 +63,8 @@ Result<std::unique_ptr<SeriesSampler>> propertySampler(const Schema& schema, uin
     auto parsed = PropertyPath::parse(path);
     if (!parsed)
         return parsed.status();
-    return std::unique_ptr<SeriesSampler>(std::make_unique<EntitySampler>(schema, bucket, uniqueId, std::make_unique<PathEntityValue>(std::move(*parsed))));
+    return std::unique_ptr<SeriesSampler>(
+        std::make_unique<EntitySampler>(schema, bucket, uniqueId, std::make_unique<PathEntityValue>(std::move(*parsed))));
 }
 
 } // namespace vtx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Plot series over a whole replay: every series is read in the same pass over the chunks, so
 // ten series cost about one read of the file. What a series reads from a frame is a small
@@ -42,7 +43,7 @@ public:
 /// as numbers, anything else (absent, strings, vectors as a whole) as none.
 class PathEntityValue final : public EntityValue {
 public:
-    explicit PathEntityValue(PropertyPath path) : m_path(std::move(path)) {}
+    explicit PathEntityValue(PropertyPath path) : m_path(std::move(path)) { }
     std::optional<double> read(ContainerView entity, const Schema& schema) override;
 
 private:
@@ -74,7 +75,7 @@ struct SeriesData {
 
 struct SeriesScanResult {
     std::vector<SeriesData> series; ///< one per sampler, in order
-    std::vector<FrameSpan> failed;  ///< frames no series could read (a chunk that did not decode)
+    std::vector<FrameSpan> failed; ///< frames no series could read (a chunk that did not decode)
     bool cancelled = false;
 };
 

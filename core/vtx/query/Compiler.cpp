@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Parser and binder of the query language: tokens → node tree, every path resolved against the
 // schema per entity type, so evaluation never looks a name up. Grammar in Expression.hpp.
 
@@ -107,7 +108,7 @@ std::vector<Segment> splitPath(std::string_view p)
 /// Walks a path through the schema from one struct type, as PropertyPath::evaluate will on data.
 class PathResolver {
 public:
-    PathResolver(const Schema& s, const std::vector<Segment>& segs) : m_schema(s), m_segs(segs) {}
+    PathResolver(const Schema& s, const std::vector<Segment>& segs) : m_schema(s), m_segs(segs) { }
 
     struct Outcome {
         bool ok = false;
@@ -141,7 +142,8 @@ public:
             if (i + 1 == m_segs.size())
                 return ok(Leaf::Other);
             if (!m_segs[i + 1].bracket)
-                return fail(i + 1, "'" + s.text + "' is " + (k.container == ContainerKind::Array ? "an array: expected [index]" : "a map: expected [key]"));
+                return fail(i + 1,
+                            "'" + s.text + "' is " + (k.container == ContainerKind::Array ? "an array: expected [index]" : "a map: expected [key]"));
             if (k.container == ContainerKind::Array) {
                 size_t index = 0;
                 const std::string& t = m_segs[i + 1].text;
@@ -205,7 +207,12 @@ private:
         default: break;
         }
         if (i != m_segs.size())
-            return fail(i, std::string("'") + m_segs[i - 1].text + "' is " + (t == FieldType::String ? "a string" : t == FieldType::Bool ? "a bool" : "a number") + ": it has no members");
+            return fail(i,
+                        std::string("'") + m_segs[i - 1].text + "' is " +
+                            (t == FieldType::String     ? "a string"
+                                 : t == FieldType::Bool ? "a bool"
+                                                        : "a number") +
+                            ": it has no members");
         if (t == FieldType::String)
             return ok(Leaf::String);
         if (t == FieldType::Bool)
@@ -219,7 +226,7 @@ private:
 
 class Compiler {
 public:
-    Compiler(std::string_view text, const Schema& schema, Expression& out) : m_text(text), m_schema(schema), m_out(out) {}
+    Compiler(std::string_view text, const Schema& schema, Expression& out) : m_text(text), m_schema(schema), m_out(out) { }
 
     bool run(ExpressionError* error)
     {
@@ -266,8 +273,12 @@ private:
     static bool isComparison(const Token& t)
     {
         switch (t.kind) {
-        case TokenKind::Equal: case TokenKind::NotEqual: case TokenKind::Less:
-        case TokenKind::LessEqual: case TokenKind::Greater: case TokenKind::GreaterEqual: return true;
+        case TokenKind::Equal:
+        case TokenKind::NotEqual:
+        case TokenKind::Less:
+        case TokenKind::LessEqual:
+        case TokenKind::Greater:
+        case TokenKind::GreaterEqual: return true;
         case TokenKind::Path: return t.text == "contains";
         default: return false;
         }
@@ -355,7 +366,8 @@ private:
                 return bail();
             const Token& close = peek();
             if (close.kind != TokenKind::RParen) {
-                setError(close.offset, "expected ')' to close the '(' at column " + std::to_string(columnOf(m_text, t.offset)) + ", found " + describe(close));
+                setError(close.offset,
+                         "expected ')' to close the '(' at column " + std::to_string(columnOf(m_text, t.offset)) + ", found " + describe(close));
                 return bail();
             }
             take();
@@ -406,13 +418,16 @@ private:
                 p.condition = true;
                 return p;
             }
-            setError(opTok.offset, "expected a comparison (== != < <= > >= contains) after '" + std::string(m_text.substr(left.offset, left.end - left.offset)) + "' (it is " + leafName(left.leaf) + "), found " + describe(opTok));
+            setError(opTok.offset,
+                     "expected a comparison (== != < <= > >= contains) after '" + std::string(m_text.substr(left.offset, left.end - left.offset)) +
+                         "' (it is " + leafName(left.leaf) + "), found " + describe(opTok));
             return bail();
         }
         take();
         const Op op = opOf(opTok);
         const Token& rightTok = peek();
-        if (typeOnLeft && (op == Op::Equal || op == Op::NotEqual) && (rightTok.kind == TokenKind::String || (rightTok.kind == TokenKind::Path && rightTok.text.find_first_of(".[") == std::string::npos))) {
+        if (typeOnLeft && (op == Op::Equal || op == Op::NotEqual) &&
+            (rightTok.kind == TokenKind::String || (rightTok.kind == TokenKind::Path && rightTok.text.find_first_of(".[") == std::string::npos))) {
             take();
             const StructDef* def = m_schema.structByName(rightTok.text);
             if (!def) {
@@ -447,11 +462,15 @@ private:
         if (op == Op::Contains) {
             if ((left.leaf != Leaf::String && left.leaf != Leaf::Unknown) || (right.leaf != Leaf::String && right.leaf != Leaf::Unknown)) {
                 const Parsed& bad = left.leaf != Leaf::String && left.leaf != Leaf::Unknown ? left : right;
-                setError(bad.offset, "'contains' compares strings; '" + std::string(m_text.substr(bad.offset, bad.end - bad.offset)) + "' is " + leafName(bad.leaf));
+                setError(bad.offset,
+                         "'contains' compares strings; '" + std::string(m_text.substr(bad.offset, bad.end - bad.offset)) + "' is " +
+                             leafName(bad.leaf));
                 return bail();
             }
         } else if (!comparable(left.leaf, right.leaf)) {
-            setError(right.offset, "cannot compare '" + std::string(m_text.substr(left.offset, left.end - left.offset)) + "' (" + leafName(left.leaf) + ") with '" + std::string(m_text.substr(right.offset, right.end - right.offset)) + "' (" + leafName(right.leaf) + ")");
+            setError(right.offset,
+                     "cannot compare '" + std::string(m_text.substr(left.offset, left.end - left.offset)) + "' (" + leafName(left.leaf) + ") with '" +
+                         std::string(m_text.substr(right.offset, right.end - right.offset)) + "' (" + leafName(right.leaf) + ")");
             return bail();
         }
         Node n;
@@ -533,7 +552,8 @@ private:
         case TokenKind::String: return literal(t, Value::ofString({}), Leaf::String, false, t.offset);
         case TokenKind::Path: break;
         default:
-            setError(t.offset, "expected a value (a property, number, string, true, false, type, id, any(), all() or changed()), found " + describe(t));
+            setError(t.offset,
+                     "expected a value (a property, number, string, true, false, type, id, any(), all() or changed()), found " + describe(t));
             return bail();
         }
         const std::string& w = t.text;

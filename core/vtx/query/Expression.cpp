@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Evaluation of a compiled expression on frame views. Nothing here allocates: values are views
 // into the frame (or into the expression's own literals), any()/all() results are cached per
 // frame in a vector sized at compile time.
@@ -89,8 +90,7 @@ Value Expression::value(int32_t n, const Ctx& c)
 {
     const Node& node = m_nodes[size_t(n)];
     switch (node.kind) {
-    case NodeKind::Literal:
-        return node.literal.kind == Value::Kind::String ? Value::ofString(node.str) : node.literal;
+    case NodeKind::Literal: return node.literal.kind == Value::Kind::String ? Value::ofString(node.str) : node.literal;
     case NodeKind::Path: return pathValue(node.index, c.entity);
     case NodeKind::TypeName: {
         const int32_t t = c.entity.typeId();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The query language: one expression, parsed once and bound to a Schema, evaluated on frame
 // views without allocating. The entity filter, Find frame where…, Find all, the diff filter and
@@ -38,7 +39,7 @@ namespace vtx::query {
 /// A compile error: where (0-based column in code points) and what was expected or is wrong.
 struct ExpressionError {
     size_t column = 0;
-    std::string message;    ///< "expected a value after '<', found the end", "unknown property 'Helth'"
+    std::string message; ///< "expected a value after '<', found the end", "unknown property 'Helth'"
     std::string suggestion; ///< from the schema ("Health"); empty when nothing is close
     /// "column 7: unknown property 'Helth' (did you mean 'Health'?)"
     std::string text() const;
@@ -64,8 +65,7 @@ public:
     /// Per-entity expression: whether any entity matches; otherwise the expression's value.
     bool matchesFrame();
     /// Calls f(bucket, index) for each matching entity of the current frame (none when !perEntity()).
-    template <class F>
-    void forEachMatch(F&& f)
+    template <class F> void forEachMatch(F&& f)
     {
         if (!m_perEntity)
             return;
@@ -77,17 +77,29 @@ public:
     // The compiled form, public for the compiler in Compiler.cpp; callers use the API above.
     enum class Op : uint8_t { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, Contains };
     enum class NodeKind : uint8_t {
-        Or, And, Not, Compare, Truthy, Const, TypeIs, Any, All, Changed, // conditions
-        Literal, Path, TypeName, Id,                                     // values
+        Or,
+        And,
+        Not,
+        Compare,
+        Truthy,
+        Const,
+        TypeIs,
+        Any,
+        All,
+        Changed, // conditions
+        Literal,
+        Path,
+        TypeName,
+        Id, // values
     };
     struct Node {
         NodeKind kind = NodeKind::Const;
         Op op = Op::Equal;
-        int32_t a = -1, b = -1;  ///< children (Or/And/Not/Compare/Truthy/Any/All)
-        int32_t index = -1;      ///< Path/Changed: into m_paths; TypeIs: type id; Any/All: cache slot
-        bool flag = false;       ///< Const: the value; TypeIs: negated
+        int32_t a = -1, b = -1; ///< children (Or/And/Not/Compare/Truthy/Any/All)
+        int32_t index = -1; ///< Path/Changed: into m_paths; TypeIs: type id; Any/All: cache slot
+        bool flag = false; ///< Const: the value; TypeIs: negated
         bool numberLiteral = false; ///< Literal from a number token (rounded to float32 against float properties)
-        Value literal;           ///< Literal (a string literal's text lives in `str`)
+        Value literal; ///< Literal (a string literal's text lives in `str`)
         std::string str;
     };
     /// A path bound per entity type: byType[t] evaluates it on entities of type t (none: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/query/Lexer.hpp"
 
 namespace vtx::query {
@@ -6,9 +7,18 @@ namespace {
 
 // Names may hold any non-ASCII character (UTF-8 lead and continuation bytes are >= 0x80), so
 // Unicode property and type names lex as paths.
-bool nameStart(unsigned char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80; }
-bool nameChar(unsigned char c) { return nameStart(c) || (c >= '0' && c <= '9'); }
-bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool nameStart(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
+}
+bool nameChar(unsigned char c)
+{
+    return nameStart(c) || (c >= '0' && c <= '9');
+}
+bool digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 } // namespace
 
@@ -16,9 +26,7 @@ std::vector<Token> tokenize(std::string_view text)
 {
     std::vector<Token> out;
     size_t i = 0;
-    auto push = [&](TokenKind k, size_t start, std::string s = {}) {
-        out.push_back(Token{k, start, i - start, std::move(s)});
-    };
+    auto push = [&](TokenKind k, size_t start, std::string s = {}) { out.push_back(Token{k, start, i - start, std::move(s)}); };
     while (true) {
         while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
             ++i;
@@ -132,9 +140,18 @@ std::vector<Token> tokenize(std::string_view text)
             ++i;
             push(TokenKind::Error, start, c == '&' ? "'&' (and is '&&')" : "'|' (or is '||')");
             return out;
-        case '-': ++i; push(TokenKind::Minus, start); continue;
-        case '(': ++i; push(TokenKind::LParen, start); continue;
-        case ')': ++i; push(TokenKind::RParen, start); continue;
+        case '-':
+            ++i;
+            push(TokenKind::Minus, start);
+            continue;
+        case '(':
+            ++i;
+            push(TokenKind::LParen, start);
+            continue;
+        case ')':
+            ++i;
+            push(TokenKind::RParen, start);
+            continue;
         default: {
             // One whole UTF-8 character in the message, not a lone byte.
             size_t len = 1;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Tokens of the query language (see Expression.hpp for the grammar). The lexer only splits text;
 // which words are keywords and what a path names is the compiler's business.
@@ -11,20 +12,29 @@ namespace vtx::query {
 
 enum class TokenKind {
     End,
-    Path,      ///< Health, Player.Health, Trail[2].x, RoundStats[round 1].Kills (brackets hold anything but ']')
-    Number,    ///< 20, 0.5, 1e-3 (a leading '-' is the parser's unary minus)
-    String,    ///< "text" or 'text', with \" \' \\ \n \t escapes; `text` holds the unescaped value
-    Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual,
-    And, Or, Not, Minus,
-    LParen, RParen,
-    Error,     ///< a character or construct no token starts with; `text` says what went wrong
+    Path, ///< Health, Player.Health, Trail[2].x, RoundStats[round 1].Kills (brackets hold anything but ']')
+    Number, ///< 20, 0.5, 1e-3 (a leading '-' is the parser's unary minus)
+    String, ///< "text" or 'text', with \" \' \\ \n \t escapes; `text` holds the unescaped value
+    Equal,
+    NotEqual,
+    Less,
+    LessEqual,
+    Greater,
+    GreaterEqual,
+    And,
+    Or,
+    Not,
+    Minus,
+    LParen,
+    RParen,
+    Error, ///< a character or construct no token starts with; `text` says what went wrong
 };
 
 struct Token {
     TokenKind kind = TokenKind::End;
     size_t offset = 0; ///< byte offset of the token's first character in the expression text
     size_t length = 0; ///< bytes the token spans in the text
-    std::string text;  ///< the path's text, the number's digits, the string's unescaped value
+    std::string text; ///< the path's text, the number's digits, the string's unescaped value
 };
 
 /// Splits `text`; the last token is End, or Error (lexing stops at the first error).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/query/QueryScan.hpp"
 #include "vtx/model/EntityLabels.hpp"
 
@@ -11,7 +12,9 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
     if (frames <= 0)
         return result;
     if (options.from < 0 || options.from >= frames || to >= frames || to < options.from)
-        return Error{"frames " + std::to_string(options.from) + ".." + std::to_string(to) + " are not a range of this file (0.." + std::to_string(frames - 1) + ")", Errc::OutOfRange};
+        return Error{"frames " + std::to_string(options.from) + ".." + std::to_string(to) + " are not a range of this file (0.." +
+                         std::to_string(frames - 1) + ")",
+                     Errc::OutOfRange};
     Expression e = expression; // evaluation state (path caches, any/all) is per scan
     const EntityLabels labels = options.listEntities ? EntityLabels::choose(file.schema()) : EntityLabels{};
     const int64_t total = int64_t(to) - options.from + 1;
@@ -63,7 +66,8 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
             }
             ++result.framesScanned;
             if (view.isNull()) {
-                result.problems.push_back({Problem::Severity::Warning, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message()});
+                result.problems.push_back(
+                    {Problem::Severity::Warning, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message()});
                 previous = {};
                 continue;
             }
@@ -89,7 +93,8 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
         // revisited (the loop always moves past this chunk).
         const int32_t indexEnd = std::min(to, std::max(file.chunks()[*ci].endFrame, first - 1));
         if (f <= indexEnd) {
-            result.problems.push_back({Problem::Severity::Warning, "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd)});
+            result.problems.push_back({Problem::Severity::Warning,
+                                       "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd)});
             result.framesScanned += indexEnd + 1 - std::max(f, options.from);
             f = indexEnd + 1;
             previous = {};

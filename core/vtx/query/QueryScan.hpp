@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs a compiled expression over a range of frames of a file: chunk by chunk in frame order,
 // decoding each once (or using chunks the caller already holds), cancellable, with progress.
@@ -26,8 +27,8 @@ struct FrameMatch {
 
 struct QueryScanOptions {
     int32_t from = 0;
-    int32_t to = -1;               ///< inclusive; -1: the last frame
-    bool listEntities = true;      ///< false: frames only (Find all's lane)
+    int32_t to = -1; ///< inclusive; -1: the last frame
+    bool listEntities = true; ///< false: frames only (Find all's lane)
     const std::atomic<bool>* cancel = nullptr;
     /// Frames scanned so far and the frames in the range; called about once per chunk.
     std::function<void(int64_t done, int64_t total)> progress;

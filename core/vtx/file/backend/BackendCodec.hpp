@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One interface over the two wire formats. Whatever the backend, a decoded chunk comes back
 // as a verified FlatBuffer with root fbsvtx::Chunk, so everything above reads one form.
@@ -18,9 +19,9 @@ namespace vtx {
 
 /// Bounds applied while parsing; every one is enforced with an error that names it.
 struct DecodeLimits {
-    size_t maxTableDepth = 128;          ///< FlatBuffers verifier depth (nested structs are tables)
+    size_t maxTableDepth = 128; ///< FlatBuffers verifier depth (nested structs are tables)
     size_t maxEntitiesPerBucket = 1u << 20; ///< entities (and unique ids) in one bucket
-    size_t maxStringBytes = 4u << 20;    ///< one string: unique id, string property, array element, map key
+    size_t maxStringBytes = 4u << 20; ///< one string: unique id, string property, array element, map key
 };
 
 struct ChunkStorage {
@@ -36,14 +37,8 @@ struct ChunkStorage {
     bool limitsChecked = false;
     DecodeLimits limits;
     std::string what;
-    size_t sizeBytes() const
-    {
-        return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size();
-    }
-    const uint8_t* data() const
-    {
-        return bytes.index() == 0 ? std::get<0>(bytes).data() : std::get<1>(bytes).data();
-    }
+    size_t sizeBytes() const { return bytes.index() == 0 ? std::get<0>(bytes).size() : std::get<1>(bytes).size(); }
+    const uint8_t* data() const { return bytes.index() == 0 ? std::get<0>(bytes).data() : std::get<1>(bytes).data(); }
 };
 
 class BackendCodec {
@@ -58,14 +53,12 @@ public:
 
     virtual std::vector<uint8_t> serializeHeader(const ReplayHeader& h) const = 0;
     virtual std::vector<uint8_t> serializeFooter(const ReplayFooter& f) const = 0;
-    virtual std::vector<uint8_t> serializeChunk(int32_t chunkIndex, bool isCompressedFlag,
-                                                std::span<const FrameData> frames) const = 0;
+    virtual std::vector<uint8_t> serializeChunk(int32_t chunkIndex, bool isCompressedFlag, std::span<const FrameData> frames) const = 0;
 };
 
 const BackendCodec& codecFor(Backend b);
 
 /// Builds a FlatBuffers PropertyContainer from owned data (shared by the FBS writer and tests).
-flatbuffers::Offset<fbsvtx::PropertyContainer> buildContainer(flatbuffers::FlatBufferBuilder& fbb,
-                                                              const PropertyContainerData& c);
+flatbuffers::Offset<fbsvtx::PropertyContainer> buildContainer(flatbuffers::FlatBufferBuilder& fbb, const PropertyContainerData& c);
 
 } // namespace vtx

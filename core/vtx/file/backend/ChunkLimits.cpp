@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/ChunkLimits.hpp"
 
 #include <algorithm>
@@ -18,8 +19,8 @@ struct LimitWalk {
             return true;
         for (const flatbuffers::String* s : *v)
             if (s->size() > limits.maxStringBytes) {
-                error = "a string of " + std::to_string(s->size()) + " bytes, more than the limit of " +
-                        std::to_string(limits.maxStringBytes) + " bytes (maxStringBytes)";
+                error = "a string of " + std::to_string(s->size()) + " bytes, more than the limit of " + std::to_string(limits.maxStringBytes) +
+                    " bytes (maxStringBytes)";
                 return false;
             }
         return true;
@@ -46,8 +47,7 @@ struct LimitWalk {
     // The verifier checks a vector's length field, not that 8-byte elements are 8-byte aligned;
     // the views read doubles, int64s, vectors and transforms in place, so a hostile buffer must
     // not place them off their alignment (undefined behaviour, found by fuzz_diff).
-    template <class T>
-    bool aligned(const flatbuffers::Vector<T>* v, const char* member)
+    template <class T> bool aligned(const flatbuffers::Vector<T>* v, const char* member)
     {
         if (!v || reinterpret_cast<uintptr_t>(v->Data()) % 8 == 0)
             return true;
@@ -55,11 +55,7 @@ struct LimitWalk {
         return false;
     }
 
-    template <class FlatArray>
-    bool alignedData(const FlatArray* a, const char* member)
-    {
-        return !a || aligned(a->data(), member);
-    }
+    template <class FlatArray> bool alignedData(const FlatArray* a, const char* member) { return !a || aligned(a->data(), member); }
 
     // Recursion is bounded by the verifier's table depth (DecodeLimits::maxTableDepth).
     bool container(const fbsvtx::PropertyContainer& c)

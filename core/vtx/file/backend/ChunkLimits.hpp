@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Limits a verified chunk must also respect before anything walks it: the verifier proves
 // every offset is in bounds, not that a bucket's million entities or a 500 MB string is

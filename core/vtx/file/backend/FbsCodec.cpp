@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/BackendCodec.hpp"
 
 #include <cstring>
@@ -13,10 +14,12 @@ namespace {
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
 
-std::string str(const flatbuffers::String* s) { return s ? std::string(s->c_str(), s->size()) : std::string{}; }
+std::string str(const flatbuffers::String* s)
+{
+    return s ? std::string(s->c_str(), s->size()) : std::string{};
+}
 
-template <class Root>
-Result<const Root*> verifiedRoot(std::span<const uint8_t> blob, size_t maxDepth, const std::string& what)
+template <class Root> Result<const Root*> verifiedRoot(std::span<const uint8_t> blob, size_t maxDepth, const std::string& what)
 {
     if (blob.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
         return Error{what + ": FlatBuffer of " + std::to_string(blob.size()) + " bytes exceeds the 2 GiB format limit"};
@@ -26,8 +29,8 @@ Result<const Root*> verifiedRoot(std::span<const uint8_t> blob, size_t maxDepth,
     opts.max_tables = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(blob.size() / 4, 1024));
     flatbuffers::Verifier v(blob.data(), blob.size(), opts);
     if (!v.VerifyBuffer<Root>(nullptr))
-        return Error{what + ": FlatBuffers verification failed (corrupt data, or nesting deeper than " +
-                     std::to_string(maxDepth) + " levels: maxTableDepth)"};
+        return Error{what + ": FlatBuffers verification failed (corrupt data, or nesting deeper than " + std::to_string(maxDepth) +
+                     " levels: maxTableDepth)"};
     return flatbuffers::GetRoot<Root>(blob.data());
 }
 
@@ -50,9 +53,9 @@ Result<const fbsvtx::Chunk*> shallowChunk(std::span<const uint8_t> blob, size_t 
     // Chunk derives privately from Table; the generated Verify() does the same through it.
     const auto* t = reinterpret_cast<const flatbuffers::Table*>(chunk);
     const bool ok = t->VerifyTableStart(v) && t->VerifyField<int32_t>(v, C::VT_CHUNK_INDEX, 4) &&
-                    t->VerifyField<uint8_t>(v, C::VT_IS_COMPRESSED, 1) && t->VerifyOffset(v, C::VT_COMPRESSED_DATA) &&
-                    v.VerifyVector(chunk->compressed_data()) && t->VerifyOffset(v, C::VT_FRAMES) && v.VerifyVector(chunk->frames()) &&
-                    t->VerifyOffset(v, C::VT_COMPRESSED_FRAMES) && v.VerifyVector(chunk->compressed_frames()) && v.EndTable();
+        t->VerifyField<uint8_t>(v, C::VT_IS_COMPRESSED, 1) && t->VerifyOffset(v, C::VT_COMPRESSED_DATA) && v.VerifyVector(chunk->compressed_data()) &&
+        t->VerifyOffset(v, C::VT_FRAMES) && v.VerifyVector(chunk->frames()) && t->VerifyOffset(v, C::VT_COMPRESSED_FRAMES) &&
+        v.VerifyVector(chunk->compressed_frames()) && v.EndTable();
     if (!ok)
         return bad;
     if (const auto* frames = chunk->frames()) {
@@ -64,8 +67,7 @@ Result<const fbsvtx::Chunk*> shallowChunk(std::span<const uint8_t> blob, size_t 
     return chunk;
 }
 
-template <class T, class V>
-std::vector<T> copyVec(const flatbuffers::Vector<V>* v)
+template <class T, class V> std::vector<T> copyVec(const flatbuffers::Vector<V>* v)
 {
     if (!v)
         return {};
@@ -81,8 +83,7 @@ std::vector<T> copyVec(const flatbuffers::Vector<V>* v)
     return out;
 }
 
-template <class T, class S>
-Offset<flatbuffers::Vector<const S*>> structs(FlatBufferBuilder& fbb, const std::vector<T>& v)
+template <class T, class S> Offset<flatbuffers::Vector<const S*>> structs(FlatBufferBuilder& fbb, const std::vector<T>& v)
 {
     static_assert(sizeof(T) == sizeof(S));
     return fbb.CreateVectorOfStructs(reinterpret_cast<const S*>(v.data()), v.size());
@@ -224,8 +225,8 @@ public:
     {
         FlatBufferBuilder fbb(1024 + h.schemaJson.size());
         auto version = fbsvtx::CreateVersionInfo(fbb, h.formatMajor, h.formatMinor, h.schemaVersion);
-        auto cs = fbsvtx::CreateContextualSchema(fbb, fbb.CreateString(h.dataIdentifier), h.dataVersion,
-                                                 fbb.CreateString(h.dataVersionString), fbb.CreateString(h.schemaJson));
+        auto cs = fbsvtx::CreateContextualSchema(fbb, fbb.CreateString(h.dataIdentifier), h.dataVersion, fbb.CreateString(h.dataVersionString),
+                                                 fbb.CreateString(h.schemaJson));
         auto uuid = fbb.CreateString(h.replayUuid);
         auto name = fbb.CreateString(h.replayName);
         auto meta = fbb.CreateString(h.customJsonMetadata);
@@ -355,31 +356,56 @@ Offset<fbsvtx::PropertyContainer> buildContainer(FlatBufferBuilder& fbb, const P
     fbsvtx::PropertyContainerBuilder b(fbb);
     b.add_content_hash(c.contentHash);
     b.add_type_id(c.typeId);
-    if (!bools.IsNull()) b.add_bool_properties(bools);
-    if (!i32.IsNull()) b.add_int32_properties(i32);
-    if (!i64.IsNull()) b.add_int64_properties(i64);
-    if (!f32.IsNull()) b.add_float_properties(f32);
-    if (!f64.IsNull()) b.add_double_properties(f64);
-    if (!strs.IsNull()) b.add_string_properties(strs);
-    if (!tr.IsNull()) b.add_transform_properties(tr);
-    if (!ve.IsNull()) b.add_vector_properties(ve);
-    if (!qu.IsNull()) b.add_quat_properties(qu);
-    if (!ra.IsNull()) b.add_range_properties(ra);
-    if (!byteArr.IsNull()) b.add_byte_array_properties(byteArr);
-    if (!i32Arr.IsNull()) b.add_int32_arrays(i32Arr);
-    if (!i64Arr.IsNull()) b.add_int64_arrays(i64Arr);
-    if (!f32Arr.IsNull()) b.add_float_arrays(f32Arr);
-    if (!f64Arr.IsNull()) b.add_double_arrays(f64Arr);
-    if (!vecArr.IsNull()) b.add_vector_arrays(vecArr);
-    if (!quatArr.IsNull()) b.add_quat_arrays(quatArr);
-    if (!trArr.IsNull()) b.add_transform_arrays(trArr);
-    if (!raArr.IsNull()) b.add_range_arrays(raArr);
-    if (!boolArr.IsNull()) b.add_bool_arrays(boolArr);
-    if (!strArr.IsNull()) b.add_string_arrays(strArr);
-    if (!structsOff.IsNull()) b.add_any_struct_properties(structsOff);
-    if (!structArrays.IsNull()) b.add_any_struct_arrays(structArrays);
-    if (!mapsOff.IsNull()) b.add_map_properties(mapsOff);
-    if (!mapArrays.IsNull()) b.add_map_arrays(mapArrays);
+    if (!bools.IsNull())
+        b.add_bool_properties(bools);
+    if (!i32.IsNull())
+        b.add_int32_properties(i32);
+    if (!i64.IsNull())
+        b.add_int64_properties(i64);
+    if (!f32.IsNull())
+        b.add_float_properties(f32);
+    if (!f64.IsNull())
+        b.add_double_properties(f64);
+    if (!strs.IsNull())
+        b.add_string_properties(strs);
+    if (!tr.IsNull())
+        b.add_transform_properties(tr);
+    if (!ve.IsNull())
+        b.add_vector_properties(ve);
+    if (!qu.IsNull())
+        b.add_quat_properties(qu);
+    if (!ra.IsNull())
+        b.add_range_properties(ra);
+    if (!byteArr.IsNull())
+        b.add_byte_array_properties(byteArr);
+    if (!i32Arr.IsNull())
+        b.add_int32_arrays(i32Arr);
+    if (!i64Arr.IsNull())
+        b.add_int64_arrays(i64Arr);
+    if (!f32Arr.IsNull())
+        b.add_float_arrays(f32Arr);
+    if (!f64Arr.IsNull())
+        b.add_double_arrays(f64Arr);
+    if (!vecArr.IsNull())
+        b.add_vector_arrays(vecArr);
+    if (!quatArr.IsNull())
+        b.add_quat_arrays(quatArr);
+    if (!trArr.IsNull())
+        b.add_transform_arrays(trArr);
+    if (!raArr.IsNull())
+        b.add_range_arrays(raArr);
+    if (!boolArr.IsNull())
+        b.add_bool_arrays(boolArr);
+    if (!strArr.IsNull())
+        b.add_string_arrays(strArr);
+    if (!structsOff.IsNull())
+        b.add_any_struct_properties(structsOff);
+    if (!structArrays.IsNull())
+        b.add_any_struct_arrays(structArrays);
+    if (!mapsOff.IsNull())
+        b.add_map_properties(mapsOff);
+    if (!mapArrays.IsNull())
+        b.add_map_arrays(mapArrays);
     return b.Finish();
 }
 

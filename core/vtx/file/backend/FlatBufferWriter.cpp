@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/FlatBufferWriter.hpp"
 
 #include <new>
@@ -18,7 +19,10 @@ LargeBlockAllocator* largeBlockAllocator()
     return &a;
 }
 
-size_t roundUp8(size_t n) { return (n + 7) & ~size_t(7); }
+size_t roundUp8(size_t n)
+{
+    return (n + 7) & ~size_t(7);
+}
 
 } // namespace
 

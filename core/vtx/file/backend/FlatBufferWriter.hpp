@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A FlatBuffers encoder for a known schema, written for the Protobuf chunk reader's volume
 // (~1.5 M vectors and 240 k tables per chunk). It lays out bytes exactly as the format requires
@@ -49,11 +50,7 @@ public:
         std::memset(p + 4 + bytes, 0, pad);
         return Ref(m_size);
     }
-    template <class T>
-    Ref vector(const T* data, size_t count)
-    {
-        return vector(data, count, sizeof(T), alignof(T));
-    }
+    template <class T> Ref vector(const T* data, size_t count) { return vector(data, count, sizeof(T), alignof(T)); }
 
     /// A vector of offsets to the objects at `targets` (all written before).
     Ref offsets(const Ref* targets, size_t count)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/FrameVerifier.hpp"
 
 #include "vtx_generated.h"
@@ -46,8 +47,7 @@ private:
         uint16_t vsize = 0;
     };
 
-    template <class T>
-    T read(size_t pos) const
+    template <class T> T read(size_t pos) const
     {
         T v;
         std::memcpy(&v, m_b + pos, sizeof v);
@@ -77,10 +77,7 @@ private:
         --m_depth;
         return true;
     }
-    uint16_t fieldOffset(const Table& tb, uint16_t slot) const
-    {
-        return slot < tb.vsize ? read<uint16_t>(tb.vtable + slot) : 0;
-    }
+    uint16_t fieldOffset(const Table& tb, uint16_t slot) const { return slot < tb.vsize ? read<uint16_t>(tb.vtable + slot) : 0; }
     // VerifyField<T>.
     bool scalarField(const Table& tb, uint16_t slot, size_t size) const
     {
@@ -187,7 +184,7 @@ private:
     {
         Table tb;
         return start(t, tb) && vectorField(tb, fbsvtx::MapContainer::VT_KEYS, 4, Data::Strings) &&
-               vectorField(tb, fbsvtx::MapContainer::VT_VALUES, 4, Data::Containers) && end();
+            vectorField(tb, fbsvtx::MapContainer::VT_VALUES, 4, Data::Containers) && end();
     }
 
     bool container(size_t t)
@@ -248,8 +245,7 @@ private:
             return false;
         if (!offsetField(tb, fbsvtx::Bucket::VT_ENTITIES, entities) || (entities != kNone && !vector(entities, 4, entityCount)))
             return false;
-        if (!offsetField(tb, fbsvtx::Bucket::VT_TYPE_RANGES, ranges) ||
-            (ranges != kNone && !vector(ranges, sizeof(fbsvtx::EntityRange), rangeCount)))
+        if (!offsetField(tb, fbsvtx::Bucket::VT_TYPE_RANGES, ranges) || (ranges != kNone && !vector(ranges, sizeof(fbsvtx::EntityRange), rangeCount)))
             return false;
         if (std::max(idCount, entityCount) > m_limits.maxEntitiesPerBucket)
             return false;
@@ -271,8 +267,7 @@ private:
 
 } // namespace
 
-bool frameIsValid(const uint8_t* buffer, size_t size, size_t frameTable, const DecodeLimits& limits, uint32_t maxDepth,
-                  uint32_t maxTables)
+bool frameIsValid(const uint8_t* buffer, size_t size, size_t frameTable, const DecodeLimits& limits, uint32_t maxDepth, uint32_t maxTables)
 {
     if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
         return false;

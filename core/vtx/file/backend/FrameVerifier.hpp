@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One walk over a FlatBuffers frame that both verifies it and checks its DecodeLimits. It accepts
 // exactly what flatbuffers::Verifier (with the same depth and table limits) followed by
@@ -17,7 +18,6 @@ namespace vtx {
 
 /// `frameTable`: the frame table's offset in `buffer`. `maxDepth` and `maxTables` as in
 /// flatbuffers::Verifier::Options, counted from the frame table.
-bool frameIsValid(const uint8_t* buffer, size_t size, size_t frameTable, const DecodeLimits& limits, uint32_t maxDepth,
-                  uint32_t maxTables);
+bool frameIsValid(const uint8_t* buffer, size_t size, size_t frameTable, const DecodeLimits& limits, uint32_t maxDepth, uint32_t maxTables);
 
 } // namespace vtx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/ProtoChunkReader.hpp"
 
 #include "vtx/base/AppendArray.hpp"
@@ -31,8 +32,7 @@ struct ReadFailure {
 };
 
 /// Field values of one Flat*Array message: concatenated data plus the start offsets.
-template <class T>
-struct FlatScratch {
+template <class T> struct FlatScratch {
     AppendArray<T> data;
     AppendArray<uint32_t> offsets;
     void clear()
@@ -80,7 +80,7 @@ constexpr size_t kEntityDepth = 4;
 
 class ChunkReader {
 public:
-    ChunkReader(FlatBufferWriter& out, const DecodeLimits& limits) : m_out(out), m_limits(limits) {}
+    ChunkReader(FlatBufferWriter& out, const DecodeLimits& limits) : m_out(out), m_limits(limits) { }
 
     Ref chunk(const uint8_t* p, const uint8_t* end)
     {
@@ -124,12 +124,8 @@ private:
     // ---- primitives ---------------------------------------------------------------------------
 
     // Failures are rare: out of line and cold, so the hot loops keep their registers.
-    [[noreturn, gnu::noinline, gnu::cold]] static void fail(const uint8_t* at, const char* why)
-    {
-        throw ReadFailure{at, why};
-    }
-    [[noreturn, gnu::noinline, gnu::cold]] static void failCount(const uint8_t* at, const char* before, size_t n,
-                                                                  const char* after)
+    [[noreturn, gnu::noinline, gnu::cold]] static void fail(const uint8_t* at, const char* why) { throw ReadFailure{at, why}; }
+    [[noreturn, gnu::noinline, gnu::cold]] static void failCount(const uint8_t* at, const char* before, size_t n, const char* after)
     {
         throw ReadFailure{at, before + std::to_string(n) + after};
     }
@@ -195,8 +191,9 @@ private:
 
     [[noreturn, gnu::noinline, gnu::cold]] void stringTooLong(const uint8_t* at, size_t n) const
     {
-        throw ReadFailure{at, "a string of " + std::to_string(n) + " bytes, more than the limit of " +
-                                  std::to_string(m_limits.maxStringBytes) + " bytes (maxStringBytes)"};
+        throw ReadFailure{at,
+                          "a string of " + std::to_string(n) + " bytes, more than the limit of " + std::to_string(m_limits.maxStringBytes) +
+                              " bytes (maxStringBytes)"};
     }
 
     StringRef string(Cursor& c)
@@ -214,8 +211,7 @@ private:
 
     /// A repeated varint field, packed (one length-delimited run) or one element per tag.
     /// False when the wire type fits neither (the field is then skipped, as Protobuf does).
-    template <class T, class Conv>
-    static bool repeatedVarint(Cursor& c, WireType type, AppendArray<T>& out, Conv conv)
+    template <class T, class Conv> static bool repeatedVarint(Cursor& c, WireType type, AppendArray<T>& out, Conv conv)
     {
         if (type == WireType::Varint) {
             out.push_back(conv(varint(c)));
@@ -240,8 +236,7 @@ private:
         return true;
     }
 
-    template <class T>
-    static bool repeatedFixed(Cursor& c, WireType type, AppendArray<T>& out)
+    template <class T> static bool repeatedFixed(Cursor& c, WireType type, AppendArray<T>& out)
     {
         constexpr WireType single = sizeof(T) == 4 ? WireType::Fixed32 : WireType::Fixed64;
         if (type == single) {
@@ -271,8 +266,7 @@ private:
 
     /// Fields 1..N of one fixed-width type; the common encoding (one-byte tags, in order) takes the
     /// first branch.
-    template <class T, size_t N>
-    static void fixedFields(const uint8_t* p, const uint8_t* e, T (&out)[N])
+    template <class T, size_t N> static void fixedFields(const uint8_t* p, const uint8_t* e, T (&out)[N])
     {
         constexpr unsigned wt = sizeof(T) == 8 ? 1 : 5;
         while (p < e) {
@@ -287,8 +281,7 @@ private:
         }
     }
     /// Any other encoding of one field (long tags, unknown fields): one field, the general way.
-    template <class T, size_t N>
-    [[gnu::noinline]] static const uint8_t* fixedFieldSlow(const uint8_t* p, const uint8_t* e, T (&out)[N])
+    template <class T, size_t N> [[gnu::noinline]] static const uint8_t* fixedFieldSlow(const uint8_t* p, const uint8_t* e, T (&out)[N])
     {
         constexpr unsigned wt = sizeof(T) == 8 ? 1 : 5;
         Cursor c(p, e);
@@ -359,9 +352,8 @@ private:
     }
     static fbsvtx::Transform transform(const uint8_t* p, const uint8_t* e)
     {
-        if (e - p == kFullTransform && p[0] == 0x0A && p[1] == kFullVector && fullVector(p + 2) &&
-            p[29] == 0x12 && p[30] == kFullQuat && fullQuat(p + 31) && p[51] == 0x1A && p[52] == kFullVector &&
-            fullVector(p + 53))
+        if (e - p == kFullTransform && p[0] == 0x0A && p[1] == kFullVector && fullVector(p + 2) && p[29] == 0x12 && p[30] == kFullQuat &&
+            fullQuat(p + 31) && p[51] == 0x1A && p[52] == kFullVector && fullVector(p + 53))
             return {loadFullVector(p + 2), loadFullQuat(p + 31), loadFullVector(p + 53)};
         double t[3] = {0, 0, 0}, s[3] = {0, 0, 0};
         float r[4] = {0, 0, 0, 0};
@@ -386,8 +378,7 @@ private:
         return {fbsvtx::Vector(t[0], t[1], t[2]), fbsvtx::Quat(r[0], r[1], r[2], r[3]), fbsvtx::Vector(s[0], s[1], s[2])};
     }
 
-    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)>
-    static bool repeatedMessage(Cursor& c, WireType type, AppendArray<S>& out)
+    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)> static bool repeatedMessage(Cursor& c, WireType type, AppendArray<S>& out)
     {
         if (type != WireType::Len)
             return false;
@@ -399,8 +390,7 @@ private:
     // ---- Flat*Array messages: field 1 data, field 2 offsets -------------------------------------
 
     /// Reads the message at `c` into `out`; `data` reads one occurrence of field 1.
-    template <class T, class Data>
-    void flatArray(Cursor& c, FlatScratch<T>& out, Data data)
+    template <class T, class Data> void flatArray(Cursor& c, FlatScratch<T>& out, Data data)
     {
         auto [p, e] = message(c);
         Cursor in(p, e);
@@ -409,9 +399,7 @@ private:
             uint32_t field;
             WireType type;
             tag(in, field, type);
-            const bool read = field == 1   ? data(in, type)
-                              : field == 2 ? repeatedVarint(in, type, out.offsets, toUint32)
-                                           : false;
+            const bool read = field == 1 ? data(in, type) : field == 2 ? repeatedVarint(in, type, out.offsets, toUint32) : false;
             if (!read)
                 skip(in, type, at);
         }
@@ -426,8 +414,7 @@ private:
         return *m_scratch[depth];
     }
 
-    template <class T>
-    Ref vec(const AppendArray<T>& a, const uint8_t* at)
+    template <class T> Ref vec(const AppendArray<T>& a, const uint8_t* at)
     {
         room(a.size() * sizeof(T) + 16, at);
         return m_out.vector(a.data(), a.size());
@@ -515,26 +502,22 @@ private:
     // Element readers: one occurrence of a repeated field, or of a Flat*Array's data field, read
     // into `out`; false when the wire type fits neither form (the field is then skipped).
     // kRefs: the elements are offsets (strings, tables), written as a vector of offsets.
-    template <auto Conv>
-    struct Varints {
+    template <auto Conv> struct Varints {
         static constexpr bool kRefs = false, kTables = false;
-        template <class T>
-        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
+        template <class T> [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
         {
             return repeatedVarint(c, t, out, Conv);
         }
     };
     struct Fixeds {
         static constexpr bool kRefs = false, kTables = false;
-        template <class T>
-        [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
+        template <class T> [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<T>& out, size_t)
         {
             return repeatedFixed(c, t, out);
         }
     };
     /// A math message (Vector, Quat, Transform, FloatRange) parsed by `Parse`.
-    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)>
-    struct Messages {
+    template <class S, S (*Parse)(const uint8_t*, const uint8_t*)> struct Messages {
         static constexpr bool kRefs = false, kTables = false;
         [[gnu::always_inline]] static bool read(ChunkReader&, Cursor& c, WireType t, AppendArray<S>& out, size_t)
         {
@@ -564,8 +547,7 @@ private:
         }
     };
     /// A nested container or map, read at `depth` by `Read`.
-    template <Ref (ChunkReader::*Read)(const uint8_t*, const uint8_t*, size_t)>
-    struct Tables {
+    template <Ref (ChunkReader::*Read)(const uint8_t*, const uint8_t*, size_t)> struct Tables {
         static constexpr bool kRefs = true, kTables = true;
         [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, AppendArray<Ref>& out, size_t depth)
         {
@@ -578,8 +560,7 @@ private:
     };
 
     /// A repeated field: each occurrence appends to s.*Member (nested tables one level deeper).
-    template <uint32_t Number, auto Member, class Element>
-    struct Repeated {
+    template <uint32_t Number, auto Member, class Element> struct Repeated {
         static constexpr uint32_t kNumber = Number;
         static void clear(ContainerScratch& s) { (s.*Member).clear(); }
         [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth, const uint8_t*)
@@ -601,8 +582,7 @@ private:
 
     /// A Flat*Array field (data: field 1, elements read by Element; offsets: field 2). Its table
     /// is one level deeper than the container, tables in its data two.
-    template <uint32_t Number, auto Member, class Element>
-    struct Flat {
+    template <uint32_t Number, auto Member, class Element> struct Flat {
         static constexpr uint32_t kNumber = Number;
         static void clear(ContainerScratch& s) { (s.*Member).clear(); }
         [[gnu::always_inline]] static bool read(ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth, const uint8_t* at)
@@ -631,8 +611,7 @@ private:
     };
 
     /// The rows, in field order from 2 (the FlatBuffers field ids are the Protobuf numbers - 1).
-    template <class... Fields>
-    struct FieldTable {
+    template <class... Fields> struct FieldTable {
         static constexpr uint32_t kNumbers[] = {Fields::kNumber...};
         static constexpr bool consecutive()
         {
@@ -659,32 +638,19 @@ private:
     };
 
     using S = ContainerScratch;
-    using ContainerFields = FieldTable<
-        Repeated<2, &S::bools, Varints<&toBoolByte>>,
-        Repeated<3, &S::int32s, Varints<&toSint32>>,
-        Repeated<4, &S::int64s, Varints<&toSint64>>,
-        Repeated<5, &S::floats, Fixeds>,
-        Repeated<6, &S::doubles, Fixeds>,
-        Repeated<7, &S::strings, Strings>,
-        Repeated<8, &S::transforms, Messages<fbsvtx::Transform, &transform>>,
-        Repeated<9, &S::vectors, Messages<fbsvtx::Vector, &vector>>,
-        Repeated<10, &S::quats, Messages<fbsvtx::Quat, &quat>>,
-        Repeated<11, &S::ranges, Messages<fbsvtx::FloatRange, &range>>,
-        Flat<12, &S::byteArrays, Bytes>,
-        Flat<13, &S::int32Arrays, Varints<&toSint32>>,
-        Flat<14, &S::int64Arrays, Varints<&toSint64>>,
-        Flat<15, &S::floatArrays, Fixeds>,
-        Flat<16, &S::doubleArrays, Fixeds>,
-        Flat<17, &S::vectorArrays, Messages<fbsvtx::Vector, &vector>>,
-        Flat<18, &S::quatArrays, Messages<fbsvtx::Quat, &quat>>,
-        Flat<19, &S::transformArrays, Messages<fbsvtx::Transform, &transform>>,
-        Flat<20, &S::rangeArrays, Messages<fbsvtx::FloatRange, &range>>,
-        Flat<21, &S::boolArrays, Varints<&toBoolByte>>,
-        Flat<22, &S::stringArrays, Strings>,
-        Repeated<23, &S::structs, Tables<&ChunkReader::container>>,
-        Flat<24, &S::structArrays, Tables<&ChunkReader::container>>,
-        Repeated<25, &S::maps, Tables<&ChunkReader::map>>,
-        Flat<26, &S::mapArrays, Tables<&ChunkReader::map>>>;
+    using ContainerFields =
+        FieldTable<Repeated<2, &S::bools, Varints<&toBoolByte>>, Repeated<3, &S::int32s, Varints<&toSint32>>,
+                   Repeated<4, &S::int64s, Varints<&toSint64>>, Repeated<5, &S::floats, Fixeds>, Repeated<6, &S::doubles, Fixeds>,
+                   Repeated<7, &S::strings, Strings>, Repeated<8, &S::transforms, Messages<fbsvtx::Transform, &transform>>,
+                   Repeated<9, &S::vectors, Messages<fbsvtx::Vector, &vector>>, Repeated<10, &S::quats, Messages<fbsvtx::Quat, &quat>>,
+                   Repeated<11, &S::ranges, Messages<fbsvtx::FloatRange, &range>>, Flat<12, &S::byteArrays, Bytes>,
+                   Flat<13, &S::int32Arrays, Varints<&toSint32>>, Flat<14, &S::int64Arrays, Varints<&toSint64>>, Flat<15, &S::floatArrays, Fixeds>,
+                   Flat<16, &S::doubleArrays, Fixeds>, Flat<17, &S::vectorArrays, Messages<fbsvtx::Vector, &vector>>,
+                   Flat<18, &S::quatArrays, Messages<fbsvtx::Quat, &quat>>, Flat<19, &S::transformArrays, Messages<fbsvtx::Transform, &transform>>,
+                   Flat<20, &S::rangeArrays, Messages<fbsvtx::FloatRange, &range>>, Flat<21, &S::boolArrays, Varints<&toBoolByte>>,
+                   Flat<22, &S::stringArrays, Strings>, Repeated<23, &S::structs, Tables<&ChunkReader::container>>,
+                   Flat<24, &S::structArrays, Tables<&ChunkReader::container>>, Repeated<25, &S::maps, Tables<&ChunkReader::map>>,
+                   Flat<26, &S::mapArrays, Tables<&ChunkReader::map>>>;
 
     /// Writes the collected fields. As in the SDK's own files, an empty repeated field and a
     /// Flat*Array without data are left out.
@@ -805,8 +771,7 @@ private:
 
 } // namespace
 
-Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits,
-                                                      const std::string& what)
+Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits, const std::string& what)
 {
     if (wire.size() > size_t(INT32_MAX))
         return Error{what + ": Protobuf chunk larger than 2 GiB"};
@@ -825,8 +790,7 @@ Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> w
             where += ", bucket " + std::to_string(reader.m_bucket);
         if (reader.m_entity != ChunkReader::kNone)
             where += ", entity " + std::to_string(reader.m_entity);
-        return Error{where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wire.data()) +
-                     " of the decoded chunk)"};
+        return Error{where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wire.data()) + " of the decoded chunk)"};
     }
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reads a Protobuf FrameChunk's wire bytes straight into the FlatBuffers Chunk form everything
 // above the codecs reads. libprotobuf built a heap message per Vector, Transform and container
@@ -19,7 +20,6 @@ namespace vtx {
 
 /// `what` names the chunk in errors (file, chunk, offset); errors add the byte offset in the
 /// decoded chunk and the frame, bucket and entity being read.
-Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits,
-                                                      const std::string& what);
+Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits, const std::string& what);
 
 } // namespace vtx

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vtx/file/backend/BackendCodec.hpp"
 #include "vtx/file/backend/ProtoChunkReader.hpp"
 
@@ -46,16 +47,14 @@ void setRange(pb::FloatRange* o, const FloatRange& r)
     o->set_value_normalized(r.valueNormalized);
 }
 
-template <class T, class F>
-void copyScalars(google::protobuf::RepeatedField<F>* out, const std::vector<T>& in)
+template <class T, class F> void copyScalars(google::protobuf::RepeatedField<F>* out, const std::vector<T>& in)
 {
     out->Reserve(static_cast<int>(in.size()));
     for (const T& v : in)
         out->AddAlreadyReserved(static_cast<F>(v));
 }
 
-template <class M, class T>
-void fillFlat(M* out, const FlatArray<T>& a)
+template <class M, class T> void fillFlat(M* out, const FlatArray<T>& a)
 {
     copyScalars(out->mutable_data(), a.data);
     copyScalars(out->mutable_offsets(), a.offsets);
@@ -95,10 +94,14 @@ void fillContainer(pb::PropertyContainer* o, const PropertyContainerData& c)
         a->add_data(std::string(c.byteArrays.data.begin(), c.byteArrays.data.end()));
         copyScalars(a->mutable_offsets(), c.byteArrays.offsets);
     }
-    if (!c.int32Arrays.data.empty()) fillFlat(o->mutable_int32_arrays(), c.int32Arrays);
-    if (!c.int64Arrays.data.empty()) fillFlat(o->mutable_int64_arrays(), c.int64Arrays);
-    if (!c.floatArrays.data.empty()) fillFlat(o->mutable_float_arrays(), c.floatArrays);
-    if (!c.doubleArrays.data.empty()) fillFlat(o->mutable_double_arrays(), c.doubleArrays);
+    if (!c.int32Arrays.data.empty())
+        fillFlat(o->mutable_int32_arrays(), c.int32Arrays);
+    if (!c.int64Arrays.data.empty())
+        fillFlat(o->mutable_int64_arrays(), c.int64Arrays);
+    if (!c.floatArrays.data.empty())
+        fillFlat(o->mutable_float_arrays(), c.floatArrays);
+    if (!c.doubleArrays.data.empty())
+        fillFlat(o->mutable_double_arrays(), c.doubleArrays);
     if (!c.vectorArrays.data.empty()) {
         auto* a = o->mutable_vector_arrays();
         for (const auto& v : c.vectorArrays.data)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The Protobuf wire format at the level the chunk reader needs: varints, tags, fixed-width and
 // length-delimited fields, each read checked against the end of the enclosing message. Written
@@ -18,7 +19,7 @@ enum class WireType : uint8_t { Varint = 0, Fixed64 = 1, Len = 2, StartGroup = 3
 /// (pos() tells the caller where to point in its error).
 class Cursor {
 public:
-    Cursor(const uint8_t* begin, const uint8_t* end) : m_p(begin), m_end(end) {}
+    Cursor(const uint8_t* begin, const uint8_t* end) : m_p(begin), m_end(end) { }
     bool atEnd() const { return m_p >= m_end; }
     const uint8_t* pos() const { return m_p; }
     const uint8_t* end() const { return m_end; }
@@ -59,8 +60,7 @@ public:
         return tagSlow(field, type);
     }
 
-    template <class T>
-    bool fixed(T& out)
+    template <class T> bool fixed(T& out)
     {
         static_assert(sizeof(T) == 4 || sizeof(T) == 8);
         if (size_t(m_end - m_p) < sizeof(T))
@@ -147,7 +147,10 @@ inline int32_t zigzag32(uint64_t v)
     const uint32_t u = uint32_t(v); // sint32 is read as a 32-bit varint, then unzigzagged
     return int32_t((u >> 1) ^ (~(u & 1) + 1));
 }
-inline int64_t zigzag64(uint64_t v) { return int64_t((v >> 1) ^ (~(v & 1) + 1)); }
+inline int64_t zigzag64(uint64_t v)
+{
+    return int64_t((v >> 1) ^ (~(v & 1) + 1));
+}
 
 /// Elements in a packed varint payload: every element ends in exactly one byte below 0x80.
 inline size_t packedVarintCount(const uint8_t* p, size_t n)
