@@ -33,14 +33,15 @@ constexpr size_t kValidateMaxBytes = 32u << 10;
 constexpr size_t kOpenMaxChunks = 4;
 
 // The work per input is bounded by the decoded size: every pass (zstd, the Protobuf reader and
-// libprotobuf's reference parse, the FlatBuffers verifier, the frame walk) is linear in it, and
-// under ASan the chunk target costs about kFuzzMsPerMiB per decoded MiB (docs/TESTING.md), so a
-// decoded chunk is capped at 1 MiB: a few hundred ms for the chunk target, about a second for
-// the diff (two chunks) and the open target (up to kOpenMaxChunks chunks) on an idle machine.
-// A zstd frame that inflates beyond the cap is rejected by the same check as the product's
-// 1 GiB bound (that path stays covered); the old 32 MiB cap let an 86 KB input cost 5.5 s, and
-// 28 s under load (issue 29). Nothing past 1 MiB runs code a smaller chunk does not, so the
-// entity and string limits are scaled down with it to stay reachable.
+// libprotobuf's reference parse, the FlatBuffers verifier, the frame walk) is linear in it.
+// Under ASan the chunk target costs ~0.5 s of CPU per decoded MiB of an RL-like Protobuf chunk
+// (the reference parse is most of it) and ~0.1 s per MiB of a FlatBuffers one (docs/TESTING.md),
+// so a decoded chunk is capped at 1 MiB: ~0.5 s for the chunk target, ~1 s for the diff (two
+// chunks). A zstd frame that inflates beyond the cap is rejected by the same check as the
+// product's 1 GiB bound (that path stays covered); the old 32 MiB cap let an 86 KB input cost
+// 5.5 s, and 28 s under load (issue 29). Past 1 MiB no code runs that a smaller chunk does not
+// reach (under ASan large blocks come from malloc too, LargeAlloc.hpp), so the entity and
+// string limits are scaled down with it to stay reachable.
 constexpr size_t kFuzzMaxChunkBytes = 1u << 20;
 
 ReaderOptions fuzzLimits()
