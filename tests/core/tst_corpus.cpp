@@ -89,8 +89,10 @@ private slots:
         QElapsedTimer clock;
         clock.start();
         t->run(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(input.constData()), size_t(input.size())));
-        // libFuzzer's -timeout is 25 s: a regression that hung must now finish far below it.
-        QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed()) + " ms"));
+        // A regression that hung would hang here: CTest's timeout ends it. The time is reported,
+        // not asserted (a loaded or sanitized machine is slow, not wrong; issue 29).
+        if (clock.elapsed() > 5000)
+            qInfo("slow corpus input: %s took %lld ms", qPrintable(QTest::currentDataTag()), qint64(clock.elapsed()));
     }
 };
 

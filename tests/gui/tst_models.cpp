@@ -496,15 +496,23 @@ private slots:
         MainWindow w;
         QVERIFY(openAndWait(w, demoPath()));
         w.playback()->setSpeed(4);
+        QSignalSpy steps(w.viewState(), &ViewState::requestedFrameChanged);
         QElapsedTimer t;
         t.start();
         w.playback()->play();
         QTRY_VERIFY(w.viewState()->requestedFrame() > 200);
         w.playback()->pause();
-        // At 4x the playhead's game time tracks wall time x 4 (frames are skipped, not delayed).
-        const double game = double(w.session()->gameTimeTicks(w.viewState()->requestedFrame())) / 1e7;
         const double wall = double(t.elapsed()) / 1000.0;
-        QVERIFY2(game > wall * 4 * 0.7 && game < wall * 4 * 1.3, qPrintable(QString("game %1 s, wall %2 s").arg(game).arg(wall)));
+        // At 4x the playhead follows game time by skipping frames, not by showing each one late:
+        // a 15 ms tick at 4x covers about four 60 fps frames, so the playhead moves in steps of
+        // several frames (a slower, loaded machine only makes the steps longer).
+        const int frames = w.viewState()->requestedFrame();
+        QVERIFY2(steps.size() * 2 <= frames, qPrintable(QString("%1 steps for %2 frames").arg(steps.size()).arg(frames)));
+        // Game time never runs ahead of 4x the wall time (load can only make the wall time longer);
+        // the ratio itself is reported, not asserted: it depends on how busy the machine is.
+        const double game = double(w.session()->gameTimeTicks(frames) - w.session()->gameTimeTicks(0)) / 1e7;
+        QVERIFY2(game <= wall * 4 * 1.05 + 0.05, qPrintable(QString("game %1 s, wall %2 s").arg(game).arg(wall)));
+        qInfo("playback at 4x: game %.2f s in %.2f s wall (%.2fx)", game, wall, game / std::max(1e-9, wall));
     }
 
     void dragOnTheScrubberSeeks()
