@@ -121,11 +121,9 @@ QStringList compareInspector(MainWindow& w, const nlohmann::json& properties)
         const auto& v = it.value();
         if (v.is_null() && !node->absent)
             diffs << QString::fromStdString(it.key() + ": expected absent");
-        else if (v.is_number() && (!node->number || std::stod(node->value) != v.get<double>()))
-            diffs << QString::fromStdString(it.key() + ": " + node->value + " != " + v.dump());
-        else if (v.is_boolean() && node->value != (v.get<bool>() ? "true" : "false"))
-            diffs << QString::fromStdString(it.key() + ": " + node->value);
-        else if (v.is_string() && node->value != "\"" + v.get<std::string>() + "\"")
+        else if ((v.is_number() && (!node->number || std::stod(node->value) != v.get<double>())) ||
+                 (v.is_boolean() && node->value != (v.get<bool>() ? "true" : "false")) ||
+                 (v.is_string() && node->value != "\"" + v.get<std::string>() + "\""))
             diffs << QString::fromStdString(it.key() + ": " + node->value + " != " + v.dump());
         else if (v.is_array() && v.size() == 3 && v[0].is_number()) { // vector: compare components
             for (const char* c : {"x", "y", "z"}) {
@@ -629,7 +627,7 @@ private slots:
             return f;
         };
         for (int32_t i = 0; i < 10; ++i)
-            QVERIFY((*writer)->addFrame(frame(i), i * 166666, 1 + i * 166666).isOk());
+            QVERIFY((*writer)->addFrame(frame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
         QVERIFY((*writer)->flush().isOk());
 
         MainWindow w;
@@ -647,7 +645,7 @@ private slots:
 
         std::thread recorder([&] {
             for (int32_t i = 10; i < 60; ++i)
-                (void)(*writer)->addFrame(frame(i), i * 166666, 1 + i * 166666);
+                (void)(*writer)->addFrame(frame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666);
             (void)(*writer)->finish();
         });
         recorder.join();
@@ -670,7 +668,7 @@ private slots:
         QFile in(demoPath());
         QVERIFY(in.open(QIODevice::ReadOnly));
         QByteArray bytes = in.readAll();
-        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset + bad.chunkSizeBytes); i += 5)
+        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset) + qsizetype(bad.chunkSizeBytes); i += 5)
             bytes[i] = char(bytes[i] ^ 0x5A);
         const QString path = dir.path() + "/corrupt.vtx";
         QFile out(path);
@@ -1160,7 +1158,7 @@ private slots:
                     f.buckets[0].entities.push_back(std::move(e));
                     f.buckets[0].uniqueIds.push_back(id);
                 }
-                QVERIFY((*writer)->addFrame(f, i * 166666, 1 + i * 166666).isOk());
+                QVERIFY((*writer)->addFrame(f, int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
             }
             QVERIFY((*writer)->finish().isOk());
         }
