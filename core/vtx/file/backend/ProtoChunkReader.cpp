@@ -612,11 +612,13 @@ private:
 
     /// The rows, in field order from 2 (the FlatBuffers field ids are the Protobuf numbers - 1).
     template <class... Fields> struct FieldTable {
-        static constexpr uint32_t kNumbers[] = {Fields::kNumber...};
         static constexpr bool consecutive()
         {
+            // A local array: clang 14 cannot read a static member array of the class template
+            // being instantiated in a constant expression.
+            constexpr uint32_t numbers[] = {Fields::kNumber...};
             for (size_t i = 0; i < sizeof...(Fields); ++i)
-                if (kNumbers[i] != i + 2)
+                if (numbers[i] != i + 2)
                     return false;
             return true;
         }
