@@ -4,6 +4,7 @@
 // a "decode worker" is a std::thread the test joins, so its queued delivery is pending before
 // the next step, and QCoreApplication::sendPostedEvents() plays the busy UI thread catching up.
 
+#include "ControlledSource.hpp"
 #include "TestSupport.hpp"
 #include "session/JobTracker.hpp"
 #include "session/ReplaySession.hpp"
@@ -17,6 +18,8 @@
 #include <thread>
 
 using namespace vtxw;
+using vtxtest::ControlledSource;
+using vtxtest::openSession;
 
 namespace {
 QString demoPath()
@@ -24,37 +27,6 @@ QString demoPath()
     return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx");
 }
 
-/// Holds every request until the test answers it.
-struct ControlledSource {
-    struct Pending {
-        int32_t frame;
-        vtx::ChunkCache::Callback done;
-    };
-    std::vector<Pending> pending;
-    std::shared_ptr<const vtx::ReplayFile> file;
-
-    ReplaySession::FrameRequester requester()
-    {
-        return [this](int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions) { pending.push_back({frame, std::move(done)}); };
-    }
-    vtx::Result<vtx::FrameHandle> decoded(int32_t frame) const { return file->frame(frame); }
-    /// Answers request `i` on the UI thread (a cache hit).
-    void answerInline(size_t i, vtx::Result<vtx::FrameHandle> r) { pending.at(i).done(r); }
-    /// Answers request `i` from another thread (a decode worker) and waits until it has: the
-    /// delivery is then queued on the UI thread and not yet run.
-    void answerFromWorker(size_t i, vtx::Result<vtx::FrameHandle> r)
-    {
-        std::thread worker([&] { pending.at(i).done(r); });
-        worker.join();
-    }
-};
-
-bool openSession(ReplaySession& s, const QString& path)
-{
-    QSignalSpy opened(&s, &ReplaySession::opened);
-    s.openAsync(path);
-    return opened.wait(20000);
-}
 } // namespace
 
 class TestReplaySession : public QObject {

@@ -4,6 +4,7 @@
 // that an equal value emits nothing, and that a change made in one panel reaches the others
 // through the view state alone (panels built on their own, no window relaying between them).
 
+#include "ControlledSource.hpp"
 #include "TestSupport.hpp"
 #include "compare/CompareBar.hpp"
 #include "compare/CompareSession.hpp"
@@ -22,6 +23,8 @@
 #include <thread>
 
 using namespace vtxw;
+using vtxtest::ControlledSource;
+using vtxtest::openSession;
 
 namespace {
 QString demoPath()
@@ -50,37 +53,6 @@ struct SignalLog {
     }
 };
 
-/// Holds every frame request of the session until the test answers it.
-struct HeldRequests {
-    std::vector<std::pair<int32_t, vtx::ChunkCache::Callback>> pending;
-    std::shared_ptr<const vtx::ReplayFile> file;
-    bool answerAtOnce = false; ///< a cache hit: answered inside the request
-    ReplaySession::FrameRequester requester()
-    {
-        return [this](int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions) {
-            if (answerAtOnce && file)
-                done(file->frame(frame));
-            else
-                pending.emplace_back(frame, std::move(done));
-        };
-    }
-    /// Answers the last request from a decode worker; the answer is queued on the UI thread.
-    void answerLastFromWorker()
-    {
-        const int32_t frame = pending.back().first;
-        vtx::ChunkCache::Callback done = std::move(pending.back().second);
-        pending.clear();
-        std::thread worker([&] { done(file->frame(frame)); });
-        worker.join();
-    }
-};
-
-bool openSession(ReplaySession& s, const QString& path)
-{
-    QSignalSpy opened(&s, &ReplaySession::opened);
-    s.openAsync(path);
-    return opened.wait(20000);
-}
 } // namespace
 
 class TestViewState : public QObject {
@@ -105,20 +77,21 @@ private slots:
         QFETCH(QStringList, expected);
         ViewState view;
         ReplaySession session(&view);
-        HeldRequests source;
+        ControlledSource source;
         session.setFrameRequester(source.requester());
         QVERIFY(openSession(session, demoPath()));
         source.file = session.file();
-        source.answerLastFromWorker(); // frame 0
+        source.answerFromWorker(0, source.decoded(0)); // frame 0
         QCoreApplication::sendPostedEvents(nullptr, 0);
         QCOMPARE(view.shownFrame().index(), 0);
 
         SignalLog log(view);
         source.answerAtOnce = hit;
+        const size_t held = source.pending.size();
         view.setRequestedFrame(frame);
         if (!hit) {
-            QCOMPARE(source.pending.size(), size_t(1));
-            source.answerLastFromWorker();
+            QCOMPARE(source.pending.size(), held + 1); // the seek's one request
+            source.answerFromWorker(held, source.decoded(frame));
             QCoreApplication::sendPostedEvents(nullptr, 0);
         }
         QCOMPARE(log.lines, expected);
