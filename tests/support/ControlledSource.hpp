@@ -32,10 +32,10 @@ struct ControlledSource {
     }
     vtx::Result<vtx::FrameHandle> decoded(int32_t frame) const { return file->frame(frame); }
     /// Answers request `i` on the UI thread (a cache hit).
-    void answerInline(size_t i, vtx::Result<vtx::FrameHandle> r) { pending.at(i).done(r); }
+    void answerInline(size_t i, const vtx::Result<vtx::FrameHandle>& r) { pending.at(i).done(r); }
     /// Answers request `i` from another thread (a decode worker) and waits until it has: the
     /// delivery is then queued on the UI thread and not yet run.
-    void answerFromWorker(size_t i, vtx::Result<vtx::FrameHandle> r)
+    void answerFromWorker(size_t i, const vtx::Result<vtx::FrameHandle>& r)
     {
         std::thread worker([&] { pending.at(i).done(r); });
         worker.join();
