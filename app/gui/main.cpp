@@ -2,6 +2,7 @@
 // vtxscope: the GUI. Parses the command line and shows the main window; nothing else.
 
 #include "shell/AppIcon.hpp"
+#include "shell/DebugMenu.hpp"
 #include "shell/MainWindow.hpp"
 
 #include <QApplication>
@@ -29,10 +30,13 @@ int main(int argc, char** argv)
     parser.addOption(compare);
     parser.addOption(frame);
     parser.addOption(follow);
+    QCommandLineOption debug("debug", "Show the Debug menu (access trace, cache policy) for this run.");
     parser.addOption(select);
+    parser.addOption(debug);
     parser.process(app);
 
     vtxw::MainWindow window;
+    window.debugMenu()->forceVisible(parser.isSet(debug));
     window.resize(1400, 900);
     window.show();
     const QStringList files = parser.positionalArguments();

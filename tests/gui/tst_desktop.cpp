@@ -12,7 +12,9 @@
 #include "shell/AboutBox.hpp"
 #include "shell/AppIcon.hpp"
 #include "shell/Bookmarks.hpp"
+#include "shell/DebugMenu.hpp"
 #include "shell/MainWindow.hpp"
+#include "shell/OpenRequest.hpp"
 #include "shell/SettingsDialog.hpp"
 #include "shell/ShortcutSheet.hpp"
 #include "shell/Theme.hpp"
@@ -21,6 +23,7 @@
 #include "timeline/TimelineScrubber.hpp"
 
 #include "vtx/base/LibraryVersions.hpp"
+#include "vtx/model/Schema.hpp"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -421,6 +424,39 @@ private slots:
         QCOMPARE(total, int(f.footer().events.size()));
     }
 
+    // --select BUCKET:ID names its bucket by index or name; an unknown bucket selects nothing
+    // (it used to fall back to bucket 0 and select an entity the user did not name).
+    void openRequestSelection_data()
+    {
+        QTest::addColumn<QString>("bucket");
+        QTest::addColumn<int>("expected"); // -1: no selection
+        QTest::newRow("index 0") << "0" << 0;
+        QTest::newRow("first bucket's name") << "@0" << 0;
+        QTest::newRow("index past the end") << "64" << -1;
+        QTest::newRow("negative index") << "-1" << -1;
+        QTest::newRow("unknown name") << "NoSuchBucket" << -1;
+    }
+    void openRequestSelection()
+    {
+        QFETCH(QString, bucket);
+        QFETCH(int, expected);
+        const auto file = vtx::ReplayFile::open(demoPath().toStdString());
+        QVERIFY(file.isOk());
+        const vtx::Schema& schema = (*file)->schema();
+        QVERIFY(!schema.bucketNames().empty());
+        if (bucket == "@0")
+            bucket = QString::fromStdString(schema.bucketNames()[0]);
+        OpenRequest request(demoPath());
+        request.selectBucket = bucket;
+        request.selectId = "player_3";
+        const EntityKey key = request.selection(schema);
+        QCOMPARE(key.bucket, expected);
+        if (expected >= 0)
+            QCOMPARE(key.uniqueId, QStringLiteral("player_3"));
+        request.selectId.clear();
+        QVERIFY(!request.selection(schema).isValid());
+    }
+
     // A–B loop: playing past B jumps back to A.
     void abLoop()
     {
@@ -493,6 +529,14 @@ private slots:
         MainWindow w;
         QMenu* debug = w.menuBar()->findChild<QMenu*>("debugMenu");
         QVERIFY(debug);
+        // Off the user's path (issue 26 item 7): hidden until Settings ▸ Advanced or --debug.
+        QVERIFY(!debug->menuAction()->isVisible());
+        w.userSettings()->setDeveloperTools(true);
+        QVERIFY(debug->menuAction()->isVisible());
+        w.userSettings()->setDeveloperTools(false);
+        QVERIFY(!debug->menuAction()->isVisible());
+        w.debugMenu()->forceVisible(true);
+        QVERIFY(debug->menuAction()->isVisible());
         QMenu* file = nullptr;
         for (QAction* a : w.menuBar()->actions())
             if (a->menu() && a->text() == QObject::tr("&File"))

@@ -9,6 +9,7 @@
 #include "entities/InspectorPanel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/MatchFinder.hpp"
+#include "find/SearchCommands.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -296,8 +297,8 @@ private slots:
     {
         MainWindow& w = *m_w;
         const QString expression = "Player.Health < 50 && IsAlive";
-        QSignalSpy found(w.matchFinder(), &MatchFinder::found);
-        w.findAll(expression);
+        QSignalSpy found(w.search()->matchFinder(), &MatchFinder::found);
+        w.search()->findAll(expression);
         QVERIFY(found.wait(20000));
         const auto& f = *w.session()->file();
         vtx::query::ExpressionError error;
@@ -317,8 +318,8 @@ private slots:
         const int target = want[want.size() / 2];
         QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, QPoint(w.timeline()->xOfFrame(target) + 1, w.timeline()->laneCentreY("matches")));
         QTRY_VERIFY(std::abs(w.viewState()->requestedFrame() - target) <= 2);
-        QSignalSpy failed(w.matchFinder(), &MatchFinder::failed);
-        w.findAll("Player.Helth < 50");
+        QSignalSpy failed(w.search()->matchFinder(), &MatchFinder::failed);
+        w.search()->findAll("Player.Helth < 50");
         QCOMPARE(failed.count(), 1);
         QVERIFY(failed.last().at(0).toString().contains("did you mean 'Health'"));
         QCOMPARE(w.timeline()->matches(), want); // a failed search leaves the last result
@@ -359,7 +360,7 @@ private slots:
         QFETCH(bool, forward);
         MainWindow& w = *m_w;
         QVERIFY(seekAndSettle(w, from));
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         QVERIFY(QTest::qWaitFor([&] { return w.inspector()->model()->indexOfPath(path).isValid(); }, 5000));
         w.inspector()->view()->setCurrentIndex(w.inspector()->model()->indexOfPath(path));
         QCOMPARE(w.inspector()->currentPath(), path);
@@ -373,7 +374,7 @@ private slots:
         VTX_VERIFY_OK(expected);
         QVERIFY(expected->frame);
 
-        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+        QSignalSpy done(w.search()->changeSeeker(), &ChangeSeeker::finished);
         QTest::keyClick(&w, Qt::Key_F3, forward ? Qt::NoModifier : Qt::ShiftModifier);
         QVERIFY(done.wait(20000));
         QCOMPARE(done.last().at(0).toInt(), *expected->frame);
@@ -399,8 +400,8 @@ private slots:
         QFETCH(QString, expression);
         QFETCH(QString, message);
         MainWindow& w = *m_w;
-        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
-        w.seekCondition(expression, true);
+        QSignalSpy done(w.search()->changeSeeker(), &ChangeSeeker::finished);
+        w.search()->seekCondition(expression, true);
         QCOMPARE(done.count(), 1);
         QCOMPARE(done.last().at(0).toInt(), -1);
         QVERIFY2(done.last().at(1).toString().contains(message), qPrintable(done.last().at(1).toString()));
@@ -435,8 +436,8 @@ private slots:
         auto expected = vtx::scanFrames(*w.session()->file(), req);
         VTX_VERIFY_OK(expected);
         QVERIFY(expected->frame);
-        QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
-        w.seekCondition(expression, forward);
+        QSignalSpy done(w.search()->changeSeeker(), &ChangeSeeker::finished);
+        w.search()->seekCondition(expression, forward);
         QVERIFY(done.wait(20000));
         QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
     }

@@ -185,7 +185,7 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(vtxtest::openAndWait(w, QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx")));
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         auto* loading = w.inspector()->findChild<QLabel*>("loading");
         QVERIFY(loading && loading->isVisible());
         struct ShowHideCounter : QObject {

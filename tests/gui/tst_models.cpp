@@ -12,6 +12,7 @@
 #include "entities/WatchModel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
+#include "find/SearchCommands.hpp"
 #include "info/EventsModel.hpp"
 #include "plot/PlotPanel.hpp"
 #include "session/PlaybackController.hpp"
@@ -427,7 +428,7 @@ private slots:
             QCOMPARE(w.entityList()->model()->rowCount(w.entityList()->model()->index(0, 0)), int(bucket["entities"].size()));
             for (const auto& e : bucket["entities"]) {
                 const QString id = QString::fromStdString(e["unique_id"].get<std::string>());
-                w.selectEntity({0, id});
+                w.viewState()->setSelection({0, id});
                 const QStringList d = compareInspector(w, e["properties"]);
                 QVERIFY2(d.isEmpty(), qPrintable(QString("frame %1 %2: %3").arg(frame).arg(id, d.join("; "))));
             }
@@ -436,7 +437,7 @@ private slots:
             // Reference values straight from the spec (Appendix A.5).
             w.playback()->seek(0);
             QVERIFY(settle(w));
-            w.selectEntity({0, "player_3"});
+            w.viewState()->setSelection({0, "player_3"});
             const QModelIndex name = w.inspector()->model()->indexOfPath("Name");
             QCOMPARE(name.siblingAtColumn(1).data().toString(), QString("\"Delta\""));
             // Shown to the digits that matter, exactly in the tooltip (issue 20 item 7).
@@ -564,11 +565,11 @@ private slots:
         QVERIFY(present >= 0 && absent > present);
         w.playback()->seek(present);
         QVERIFY(settle(w));
-        w.selectEntity({0, proj});
+        w.viewState()->setSelection({0, proj});
         QCOMPARE(w.inspector()->entity().uniqueId, proj);
         w.playback()->seek(absent);
         QVERIFY(settle(w));
-        QCOMPARE(w.selectedEntity().uniqueId, proj);
+        QCOMPARE(w.viewState()->selection().uniqueId, proj);
         QCOMPARE(w.inspector()->model()->rowCount(), 0);
         w.playback()->seek(present);
         QVERIFY(settle(w));
@@ -577,7 +578,7 @@ private slots:
         const QModelIndex cur = w.entityList()->view()->currentIndex();
         QCOMPARE(cur.data(EntityTreeModel::UniqueIdRole).toString(), proj);
         // A player stays selected across seeks too.
-        w.selectEntity({0, "player_4"});
+        w.viewState()->setSelection({0, "player_4"});
         for (int f : {10, 900, 1700, 3}) {
             w.playback()->seek(f);
             QVERIFY(settle(w));
@@ -706,10 +707,10 @@ private slots:
         QAbstractItemModelTester tester(w.inspector()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.playback()->seek(500);
         QVERIFY(settle(w));
-        w.selectEntity({0, "player_1"});
+        w.viewState()->setSelection({0, "player_1"});
         QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_1", 500));
         QVERIFY(!markedPaths(*w.inspector()).isEmpty());
-        w.selectEntity({0, "player_2"}); // not "everything changed"
+        w.viewState()->setSelection({0, "player_2"}); // not "everything changed"
         QTRY_COMPARE(markedPaths(*w.inspector()), changedPaths(*file, "player_2", 500));
         w.playback()->seek(1400); // a jump, as Ctrl+G does
         QVERIFY(settle(w));
@@ -755,7 +756,7 @@ private slots:
         QVERIFY2(n > 0, "the demo has no array that changes length");
         w.playback()->seek(n - 1);
         QVERIFY(settle(w));
-        w.selectEntity({0, id});
+        w.viewState()->setSelection({0, id});
         QTreeView* view = w.inspector()->view();
         PropertyTreeModel* model = w.inspector()->model();
         QTRY_VERIFY(model->indexOfPath("ActiveWeapon").isValid());
@@ -788,7 +789,7 @@ private slots:
             VTX_VERIFY_OK(expected);
             if (!expected->frame)
                 break;
-            QSignalSpy done(w.changeSeeker(), &ChangeSeeker::finished);
+            QSignalSpy done(w.search()->changeSeeker(), &ChangeSeeker::finished);
             QTest::keyClick(&w, Qt::Key_F3);
             QVERIFY(done.wait(20000));
             QCOMPARE(done.first().at(0).toInt(), *expected->frame);
@@ -835,7 +836,7 @@ private slots:
         QTest::keyClicks(filter, "player_3");
         QTest::keyClick(filter, Qt::Key_Return);
         QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.entityList()->view()));
-        QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
+        QCOMPARE(w.viewState()->selection(), (EntityKey{0, "player_3"}));
         QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
         // Keys typed into a field stay there.
         filter->setFocus();
@@ -844,7 +845,7 @@ private slots:
         // Filtering the selected entity out does not select a neighbour instead.
         filter->clear();
         QTest::keyClicks(filter, "Health<-1");
-        QCOMPARE(w.selectedEntity(), (EntityKey{0, "player_3"}));
+        QCOMPARE(w.viewState()->selection(), (EntityKey{0, "player_3"}));
         QCOMPARE(w.inspector()->entity(), (EntityKey{0, "player_3"}));
         filter->clear();
         QCOMPARE(w.entityList()->view()->currentIndex().data(EntityTreeModel::UniqueIdRole).toString(), QString("player_3"));
@@ -929,7 +930,7 @@ private slots:
         w.resize(1400, 900);
         w.show();
         QVERIFY(openAndWait(w, demoPath()));
-        w.selectEntity({0, "player_0"});
+        w.viewState()->setSelection({0, "player_0"});
         QTreeView* tree = w.inspector()->view();
         const QModelIndex position = w.inspector()->model()->indexOfPath("Position");
         QVERIFY(position.isValid());
@@ -970,7 +971,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, demoPath()));
         QVERIFY(settle(w));
-        w.selectEntity({0, "player_1"});
+        w.viewState()->setSelection({0, "player_1"});
         QTRY_VERIFY(w.inspector()->headerText().contains("player_1"));
         QVERIFY(openAndWait(w, copy));
         QVERIFY(settle(w));
@@ -1021,7 +1022,7 @@ private slots:
         QTRY_COMPARE(w.entityList()->proxy()->rowCount(w.entityList()->proxy()->index(0, 0)), 1);
         w.viewState()->setEntityFilter({});
 
-        w.selectEntity(key);
+        w.viewState()->setSelection(key);
         QTRY_COMPARE(w.inspector()->headerText(), QString("s1mple · %1 (Player)").arg(id));
         w.watchModel()->addWatch({key, "Health"});
         QCOMPARE(w.watchModel()->index(0, WatchModel::WatchColumn).data().toString(), QString("s1mple · Health"));
@@ -1121,7 +1122,7 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, QString::fromStdString(path)));
         const EntityKey key{0, "p1"};
-        w.selectEntity(key);
+        w.viewState()->setSelection(key);
         w.watchModel()->addWatch({key, "Health"});
         w.plot()->addPropertySeries(key, "Health");
         const QString want[] = {"Alpha", "Bravo", "", "", "Alpha"};

@@ -146,7 +146,7 @@ private slots:
         QSignalSpy upChosen(w.map(), &MapView::upAxisChosen);
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         w.findChild<QDockWidget*>("mapDock")->raise(); // scrubbed with the map (and its trails) on screen
         // The stall check is about scrubbing: the map's one-time start (first paint, its up-axis
         // job, the first trails) finishes before the watchdog starts.
@@ -230,7 +230,7 @@ private slots:
         QSignalSpy opened(w.session(), &ReplaySession::opened);
         w.openFile(OpenRequest(QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx"));
         QVERIFY(opened.wait(30000));
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         auto settle = [&] {
             return QTest::qWaitFor(
                 [&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); }, 20000);
@@ -319,7 +319,7 @@ private slots:
         w.openFile(OpenRequest(cut));
         QVERIFY(opened.wait(30000));
         QVERIFY(w.session()->file()->isRecovered());
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         w.playback()->goToEnd();
         QVERIFY(QTest::qWaitFor([&] { return !w.viewState()->isLoading() && w.viewState()->shownFrame().index() == w.viewState()->requestedFrame(); },
                                 20000));
@@ -354,7 +354,7 @@ private slots:
         QSignalSpy opened(w.session(), &ReplaySession::opened);
         w.openFile(OpenRequest(path));
         QVERIFY(opened.wait(30000));
-        w.selectEntity({0, "player_3"});
+        w.viewState()->setSelection({0, "player_3"});
         QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
         w.playback()->seek(bad.startFrame + 10);
         QVERIFY(failed.wait(10000));

@@ -19,6 +19,7 @@
 #include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QtTest>
+#include <algorithm>
 #include <functional>
 #include <thread>
 
@@ -181,6 +182,39 @@ private slots:
         QCOMPARE(v.frameA(), -1);
         v.pinA(5);
         QCOMPARE(v.frameA(), -1);
+    }
+
+    // Loop A–B arms only between a pinned A and a set B (issue 26 8g: it armed while B still
+    // followed the playhead, looping to wherever the playhead happened to be).
+    void loopArmsOnlyBetweenSetMarkers_data()
+    {
+        QTest::addColumn<int>("a"); // -1: not pinned
+        QTest::addColumn<int>("b"); // -1: B follows the playhead
+        QTest::addColumn<bool>("arms");
+        QTest::newRow("A and B set") << 20 << 60 << true;
+        QTest::newRow("B before A") << 60 << 20 << true;
+        QTest::newRow("B follows the playhead") << 20 << -1 << false;
+        QTest::newRow("no A") << -1 << -1 << false;
+        QTest::newRow("B on A") << 20 << 20 << false;
+    }
+    void loopArmsOnlyBetweenSetMarkers()
+    {
+        QFETCH(int, a);
+        QFETCH(int, b);
+        QFETCH(bool, arms);
+        ViewState v;
+        v.setFrameCount(1000);
+        v.setRequestedFrame(300); // the playhead, never a loop end here
+        if (a >= 0)
+            v.pinA(a);
+        if (b >= 0)
+            v.setB(b);
+        QCOMPARE(v.loopBetweenMarkers(), arms);
+        QCOMPARE(v.isLooping(), arms);
+        if (arms) {
+            QCOMPARE(v.loopFirst(), std::min(a, b));
+            QCOMPARE(v.loopLast(), std::max(a, b));
+        }
     }
 
     // A plot zoom: one zoom change, and the timeline shows that range (no round trip back).

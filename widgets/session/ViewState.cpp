@@ -267,6 +267,17 @@ void ViewState::setLoop(int first, int last)
     emit loopChanged(true); // also when only the range moved: the timeline shades it
 }
 
+bool ViewState::loopBetweenMarkers()
+{
+    const int a = frameA(), b = frameB();
+    if (a < 0 || b < 0 || m_markers.bFollowsPlayhead || a == b) {
+        clearLoop();
+        return false;
+    }
+    setLoop(a, b);
+    return true;
+}
+
 void ViewState::clearLoop()
 {
     if (!isLooping())

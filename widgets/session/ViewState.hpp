@@ -139,6 +139,9 @@ public:
     int loopLast() const { return m_loopLast; }
     /// Loops over [first, last] while playing (swapped when reversed; cleared when empty).
     void setLoop(int first, int last);
+    /// Playback ▸ Loop A–B: loops between A and a set B. Refuses (false, no loop) unless A is
+    /// pinned and B is set apart from it — a B that follows the playhead is no end to loop to.
+    bool loopBetweenMarkers();
     void clearLoop();
 
     // --- Two replays -------------------------------------------------------------------------

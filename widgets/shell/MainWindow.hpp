@@ -5,11 +5,12 @@
 // (ReplaySession's worker open, the cache's decode pool, the plot worker).
 
 #include "entities/EntityTreeModel.hpp"
+#include "shell/OpenRequest.hpp"
 
 #include <QMainWindow>
 #include <QPointer>
-#include <functional>
 #include <memory>
+#include <utility>
 
 class QAction;
 class QLabel;
@@ -32,8 +33,11 @@ class EventsModel;
 class PlotPanel;
 class AnalysisPanel;
 class DiffPanel;
-class ChangeSeeker;
-class MatchFinder;
+class SearchCommands;
+class BookmarkMenu;
+class DebugMenu;
+class WelcomePage;
+class WatchPanel;
 class TextFieldKeys;
 class FileInfoPanel;
 class CachePanel;
@@ -50,16 +54,6 @@ class StatusPresenter;
 class ActionTable;
 class EntityListPanel;
 class DockLayout;
-
-struct OpenRequest {
-    OpenRequest(QString p = {}) : path(std::move(p)) { }
-    QString path;
-    int frame = -1; ///< --frame N
-    QString selectBucket; ///< --select BUCKET:UNIQUE_ID (bucket name or index)
-    QString selectId;
-    bool follow = false; ///< --follow: re-read the file as it grows
-    QString compare; ///< --compare B.vtx: compare with this replay once the file is open
-};
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -78,10 +72,8 @@ public:
     PlotPanel* plot() const { return m_plot; }
     AnalysisPanel* analysis() const { return m_analysis; }
     DiffPanel* diffPanel() const { return m_diff; }
-    ChangeSeeker* changeSeeker() const { return m_seeker; }
-    MatchFinder* matchFinder() const { return m_matchFinder; }
-    /// Go ▸ Find all frames where…: scans the replay, the timeline's matches lane shows the result.
-    void findAll(const QString& expression);
+    /// Go ▸ searches: property changes (F3), frames where an expression holds, go to.
+    SearchCommands* search() const { return m_search; }
     MapView* map() const { return m_map; }
     /// File ▸ Compare with…: opens `path` (off the UI thread) and compares the open replay with it.
     void openComparison(const QString& path);
@@ -90,19 +82,13 @@ public:
     DivergenceLane* divergenceLane() const { return m_divergenceLane; }
     /// Go ▸ Next / Previous divergence.
     void seekDivergence(bool forward);
-    /// F3 / Shift+F3: the next / previous frame where the selected property changes (the
-    /// property selected in the diff panel when it has focus, else the inspector's).
-    void seekPropertyChange(bool forward);
-    /// Go ▸ Find frame where…: a condition on the selected entity ("Health < 20").
-    void seekCondition(const QString& condition, bool forward);
-    EntityKey selectedEntity() const;
     ViewState* viewState() const { return m_viewState; }
     UserSettings* userSettings() const { return m_settings; }
     TimeDataPanel* timeData() const { return m_timeData; }
-    Bookmarks* bookmarks() const { return m_bookmarks; }
+    Bookmarks* bookmarks() const;
+    DebugMenu* debugMenu() const { return m_debugMenu; }
     /// File ▸ Settings (modal).
     void showSettings();
-    void selectEntity(const EntityKey& key);
     /// The last error shown to the user (for tests), empty if none.
     QString lastError() const { return m_lastError; }
     /// The yellow banner above the inspector (empty when hidden), for tests.
@@ -118,22 +104,20 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    void wirePanels();
+    /// The property F3 follows: the diff's selected row when the diff has the focus, else the
+    /// inspector's.
+    std::pair<EntityKey, QString> selectedProperty() const;
+    void raiseDock(const char* objectName);
+    void toggleLoop(bool on);
     void onOpened();
     void onOpenFailed(const QString& path, const QString& message);
     void showFileInfo();
     void onClosed();
     void updateRecentMenu();
-    void goToDialog();
-    void findConditionDialog();
-    /// Asks for a query expression (the last one used is offered); empty when cancelled.
-    QString askExpression(const QString& title, const QString& what);
-    /// F4 / Shift+F4: the last expression again, forward or backward.
-    void repeatConditionSeek(bool forward);
     void resetLayout();
     void updateFileActions();
     void applyUserSettings();
-    void addBookmarkDialog();
-    void updateBookmarkMenu();
     void buildComparison(); ///< MainWindowCompare.cpp
     void showComparisonOnMap();
 
@@ -147,9 +131,8 @@ private:
     PlotPanel* m_plot;
     AnalysisPanel* m_analysis;
     DiffPanel* m_diff;
-    ChangeSeeker* m_seeker;
-    MatchFinder* m_matchFinder;
-    void wireMatchFinder(const std::function<void()>& updateEscape);
+    SearchCommands* m_search;
+    WatchPanel* m_watchPanel = nullptr;
     MapView* m_map = nullptr;
     CompareSession* m_compare = nullptr;
     CompareBar* m_compareBar = nullptr;
@@ -158,17 +141,19 @@ private:
     CachePanel* m_cachePanel;
     RecentFiles* m_recent;
     QStackedWidget* m_centre;
+    WelcomePage* m_welcome;
     QLabel* m_banner;
     StatusPresenter* m_status = nullptr; ///< the status bar and the banner
     ActionTable* m_actions = nullptr; ///< every command: menus, shortcuts, when enabled
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
+    QMenu* m_goMenu = nullptr;
     std::unique_ptr<DockLayout> m_layout; ///< default, reset, saved arrangement of the docks
     ViewState* m_viewState;
     UserSettings* m_settings;
     TimeDataPanel* m_timeData = nullptr;
-    Bookmarks* m_bookmarks;
-    QMenu* m_bookmarkMenu = nullptr;
+    BookmarkMenu* m_bookmarkMenu = nullptr;
+    DebugMenu* m_debugMenu = nullptr;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;

@@ -96,6 +96,12 @@ SettingsDialog::SettingsDialog(UserSettings* settings, ReplaySession* session, Q
     connect(speed, &QComboBox::activated, this, [this, speed] { m_settings->setDefaultSpeed(speed->currentData().toDouble()); });
     form->addRow(tr("Playback starts at:"), speed);
 
+    auto* developer = new QCheckBox(tr("Developer tools (the Debug menu: access trace, cache policy)"), this);
+    developer->setObjectName("developerTools");
+    developer->setChecked(settings->developerTools());
+    connect(developer, &QCheckBox::toggled, settings, &UserSettings::setDeveloperTools);
+    form->addRow(tr("Advanced:"), developer);
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);

@@ -38,6 +38,7 @@ UserSettings::UserSettings(QObject* parent) : QObject(parent)
         if (theme == themeKey(t))
             m_theme = t;
     m_flashChanges = s.value("view/flashChanges", true).toBool();
+    m_developerTools = s.value("advanced/developerTools", false).toBool();
     m_defaultSpeed = s.value("playback/defaultSpeed", 1.0).toDouble();
     if (!(m_defaultSpeed > 0))
         m_defaultSpeed = 1.0;
@@ -87,6 +88,15 @@ void UserSettings::setDefaultSpeed(double speed)
     m_defaultSpeed = speed;
     QSettings().setValue("playback/defaultSpeed", speed);
     emit defaultSpeedChanged(speed);
+}
+
+void UserSettings::setDeveloperTools(bool on)
+{
+    if (on == m_developerTools)
+        return;
+    m_developerTools = on;
+    QSettings().setValue("advanced/developerTools", on);
+    emit developerToolsChanged(on);
 }
 
 } // namespace vtxw

@@ -3,7 +3,7 @@
 // The user's preferences (Edit ▸ Settings), kept in QSettings and announced when they change so
 // the panels that show them follow at once. Keys: cache/budgetMB (0 = a quarter of RAM),
 // view/timeUnit (frame | game | utc), view/theme (system | light | dark), view/flashChanges,
-// playback/defaultSpeed.
+// playback/defaultSpeed, advanced/developerTools.
 
 #include <QObject>
 #include <QString>
@@ -25,6 +25,8 @@ public:
     bool flashChanges() const { return m_flashChanges; }
     /// The playback speed every replay starts at.
     double defaultSpeed() const { return m_defaultSpeed; }
+    /// Settings ▸ Advanced: the Debug menu (access trace, cache policy) is shown.
+    bool developerTools() const { return m_developerTools; }
 
     static QString timeUnitKey(TimeUnit u);
     static QString themeKey(Theme t);
@@ -35,6 +37,7 @@ public slots:
     void setTheme(Theme theme);
     void setFlashChanges(bool on);
     void setDefaultSpeed(double speed);
+    void setDeveloperTools(bool on);
 
 signals:
     void cacheBudgetChanged(int mb);
@@ -42,6 +45,7 @@ signals:
     void themeChanged(Theme theme);
     void flashChangesChanged(bool on);
     void defaultSpeedChanged(double speed);
+    void developerToolsChanged(bool on);
 
 private:
     int m_cacheBudgetMB = 0;
@@ -49,6 +53,7 @@ private:
     Theme m_theme = Theme::System;
     bool m_flashChanges = true;
     double m_defaultSpeed = 1.0;
+    bool m_developerTools = false;
 };
 
 } // namespace vtxw

@@ -586,9 +586,20 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     p.fillRect(sr.adjusted(0, sr.height() / 2 - 2, 0, -(sr.height() / 2 - 2)), dim);
     if (m_view->loopFirst() >= 0 && m_view->loopLast() >= firstVisible && m_view->loopFirst() <= lastVisible) {
         const int xa = std::max(sr.left(), int(m_axis.x(m_view->loopFirst()))), xb = std::min(sr.right(), int(m_axis.x(m_view->loopLast())));
-        QColor band = palette().color(QPalette::Highlight);
-        band.setAlpha(50);
+        // A band strong enough to see on either theme, closed by brackets at the loop's ends
+        // (issue 26 8g: the faint band alone read as nothing).
+        const QColor edge = palette().color(QPalette::Highlight);
+        QColor band = edge;
+        band.setAlpha(90);
         p.fillRect(QRect(xa, sr.top(), std::max(1, xb - xa), sr.height()), band);
+        p.setPen(QPen(edge, 2));
+        for (int f : {m_view->loopFirst(), m_view->loopLast()})
+            if (f >= firstVisible && f <= lastVisible) {
+                const int x = int(m_axis.x(f));
+                const int d = f == m_view->loopFirst() ? 4 : -4;
+                p.drawPolyline(
+                    QPolygon({QPoint(x + d, sr.top() + 1), QPoint(x, sr.top() + 1), QPoint(x, sr.bottom() - 1), QPoint(x + d, sr.bottom() - 1)}));
+            }
     }
     auto marker = [&](int frame, const QString& label, const QColor& c) {
         if (frame < firstVisible || frame > lastVisible)
