@@ -317,8 +317,32 @@ private slots:
         t.rows.push_back({std::string("say \"hi\"\nnow"), int64_t(0), 1e300});
         std::ostringstream out;
         writeCsv(t, out);
-        QCOMPARE(QString::fromStdString(out.str()),
-                 QString("name,n,x\r\nplain,3,0.5\r\n\"a,b\",-1,\r\n\"say \"\"hi\"\"\nnow\",0,1.0000000000000001e+300\r\n"));
+        QCOMPARE(QString::fromStdString(out.str()), QString("name,n,x\r\nplain,3,0.5\r\n\"a,b\",-1,\r\n\"say \"\"hi\"\"\nnow\",0,1e+300\r\n"));
+    }
+
+    // CSV numbers are the shortest text that reads back to the same double (issue 26 8h: a
+    // plot export printed 3.8593752000000001 for 3.8593752).
+    void csvNumbersAreShortestRoundTrip_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("plain decimal") << 3.8593752 << "3.8593752";
+        QTest::newRow("needs 17 digits") << 0.1 + 0.2 << "0.30000000000000004";
+        QTest::newRow("from a float") << double(3.8593752f) << "3.859375238418579";
+        QTest::newRow("negative zero") << -0.0 << "-0";
+        QTest::newRow("integral") << 250.0 << "250";
+    }
+    void csvNumbersAreShortestRoundTrip()
+    {
+        QFETCH(double, value);
+        QFETCH(QString, text);
+        AnalysisTable t;
+        t.columns = {"x"};
+        t.rows.push_back({value});
+        std::ostringstream out;
+        writeCsv(t, out);
+        QCOMPARE(QString::fromStdString(out.str()), "x\r\n" + text + "\r\n");
+        QCOMPARE(std::strtod(text.toLatin1().constData(), nullptr), value);
     }
 };
 

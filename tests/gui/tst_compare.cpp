@@ -377,6 +377,41 @@ private slots:
         QVERIFY(!m_w->diffPanel()->isComparingFiles());
     }
 
+    // Issue 26 8c: replays of two games share no entity ("71 entities, 0 properties differ"):
+    // the lane must show those frames as different, not stay blank.
+    void laneShowsFramesWhereOnlyEntitiesDiffer()
+    {
+        if (!vtxtest::samplesAvailable())
+            QSKIP("SDK samples not available");
+        QVERIFY(vtxtest::openAndWait(*m_w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        QVERIFY(compareWith(vtxtest::samplePath("sdk_rl_fbs.vtx"), {}));
+        CompareSession* c = m_w->compareSession();
+        std::vector<int> onlyEntitiesFrames;
+        for (size_t f = 0; f < c->entityCounts().size(); ++f)
+            if (c->entityCounts()[f] > 0 && c->propertyCounts()[f] == 0 && c->partnerOf(int(f)) >= 0)
+                onlyEntitiesFrames.push_back(int(f));
+        // One away from the playhead (frame 0), whose line is drawn over the lane.
+        const int onlyEntities = onlyEntitiesFrames.empty() ? -1 : onlyEntitiesFrames[onlyEntitiesFrames.size() / 2];
+        QVERIFY2(onlyEntities >= 0, "the two games' replays share entities");
+        DivergenceLane* lane = m_w->divergenceLane();
+        m_w->timeline()->showAll();
+        QCoreApplication::processEvents();
+        const TimelineAxis& axis = m_w->timeline()->axis();
+        const int x = lane->mapFromGlobal(m_w->timeline()->mapToGlobal(QPoint(int(std::lround(axis.x(onlyEntities))), 0))).x();
+        const QImage image = lane->grab().toImage();
+        const int y = lane->barRect().bottom();
+        bool painted = false; // the frame's column, give or take the rounding of its pixel
+        for (int dx = -1; dx <= 1 && !painted; ++dx)
+            painted = image.pixelColor(x + dx, y).rgb() == DivergenceLane::divergedColour().rgb();
+        QVERIFY2(painted,
+                 qPrintable(QString("frame %1 (%2 entities, 0 properties differ): no bar at x %3")
+                                .arg(onlyEntities)
+                                .arg(c->entityCounts()[size_t(onlyEntities)])
+                                .arg(x)));
+        c->close();
+        QVERIFY(vtxtest::openAndWait(*m_w, QString::fromStdString(m_a)));
+    }
+
     void cleanupTestCase() { m_w.reset(); }
 };
 

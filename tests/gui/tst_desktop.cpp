@@ -4,6 +4,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "common/ExportPath.hpp"
 #include "info/TimeDataModel.hpp"
 #include "info/TimeDataPanel.hpp"
 #include "session/PlaybackController.hpp"
@@ -17,6 +18,7 @@
 #include "shell/OpenRequest.hpp"
 #include "shell/SettingsDialog.hpp"
 #include "shell/ShortcutSheet.hpp"
+#include "shell/StatusPresenter.hpp"
 #include "shell/Theme.hpp"
 #include "shell/UserSettings.hpp"
 #include "timeline/TimeFormat.hpp"
@@ -36,7 +38,9 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -455,6 +459,66 @@ private slots:
             QCOMPARE(key.uniqueId, QStringLiteral("player_3"));
         request.selectId.clear();
         QVERIFY(!request.selection(schema).isValid());
+    }
+
+    // Exports are offered in the replay's folder, then in the folder last exported to — never the
+    // process's working directory (issue 26 8h).
+    void exportsOfferTheReplaysFolderThenTheLastOne()
+    {
+        auto& prompts = vtxtest::installScriptedPrompts();
+        QSettings().remove("export/lastDirectory");
+        QTemporaryDir replayDir, exportDir;
+        const QString replay = replayDir.filePath("run.vtx");
+        QCOMPARE(suggestedExportPath(replay, "plot.csv"), replayDir.filePath("plot.csv"));
+        prompts.suggestedPaths.clear();
+        prompts.filePaths = {exportDir.filePath("mine.csv")};
+        QCOMPARE(askExportPath(nullptr, "Export", replay, "analysis.csv", "CSV (*.csv)"), exportDir.filePath("mine.csv"));
+        QCOMPARE(prompts.suggestedPaths, QStringList{replayDir.filePath("analysis.csv")});
+        QCOMPARE(suggestedExportPath(replay, "map.png"), exportDir.filePath("map.png"));
+        // A remembered folder that is gone: back to the replay's.
+        QSettings().setValue("export/lastDirectory", exportDir.filePath("deleted"));
+        QCOMPARE(suggestedExportPath(replay, "map.png"), replayDir.filePath("map.png"));
+        // Cancelled: nothing remembered.
+        QSettings().remove("export/lastDirectory");
+        QVERIFY(askExportPath(nullptr, "Export", replay, "a.csv", "CSV (*.csv)").isEmpty());
+        QVERIFY(!QSettings().contains("export/lastDirectory"));
+        // No replay open and nothing remembered: the user's documents folder.
+        QCOMPARE(QFileInfo(suggestedExportPath({}, "a.csv")).absolutePath(),
+                 QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).absolutePath());
+    }
+
+    // The status bar names the frame range: "frame 10655 / 10656" read as off by one (issue 26 8k).
+    void statusFrameText_data()
+    {
+        QTest::addColumn<int>("frame");
+        QTest::addColumn<int>("count");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("last frame") << 10655 << 10656 << "frame 10655 of 0–10655";
+        QTest::newRow("first frame") << 0 << 10656 << "frame 0 of 0–10655";
+        QTest::newRow("one frame") << 0 << 1 << "frame 0 of 0–0";
+        QTest::newRow("no frames") << 0 << 0 << "no frames";
+    }
+    void statusFrameText()
+    {
+        QFETCH(int, frame);
+        QFETCH(int, count);
+        QFETCH(QString, text);
+        QCOMPARE(StatusPresenter::frameText(frame, count), text);
+    }
+
+    // A go-to that works clears the error of one that did not (issue 26 8k).
+    void goToErrorGoesAwayAfterAGoodGoTo()
+    {
+        auto& prompts = vtxtest::installScriptedPrompts();
+        MainWindow w;
+        QVERIFY(openAndWait(w, demoPath()));
+        prompts.textAnswers = {"frame ten", "5"};
+        actionNamed(w, "goTo")->trigger();
+        QVERIFY(w.statusBar()->currentMessage().contains("Not a frame or time"));
+        actionNamed(w, "goTo")->trigger();
+        QCOMPARE(w.viewState()->requestedFrame(), 5);
+        QVERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(prompts.textAnswers.isEmpty());
     }
 
     // A–B loop: playing past B jumps back to A.

@@ -5,6 +5,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "find/ChangeSeeker.hpp"
@@ -440,6 +441,37 @@ private slots:
         w.search()->seekCondition(expression, forward);
         QVERIFY(done.wait(20000));
         QCOMPARE(w.viewState()->requestedFrame(), *expected->frame);
+    }
+
+    // Issue 26 8k: with a filter on, an entity's "n changes" and the summary count what is shown.
+    void countsFollowTheFilter()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 1000));
+        QTest::keyClick(&w, Qt::Key_A);
+        QVERIFY(seekAndSettle(w, 1001));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        DiffFilterProxy* proxy = w.diffPanel()->proxy();
+        QAbstractItemModel* source = proxy->sourceModel();
+        QVERIFY(!w.diffPanel()->summary()->text().contains("showing"));
+        // A property path that some entities change along with other properties.
+        proxy->setText("Position");
+        QVERIFY(proxy->rowCount() > 0);
+        QVERIFY(w.diffPanel()->summary()->text().contains(QString("showing %1 of %2 entities").arg(proxy->rowCount()).arg(source->rowCount())));
+        int partial = 0;
+        for (int r = 0; r < proxy->rowCount(); ++r) {
+            const QModelIndex row = proxy->index(r, 0);
+            const int shown = proxy->rowCount(row), total = source->rowCount(proxy->mapToSource(row));
+            const QString delta = proxy->index(r, DiffModel::DeltaColumn).data().toString();
+            if (shown < total) {
+                ++partial;
+                QCOMPARE(delta, QString("%1 of %2 changes").arg(shown).arg(total));
+            } else
+                QVERIFY2(!delta.contains(" of "), qPrintable(delta));
+        }
+        QVERIFY2(partial > 0, "no entity had changes besides its position: pick other frames");
+        proxy->setText({});
+        QVERIFY(!w.diffPanel()->summary()->text().contains("showing"));
     }
 
     // Issue 16 (6): the export is what the panel shows — filtered — and never a stale diff.

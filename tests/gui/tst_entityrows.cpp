@@ -26,7 +26,7 @@ std::vector<int> applyEdits(std::vector<int> list, const std::vector<int>& to, c
     for (const ListEdit& e : edits) {
         if (e.kind == ListEdit::Kind::Remove) {
             for (int i = 0; i < e.count; ++i)
-                removed->push_back(list[size_t(e.first + i)]);
+                removed->push_back(list[size_t(e.first) + size_t(i)]);
             list.erase(list.begin() + e.first, list.begin() + e.first + e.count);
         } else {
             list.insert(list.begin() + e.first, to.begin() + e.sourceFirst, to.begin() + e.sourceFirst + e.count);
@@ -120,6 +120,7 @@ private slots:
         std::mt19937 rng(5);
         const int frames = (*f)->frameCount();
         std::vector<int> walk;
+        walk.reserve(60);
         for (int i = 0; i < 40; ++i)
             walk.push_back(int(rng() % uint32_t(frames)));
         for (int i = 0; i < 20 && i < frames; ++i)

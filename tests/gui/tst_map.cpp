@@ -206,6 +206,41 @@ private slots:
         QCOMPARE(img.pixelColor(at + QPoint(-20, -20)), pal.color(QPalette::Base));
     }
 
+    // Issue 26 8b: a click takes what is drawn on top (the last painted, the selection above
+    // all); off every glyph, the nearest within the radius; the hover lists all of them.
+    void clickTakesWhatIsDrawnOnTop_data()
+    {
+        QTest::addColumn<QPointF>("cursorOffset"); // from the shared place, in pixels
+        QTest::addColumn<int>("selected");
+        QTest::addColumn<int>("expected");
+        QTest::addColumn<int>("under"); // glyphs within 8 px
+        QTest::newRow("on the shared place") << QPointF(0, 0) << -1 << 1 << 2;
+        QTest::newRow("the selection is on top") << QPointF(0, 0) << 0 << 0 << 2;
+        QTest::newRow("beside, nearest wins") << QPointF(22, 0) << -1 << 2 << 1;
+        QTest::newRow("nothing near") << QPointF(0, 40) << -1 << -1 << 0;
+    }
+    void clickTakesWhatIsDrawnOnTop()
+    {
+        QFETCH(QPointF, cursorOffset);
+        QFETCH(int, selected);
+        QFETCH(int, expected);
+        QFETCH(int, under);
+        MapScene s;
+        s.palette = mapPalette();
+        MapGlyph weapon, player, other;
+        weapon.world = player.world = QPointF(10, 10); // a player on the weapon it carries
+        other.world = QPointF(25, 10); // 30 px to the right
+        s.glyphs = {weapon, player, other}; // painted in this order: the player over the weapon
+        s.selected = selected;
+        const MapViewport vp{QSizeF(300, 200), QPointF(0, 0), 2.0};
+        const QPointF at = vp.toPixel(QPointF(10, 10)) + cursorOffset;
+        QCOMPARE(s.glyphAt(vp, at), expected);
+        const std::vector<int> all = s.glyphsAt(vp, at);
+        QCOMPARE(int(all.size()), under);
+        if (!all.empty() && cursorOffset.isNull())
+            QCOMPARE(all.front(), expected);
+    }
+
     void sampleOnTheMap()
     {
         MainWindow w;

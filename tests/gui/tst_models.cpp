@@ -9,6 +9,7 @@
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityListPanel.hpp"
 #include "entities/InspectorPanel.hpp"
+#include "entities/PropertyTreeModel.hpp"
 #include "entities/WatchModel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
@@ -35,6 +36,7 @@
 #include <QProcess>
 #include <QScrollBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -606,6 +608,52 @@ private slots:
         QVERIFY(w.entityList()->model()->rowCount() > 0);
     }
 
+    // Issue 26 8e: a file cut inside its first chunk opens by recovery with nothing in it; the
+    // window says that (not "Frame 0 is unavailable (the rest of the file is fine)", not a bare
+    // "Opened"). A file cut after some chunks says what recovery kept.
+    void truncatedFilesSayWhatRecoveryFound_data()
+    {
+        QTest::addColumn<int>("completeChunks");
+        QTest::newRow("inside the first chunk") << 0;
+        QTest::newRow("after two chunks") << 2;
+    }
+    void truncatedFilesSayWhatRecoveryFound()
+    {
+        QFETCH(int, completeChunks);
+        const auto full = vtx::ReplayFile::open(demoPath().toStdString());
+        QVERIFY(full.isOk());
+        QVERIFY(int((*full)->chunks().size()) > completeChunks);
+        const vtx::ChunkEntry& cut = (*full)->chunks()[size_t(completeChunks)];
+        QFile in(demoPath());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.read(qint64(cut.fileOffset) + qint64(cut.chunkSizeBytes) / 2);
+        const QString path = m_dir.path() + QString("/cut%1.vtx").arg(completeChunks);
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+        out.close();
+
+        MainWindow w;
+        w.show(); // the banner is only read while it shows
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(OpenRequest(path));
+        QVERIFY(opened.wait(20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !w.viewState()->isLoading() && (w.session()->frameCount() == 0 || !w.viewState()->shownFrame().isNull()); }, 20000));
+        QVERIFY(w.session()->file()->isRecovered());
+        QVERIFY(!w.bannerText().contains("the rest of the file is fine"));
+        if (completeChunks == 0) {
+            QCOMPARE(w.session()->frameCount(), 0);
+            QVERIFY2(w.bannerText().startsWith("Nothing to show"), qPrintable(w.bannerText()));
+            QVERIFY2(w.statusBar()->currentMessage().contains("no complete chunk"), qPrintable(w.statusBar()->currentMessage()));
+        } else {
+            QVERIFY(w.session()->frameCount() > 0);
+            QVERIFY2(w.bannerText().startsWith("Incomplete recording"), qPrintable(w.bannerText()));
+            QVERIFY2(w.statusBar()->currentMessage().contains("recovered"), qPrintable(w.statusBar()->currentMessage()));
+        }
+        QVERIFY(w.bannerText().contains(QString::fromStdString(w.session()->file()->recovery().summary())));
+    }
+
     // File > Follow: the window opens a recording that is still being written (recovery mode,
     // banner), then the timeline grows as a writer thread appends chunks, the tailing playhead
     // stays on the last frame, and the finished file loses its "recovered" banner.
@@ -944,6 +992,26 @@ private slots:
         QTest::keyClick(tree, Qt::Key_Left);
         QVERIFY(!tree->isExpanded(position));
         QCOMPARE(w.viewState()->requestedFrame(), frame);
+
+        // Issue 26 8k: → on a leaf neither scrolls the tree sideways nor moves the frame, and
+        // Copy value gives a string without the quotes it is shown in.
+        const QModelIndex name = w.inspector()->model()->indexOfPath("Name");
+        QVERIFY(name.isValid());
+        w.resizeDocks({w.findChild<QDockWidget*>("entitiesDock")}, {600}, Qt::Horizontal);
+        tree->header()->resizeSection(0, tree->viewport()->width() * 2); // something to scroll to
+        tree->setCurrentIndex(name);
+        tree->horizontalScrollBar()->setValue(0);
+        QVERIFY(tree->horizontalScrollBar()->maximum() > 0);
+        QTest::keyClick(tree, Qt::Key_Right);
+        QCOMPARE(tree->horizontalScrollBar()->value(), 0);
+        QCOMPARE(tree->currentIndex(), name);
+        QCOMPARE(w.viewState()->requestedFrame(), frame);
+        const QString shown = name.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
+        QVERIFY2(shown.startsWith('"') && shown.endsWith('"'), qPrintable(shown));
+        QCOMPARE(name.data(PropertyTreeModel::CopyTextRole).toString(), shown.mid(1, shown.size() - 2));
+        const QModelIndex health = w.inspector()->model()->indexOfPath("Health");
+        QVERIFY(health.isValid());
+        QCOMPARE(health.data(PropertyTreeModel::CopyTextRole).toString(), health.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString());
 
         if (vtxtest::samplesAvailable()) {
             QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));

@@ -340,7 +340,7 @@ private slots:
         auto good = vtx::ReplayFile::open((QStringLiteral(VTXSCOPE_SOURCE_DIR) + "/fixtures/demo.vtx").toStdString());
         QVERIFY(good.isOk());
         const vtx::ChunkEntry bad = (*good)->chunks()[1];
-        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset + bad.chunkSizeBytes); i += 5)
+        for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset) + qsizetype(bad.chunkSizeBytes); i += 5)
             bytes[i] = char(bytes[i] ^ 0x5A);
         const QString path = dir.path() + "/corrupt-chunk.vtx";
         QFile out(path);

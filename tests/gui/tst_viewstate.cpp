@@ -9,6 +9,8 @@
 #include "compare/CompareBar.hpp"
 #include "compare/CompareSession.hpp"
 #include "diff/DiffPanel.hpp"
+#include "entities/InspectorPanel.hpp"
+#include "entities/PropertyTreeModel.hpp"
 #include "plot/PlotPanel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
@@ -99,6 +101,61 @@ private slots:
         QCOMPARE(view.requestedFrame(), frame);
         QCOMPARE(int(view.shownFrame().index()), frame);
         QVERIFY(!view.isLoading());
+    }
+
+    // Issue 26 8j: while the asked-for frame loads, the inspector still holds the last shown
+    // frame's values — dimmed and without change marks, until the new frame is shown.
+    void inspectorDimsWhileLoading()
+    {
+        ViewState view;
+        ReplaySession session(&view);
+        ControlledSource source;
+        session.setFrameRequester(source.requester());
+        QVERIFY(openSession(session, demoPath()));
+        source.file = session.file();
+        auto answerAll = [&] {
+            for (size_t i = 0; i < source.pending.size(); ++i)
+                source.answerInline(i, source.decoded(source.pending[i].frame));
+            source.pending.clear();
+            QCoreApplication::sendPostedEvents(nullptr, 0);
+        };
+        answerAll();
+        source.answerAtOnce = true;
+        InspectorPanel inspector(&session, &view);
+        PropertyTreeModel* model = inspector.model();
+        auto changed = [&] {
+            int n = 0;
+            for (const auto& node : model->nodes())
+                if (!node.path.empty() && model->indexOfPath(QString::fromStdString(node.path)).data(PropertyTreeModel::ChangedRole).toBool())
+                    ++n;
+            return n;
+        };
+        view.setRequestedFrame(1001);
+        answerAll();
+        QString entity;
+        for (int p = 0; p < 10 && entity.isEmpty(); ++p) {
+            view.setSelection({0, QString("player_%1").arg(p)});
+            answerAll();
+            if (changed() > 0)
+                entity = view.selection().uniqueId;
+        }
+        QVERIFY2(!entity.isEmpty(), "no player changes at frame 1001 of the demo");
+        QVERIFY(!model->isStale());
+        const QModelIndex value =
+            model->indexOfPath(QString::fromStdString(model->nodes().at(1).path)).siblingAtColumn(PropertyTreeModel::ValueColumn);
+        QVERIFY(!value.data(Qt::ForegroundRole).isValid());
+
+        source.answerAtOnce = false;
+        view.setRequestedFrame(1500); // held: a miss
+        QVERIFY(view.isLoading());
+        QVERIFY(model->isStale());
+        QCOMPARE(changed(), 0);
+        QVERIFY(value.data(Qt::ForegroundRole).isValid());
+        answerAll();
+        QVERIFY(!view.isLoading());
+        QCOMPARE(int(view.shownFrame().index()), 1500);
+        QVERIFY(!model->isStale());
+        QVERIFY(inspector.headerText().contains(entity));
     }
 
     // Setting what is already there emits nothing, for every fact the view state owns.

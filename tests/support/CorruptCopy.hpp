@@ -21,7 +21,7 @@ inline bool writeCorruptChunkCopy(const QString& source, const QString& target, 
     if (!in.open(QIODevice::ReadOnly))
         return false;
     QByteArray bytes = in.readAll();
-    for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset + bad.chunkSizeBytes) && i < bytes.size(); i += 5)
+    for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset) + qsizetype(bad.chunkSizeBytes) && i < bytes.size(); i += 5)
         bytes[i] = char(bytes[i] ^ 0x5A);
     QFile out(target);
     return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();

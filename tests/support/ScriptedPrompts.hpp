@@ -15,12 +15,24 @@ public:
     QStringList asked; ///< the title of every question, in order
     QStringList errors; ///< the text of every error shown
     QStringList filePaths; ///< answers to the next file questions (taken from the front)
+    QStringList suggestedPaths; ///< the path or folder each file question offered, in order
 
-    QString openFilePath(QWidget*, const QString& title, const QString&, const QString&) override { return nextPath(title); }
-    QString saveFilePath(QWidget*, const QString& title, const QString&, const QString&) override { return nextPath(title); }
-    bool askText(QWidget*, const QString& title, const QString&, QString&) override
+    QString openFilePath(QWidget*, const QString& title, const QString& dir, const QString&) override
+    {
+        suggestedPaths << dir;
+        return nextPath(title);
+    }
+    QString saveFilePath(QWidget*, const QString& title, const QString& suggested, const QString&) override
+    {
+        suggestedPaths << suggested;
+        return nextPath(title);
+    }
+    QStringList textAnswers; ///< typed answers to the next text questions (else the offered text)
+    bool askText(QWidget*, const QString& title, const QString&, QString& text) override
     {
         asked << title;
+        if (!textAnswers.isEmpty())
+            text = textAnswers.takeFirst();
         return true;
     }
     void showError(QWidget*, const QString& title, const QString& html) override

@@ -3,6 +3,7 @@
 #include "session/ViewState.hpp"
 
 #include "common/CsvFile.hpp"
+#include "common/ExportPath.hpp"
 #include "common/Prompts.hpp"
 #include "session/JobProgress.hpp"
 #include "session/ReplaySession.hpp"
@@ -15,6 +16,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -73,7 +75,7 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, ViewState* view, QWidget* p
     connect(m_filter, &QLineEdit::textChanged, this, [this] { m_status->setText(tableStatus()); });
     connect(m_cancelButton, &QPushButton::clicked, this, &AnalysisPanel::cancel);
     connect(m_csv, &QPushButton::clicked, this, [this] {
-        const QString path = prompts().saveFilePath(this, tr("Export analysis as CSV"), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
+        const QString path = askExportPath(this, tr("Export analysis as CSV"), m_session->path(), QStringLiteral("analysis.csv"), tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !exportCsv(path, &error))
             m_status->setText(error);
@@ -157,6 +159,9 @@ void AnalysisPanel::run(const QString& title, Work work)
             self->m_title->setText(title);
             self->m_model->setTable(std::move(*r));
             self->m_view->resizeColumnsToContents();
+            // A new table starts at its top-left, not where the previous one was scrolled to.
+            self->m_view->scrollToTop();
+            self->m_view->horizontalScrollBar()->setValue(0);
             self->m_csv->setEnabled(true);
             self->m_status->setText(self->tableStatus());
             emit self->finished();

@@ -60,11 +60,15 @@ void DivergenceLane::paintEvent(QPaintEvent*)
         return;
     const TimelineAxis& axis = m_timeline->axis();
     const auto& props = m_compare->propertyCounts();
-    const int frames = int(props.size());
+    const auto& ents = m_compare->entityCounts();
+    const int frames = int(std::min(props.size(), ents.size()));
     const int known = std::min(m_compare->comparedUpTo(), frames);
+    // A frame differs when properties or entities do: replays of different games share no
+    // entity, "71 entities, 0 properties differ", and must not leave the lane blank (issue 26 8c).
+    auto differences = [&](int f) { return std::max(props[size_t(f)], ents[size_t(f)]); };
     uint32_t peak = 1;
     for (int f = 0; f < known; ++f)
-        peak = std::max(peak, props[size_t(f)]);
+        peak = std::max(peak, differences(f));
     const double scale = std::sqrt(double(peak));
     // One column per pixel: the largest count among the frames it covers.
     const int firstX = r.left(), lastX = r.right();
@@ -85,7 +89,7 @@ void DivergenceLane::paintEvent(QPaintEvent*)
             anyKnown = true;
             if (m_compare->partnerOf(f) < 0)
                 anyUnpaired = true;
-            most = std::max(most, props[size_t(f)]);
+            most = std::max(most, differences(f));
         }
         if (most > 0) {
             const int h = std::max(2, int(std::lround(double(r.height()) * std::sqrt(double(most)) / scale)));
@@ -108,11 +112,17 @@ void DivergenceLane::paintEvent(QPaintEvent*)
     }
 }
 
+QColor DivergenceLane::divergedColour()
+{
+    return kDiverged;
+}
+
 QString DivergenceLane::toolTipAt(const QPoint& pos) const
 {
     const QRect r = barRect();
     if (pos.x() < r.left())
-        return tr("<b>Divergence</b> from the compared replay: bar height = differing properties at the frame (√ scale); "
+        return tr("<b>Divergence</b> from the compared replay: bar height = differing properties or entities at the frame, whichever is more (√ "
+                  "scale); "
                   "<span style='color:%1'>■</span> differs, hatched: not compared yet, dotted: the other replay has no frame here. "
                   "Go ▸ Next / Previous divergence jump between them.")
             .arg(kDiverged.name());

@@ -21,6 +21,9 @@ public:
 
     /// The tooltip at a point (tests; the ToolTip event shows it).
     QString toolTipAt(const QPoint& pos) const;
+    /// The colour of a diverged frame's bar, and the bars' rectangle (tests).
+    static QColor divergedColour();
+    QRect barRect() const;
     QSize sizeHint() const override { return {800, 14}; }
     QSize minimumSizeHint() const override { return {200, 14}; }
 
@@ -33,7 +36,6 @@ protected:
     bool event(QEvent*) override;
 
 private:
-    QRect barRect() const;
     CompareSession* m_compare;
     ReplaySession* m_session;
     TimelineScrubber* m_timeline;

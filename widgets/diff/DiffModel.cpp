@@ -356,6 +356,22 @@ void DiffFilterProxy::setShowStatus(const QString& status, bool shown)
     invalidateFilter();
 }
 
+bool DiffFilterProxy::isFiltering() const
+{
+    return !m_text.isEmpty() || !m_bucket.isEmpty() || !m_type.isEmpty() || !m_added || !m_removed || !m_changed;
+}
+
+QVariant DiffFilterProxy::data(const QModelIndex& index, int role) const
+{
+    if (role == Qt::DisplayRole && index.column() == DiffModel::DeltaColumn && !index.parent().isValid() && isFiltering()) {
+        const QModelIndex first = index.siblingAtColumn(0);
+        const int shown = rowCount(first), total = sourceModel()->rowCount(mapToSource(first));
+        if (shown < total) // a filter hides some of the entity's changes: say so, not the total
+            return tr("%1 of %2 changes").arg(shown).arg(total);
+    }
+    return QSortFilterProxyModel::data(index, role);
+}
+
 bool DiffFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
 {
     const QModelIndex i = sourceModel()->index(row, 0, parent);

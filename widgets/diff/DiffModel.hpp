@@ -79,6 +79,10 @@ public:
     /// Why the text is not a usable expression (column, expected, did you mean); empty when it is
     /// one, or plain text.
     QString error() const;
+    /// True when rows may be hidden: a text, a bucket or a type set, or a status unticked.
+    bool isFiltering() const;
+    /// An entity row's "n changes" counts the changes the filter shows ("2 of 5 changes").
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;

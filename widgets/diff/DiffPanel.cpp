@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "diff/DiffPanel.hpp"
 
+#include "common/ExportPath.hpp"
 #include "common/Prompts.hpp"
 #include "shell/Theme.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
@@ -128,6 +129,13 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_proxy->setSourceModel(m_model);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(m_proxy, signal, this, [this](const QModelIndex& under) {
+            if (!under.isValid()) // entity rows: the summary counts them
+                updateSummary();
+        });
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &DiffPanel::updateSummary);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, &DiffPanel::updateSummary);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -387,6 +395,8 @@ void DiffPanel::updateSummary()
                     .arg(d->changes.size())
                     .arg(colours.added.name(), colours.removed.name());
         text += tr("  ·  %1 unchanged").arg(t.unchanged);
+        if (m_proxy->isFiltering()) // the counts above are the whole diff's; say what the filter shows
+            text += tr("  ·  <b>showing %1 of %2 entities</b>").arg(m_proxy->rowCount()).arg(m_model->rowCount());
         if (d->omittedChanges)
             text += tr("  ·  %1 element changes not listed").arg(d->omittedChanges);
         if (d->entities.empty())
@@ -544,7 +554,7 @@ void DiffPanel::exportTo(bool json)
     if (!isUpToDate())
         return;
     const QString suggested = QStringLiteral("diff_%1_%2.%3").arg(m_wantA).arg(m_wantB).arg(json ? "json" : "csv");
-    const QString path = prompts().saveFilePath(this, tr("Save diff"), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    const QString path = askExportPath(this, tr("Save diff"), m_session->path(), suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QFile f(path);

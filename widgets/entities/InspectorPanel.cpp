@@ -97,8 +97,10 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::dataChanged, this, &InspectorPanel::updateByteInspector);
     connect(m_model, &QAbstractItemModel::modelReset, this, &InspectorPanel::updateByteInspector);
-    connect(session->viewState(), &ViewState::loadingChanged, m_loading,
-            [this](bool loading) { m_loading->setText(loading ? tr("loading…") : QString()); });
+    connect(session->viewState(), &ViewState::loadingChanged, m_loading, [this](bool loading) {
+        m_loading->setText(loading ? tr("loading…") : QString());
+        m_model->setStale(loading || !m_viewState->frameError().isEmpty());
+    });
     connect(view, &ViewState::shownFrameChanged, this, &InspectorPanel::refresh);
     connect(view, &ViewState::frameFailed, this, &InspectorPanel::refresh); // "frame N is unavailable"
     connect(view, &ViewState::selectionChanged, this, &InspectorPanel::setEntity);
@@ -130,6 +132,9 @@ void InspectorPanel::refresh()
         ? vtx::findEntity(shown.view(), uint32_t(m_entity.bucket), m_entity.uniqueId.toStdString())
         : vtx::ContainerView{};
     static_cast<ChangeDelegate*>(m_view->itemDelegate())->enabled = m_flash;
+    // The values below are the last shown frame's while the asked-for one loads or failed:
+    // dimmed, without change marks (they would claim changes of a frame not on screen).
+    m_model->setStale(m_viewState->isLoading() || !m_viewState->frameError().isEmpty());
     if (!m_entity.isValid()) {
         m_header->setText(tr("Select an entity"));
     } else if (shown.isNull()) {
@@ -233,7 +238,7 @@ void InspectorPanel::updateByteInspector()
     m_bytes->setVisible(bytes.isValid());
     if (!bytes.isValid())
         return;
-    const QString value = i.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
+    const QString value = i.siblingAtColumn(0).data(PropertyTreeModel::CopyTextRole).toString();
     QString title = QStringLiteral("%1 — %2").arg(i.data().toString(), value);
     if (i.data(PropertyTreeModel::BlobRole).toBool())
         title += tr(" (the SDK's blob convention: bytes stored for this Int8 array field)");
@@ -253,7 +258,7 @@ void InspectorPanel::showMenu(const QPoint& pos)
     if (!i.isValid())
         return;
     const QString path = i.data(PropertyTreeModel::PathRole).toString();
-    const QString value = i.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
+    const QString value = i.siblingAtColumn(0).data(PropertyTreeModel::CopyTextRole).toString();
     QMenu menu(this);
     menu.addAction(tr("Copy value"), this, [value] { QApplication::clipboard()->setText(value); });
     menu.addAction(tr("Copy path"), this, [this, path] { QApplication::clipboard()->setText(m_entity.uniqueId + QLatin1Char('.') + path); });
@@ -274,6 +279,14 @@ bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
             event->accept();
             return true;
         }
+    }
+    // → on a leaf has nothing to expand; the tree would scroll sideways instead (issue 26 8k).
+    if (watched == m_view && event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const QModelIndex current = m_view->currentIndex();
+        if (key->key() == Qt::Key_Right && key->modifiers() == Qt::NoModifier && current.isValid() &&
+            !m_view->model()->hasChildren(current.siblingAtColumn(0)))
+            return true;
     }
     return QWidget::eventFilter(watched, event);
 }

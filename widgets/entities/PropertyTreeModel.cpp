@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "entities/PropertyTreeModel.hpp"
 
+#include <QApplication>
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
+#include <QPalette>
 #include <QStringList>
 #include <string_view>
 #include <unordered_map>
@@ -196,8 +198,16 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
         return f;
     }
     case PathRole: return QString::fromStdString(n.path);
+    case CopyTextRole: {
+        const QString text = QString::fromStdString(n.value);
+        return n.quotedText && text.size() >= 2 ? text.mid(1, text.size() - 2) : text;
+    }
     case NumberRole: return n.number ? QVariant(*n.number) : QVariant();
-    case ChangedRole: return m_changed.contains(int(index.internalId()));
+    case ChangedRole: return !m_stale && m_changed.contains(int(index.internalId()));
+    case Qt::ForegroundRole:
+        if (m_stale)
+            return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        return {};
     case AbsentRole: return n.absent;
     case BytesRole: return n.isBytes ? QVariant(QByteArray(reinterpret_cast<const char*>(n.bytes.data()), qsizetype(n.bytes.size()))) : QVariant();
     case UnnamedRole: return n.unnamed;
@@ -209,6 +219,16 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
         return {};
     default: return {};
     }
+}
+
+void PropertyTreeModel::setStale(bool stale)
+{
+    if (stale == m_stale)
+        return;
+    m_stale = stale;
+    if (const int n = int(m_nodes.size()); n > 1)
+        for (int node = 1; node < n; ++node) // every row: marks and colour change everywhere
+            emit dataChanged(indexOfNode(node, 0), indexOfNode(node, ColumnCount - 1), {ChangedRole, Qt::ForegroundRole});
 }
 
 QVariant PropertyTreeModel::headerData(int section, Qt::Orientation orientation, int role) const

@@ -26,6 +26,7 @@ public:
         UnnamedRole, ///< bool: under "Unnamed fields" (data no schema name addresses)
         BlobRole, ///< bool: bytes stored by the SDK's blob convention under this field's name
         DamageRole, ///< QString: why this nested container's values are not the writer's; empty if intact
+        CopyTextRole, ///< QString: the value as Copy value puts it on the clipboard (a string without its quotes)
     };
 
     explicit PropertyTreeModel(QObject* parent = nullptr);
@@ -39,6 +40,10 @@ public:
     /// (FrameIntegrity paths → reason): those nodes and everything under them are marked damaged.
     /// Call after setContainer; cleared by it.
     void setDamage(const QHash<QString, QString>& reasonByPath);
+    /// While another frame loads the values shown are the previous frame's: they are drawn dimmed
+    /// and carry no change marks until the next setContainer (issue 26 8j).
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
     QModelIndex indexOfPath(const QString& path) const;
     const std::vector<vtx::PropertyNode>& nodes() const { return m_nodes; }
 
@@ -56,6 +61,7 @@ private:
     std::vector<vtx::PropertyNode> m_nodes;
     std::vector<int> m_row; ///< row of each node under its parent
     QSet<int> m_changed;
+    bool m_stale = false;
     QHash<int, QString> m_damage; ///< node -> reason, for damaged containers and their descendants
 };
 

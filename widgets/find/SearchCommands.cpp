@@ -150,9 +150,12 @@ void SearchCommands::goToDialog()
     if (!prompts().askText(m_window, tr("Go to"), tr("Frame number, or time in seconds (e.g. 12.5s):"), text))
         return;
     const auto target = GoToTarget::parse(text);
-    if (!target)
+    if (!target) {
         emit message(tr("Not a frame or time: %1").arg(text), 5000);
-    else if (target->kind == GoToTarget::Kind::Seconds)
+        return;
+    }
+    emit message({}, 0); // an earlier "Not a frame or time" must not outlive a go-to that worked
+    if (target->kind == GoToTarget::Kind::Seconds)
         emit seekRequested(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
     else
         emit seekRequested(target->frame);

@@ -46,17 +46,36 @@ QRectF MapScene::worldBounds() const
     return QRectF(QPointF(x0, y0), QPointF(x1, y1));
 }
 
+std::vector<int> MapScene::glyphsAt(const MapViewport& vp, QPointF pixel, double radiusPx) const
+{
+    // Top first: the selection (drawn over everything), then the paint order backwards.
+    std::vector<int> under;
+    auto within = [&](size_t i) {
+        const QPointF d = vp.toPixel(glyphs[i].world) - pixel;
+        return QPointF::dotProduct(d, d) <= radiusPx * radiusPx;
+    };
+    if (selected >= 0 && size_t(selected) < glyphs.size() && within(size_t(selected)))
+        under.push_back(selected);
+    for (size_t i = glyphs.size(); i-- > 0;)
+        if (int(i) != selected && within(i))
+            under.push_back(int(i));
+    return under;
+}
+
 int MapScene::glyphAt(const MapViewport& vp, QPointF pixel, double radiusPx) const
 {
+    // On a glyph: what is drawn on top there (issue 26 8b: a player standing on the weapon it
+    // carries was picked as the weapon, the first of two at the same distance). Beside every
+    // glyph: the nearest within the radius, the upper one on a tie.
+    if (const std::vector<int> on = glyphsAt(vp, pixel, MapRenderer::kGlyphRadius + 1); !on.empty())
+        return on.front();
     int best = -1;
     double bestD = radiusPx * radiusPx;
-    for (size_t i = 0; i < glyphs.size(); ++i) {
-        const QPointF d = vp.toPixel(glyphs[i].world) - pixel;
-        const double dd = QPointF::dotProduct(d, d);
-        // The selected entity wins ties: it is drawn on top.
-        if (dd < bestD || (dd <= bestD && int(i) == selected)) {
+    for (int i : glyphsAt(vp, pixel, radiusPx)) {
+        const QPointF d = vp.toPixel(glyphs[size_t(i)].world) - pixel;
+        if (const double dd = QPointF::dotProduct(d, d); best < 0 || dd < bestD) {
             bestD = dd;
-            best = int(i);
+            best = i;
         }
     }
     return best;

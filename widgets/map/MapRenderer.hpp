@@ -103,7 +103,10 @@ struct MapScene {
 
     /// Bounds of every glyph, ghost and trail point (null when empty).
     QRectF worldBounds() const;
-    /// The glyph under `pixel` (nearest within `radiusPx`), or -1.
+    /// Every glyph within `radiusPx` of `pixel`, the one drawn on top first.
+    std::vector<int> glyphsAt(const MapViewport& vp, QPointF pixel, double radiusPx = 8) const;
+    /// The glyph a click at `pixel` takes: the one drawn on top under it, else the nearest
+    /// within `radiusPx`; -1 when none.
     int glyphAt(const MapViewport& vp, QPointF pixel, double radiusPx = 8) const;
     /// The ghost whose A→B arrow passes within `radiusPx` of `pixel`, or -1.
     int arrowAt(const MapViewport& vp, QPointF pixel, double radiusPx = 4) const;

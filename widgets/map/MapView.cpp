@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "map/MapView.hpp"
 
+#include "common/ExportPath.hpp"
 #include "common/Prompts.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -203,7 +204,16 @@ bool MapCanvas::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QPointF at = help->pos();
-        if (const int a = m_scene.comparing && m_scene.glyphAt(m_vp, at) < 0 ? m_scene.arrowAt(m_vp, at) : -1; a >= 0) {
+        // Everything under the cursor, top first, the one a click takes marked: entities share
+        // places (a player and the weapon it carries).
+        if (const std::vector<int> under = m_scene.glyphsAt(m_vp, at); !under.empty()) {
+            const int clicked = m_scene.glyphAt(m_vp, at);
+            QStringList lines;
+            for (int g : under)
+                lines << (under.size() > 1 && g == clicked ? tr("%1 — a click selects this").arg(m_scene.glyphs[size_t(g)].name)
+                                                           : m_scene.glyphs[size_t(g)].name);
+            QToolTip::showText(help->globalPos(), lines.join(QLatin1Char('\n')), this);
+        } else if (const int a = m_scene.comparing ? m_scene.arrowAt(m_vp, at) : -1; a >= 0) {
             const MapGhost& g = m_scene.ghosts[size_t(a)];
             QToolTip::showText(help->globalPos(), tr("%1 moved %2 %3\nΔ %4").arg(g.name).arg(g.distance, 0, 'g', 6).arg(m_scene.unitName, g.delta),
                                this);
@@ -996,7 +1006,7 @@ bool MapView::exportPng(const QString& path)
 
 void MapView::chooseExport()
 {
-    const QString path = prompts().saveFilePath(this, tr("Export map view"), QStringLiteral("map.png"), tr("PNG images (*.png)"));
+    const QString path = askExportPath(this, tr("Export map view"), m_session->path(), QStringLiteral("map.png"), tr("PNG images (*.png)"));
     if (!path.isEmpty())
         exportPng(path);
 }

@@ -16,6 +16,7 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     : QObject(parent), m_bar(bar), m_banner(banner), m_session(session), m_view(session->viewState()), m_settings(settings)
 {
     m_frame = new QLabel(bar);
+    m_frame->setObjectName("frameLabel");
     m_time = new QLabel(bar);
     m_latency = new QLabel(bar);
     m_cache = new QLabel(bar);
@@ -34,7 +35,14 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     connect(session, &ReplaySession::opening, this, [this](const QString& p) { showMessage(tr("Opening %1…").arg(p)); });
     connect(session, &ReplaySession::opened, this, [this] {
         m_followError.clear();
-        showMessage(tr("Opened %1").arg(m_session->path()), 5000);
+        const auto& f = m_session->file();
+        // "Opened" alone would hide that recovery found nothing (issue 26 8e).
+        if (f && f->isRecovered() && f->frameCount() == 0)
+            showMessage(tr("Opened %1: no complete chunk, nothing to show").arg(m_session->path()), 8000);
+        else if (f && f->isRecovered())
+            showMessage(tr("Opened %1: recovered %n frame(s) of an incomplete recording", nullptr, f->frameCount()).arg(m_session->path()), 8000);
+        else
+            showMessage(tr("Opened %1").arg(m_session->path()), 5000);
         refresh();
     });
     connect(session, &ReplaySession::closed, this, &StatusPresenter::refresh);
@@ -107,6 +115,15 @@ void StatusPresenter::showFilterError(const QString& error)
         clearMessage(); // the error of a half-typed expression is gone
 }
 
+QString StatusPresenter::frameText(int frame, int frameCount)
+{
+    // Frames count from 0: "frame 10655 / 10656" read as one short of the end (issue 26 8k), so
+    // the range is named instead of the count.
+    if (frameCount <= 0)
+        return tr("no frames");
+    return tr("frame %1 of 0–%2").arg(frame).arg(frameCount - 1);
+}
+
 void StatusPresenter::refresh()
 {
     updateBanner();
@@ -122,7 +139,7 @@ void StatusPresenter::updateLabels()
         return;
     }
     const int f = m_view->requestedFrame();
-    m_frame->setText(tr("frame %1 / %2").arg(f).arg(m_session->frameCount()));
+    m_frame->setText(frameText(f, m_session->frameCount()));
     m_time->setText(statusTimeText(*m_session->file(), f, m_settings->timeUnit()));
     m_latency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
 }
@@ -133,9 +150,17 @@ void StatusPresenter::updateBanner()
     QString text;
     if (!f) {
         text.clear();
+    } else if (f->isRecovered() && f->frameCount() == 0) {
+        // Recovery found no complete chunk: there is no frame to be unavailable (issue 26 8e).
+        text = tr("Nothing to show: this incomplete recording holds no complete chunk — %1").arg(QString::fromStdString(f->recovery().summary()));
     } else if (!m_view->frameError().isEmpty()) {
-        // The frame on screen is older than the playhead: say so first.
-        text = tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
+        // The frame on screen is older than the playhead: say so first — and only call the rest
+        // of the file fine when it was read whole.
+        text = f->isRecovered()
+            ? tr("Frame %1 is unavailable: %2. Incomplete recording: %3")
+                  .arg(m_view->requestedFrame())
+                  .arg(m_view->frameError(), QString::fromStdString(f->recovery().summary()))
+            : tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {

@@ -27,6 +27,8 @@ public:
 
     /// A transient message (0: until the next one).
     void showMessage(const QString& text, int timeoutMs = 0);
+    /// The status bar's frame text: "frame 12 of 0–10655".
+    static QString frameText(int frame, int frameCount);
     QString currentMessage() const;
     void clearMessage();
 

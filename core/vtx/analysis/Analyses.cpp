@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "vtx/analysis/Analyses.hpp"
 
+#include "vtx/base/NumberText.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -34,12 +36,9 @@ std::string cellText(const AnalysisTable::Cell& cell)
 {
     if (const auto* i = std::get_if<int64_t>(&cell))
         return std::to_string(*i);
-    if (const auto* d = std::get_if<double>(&cell)) {
-        std::ostringstream s;
-        s.precision(17);
-        s << *d;
-        return s.str();
-    }
+    if (const auto* d = std::get_if<double>(&cell))
+        return formatDouble(*d); // shortest text that reads back exactly, as the JSON writes
+
     if (const auto* t = std::get_if<std::string>(&cell))
         return *t;
     return {};

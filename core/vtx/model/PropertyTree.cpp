@@ -133,7 +133,10 @@ private:
     void value(int p, const std::string& n, const std::string& t, int32_t, int64_t v, int) { add(p, n, t, std::to_string(v), double(v)); }
     void value(int p, const std::string& n, const std::string& t, int32_t, float v, int) { add(p, n, t, formatFloat(v), double(v)); }
     void value(int p, const std::string& n, const std::string& t, int32_t, double v, int) { add(p, n, t, formatDouble(v), v); }
-    void value(int p, const std::string& n, const std::string& t, int32_t, std::string_view v, int) { add(p, n, t, quoted(v)); }
+    void value(int p, const std::string& n, const std::string& t, int32_t, std::string_view v, int)
+    {
+        nodes[size_t(add(p, n, t, quoted(v)))].quotedText = true;
+    }
     void value(int p, const std::string& n, const std::string& t, int32_t, const Vec3& v, int)
     {
         const int id = add(p, n, t, formatValue(Value::ofVector(v)));

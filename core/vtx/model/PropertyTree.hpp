@@ -20,6 +20,7 @@ struct PropertyNode {
     std::string path; ///< full path from the entity
     std::string type; ///< "Float", "Vector", "Int32[4]", "Weapon", "map<Weapon>" ...
     std::string value; ///< display text; empty for containers with children
+    bool quotedText = false; ///< a string value, shown in quotes (copied without them)
     std::optional<double> number; ///< numeric value when the node is a number (plottable)
     bool absent = false;
     /// Byte data (a byte array, or an Int8-array field's bytes stored by the SDK's blob

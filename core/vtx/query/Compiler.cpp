@@ -232,9 +232,10 @@ public:
     {
         m_tokens = tokenize(m_text);
         if (m_tokens.back().kind == TokenKind::Error) {
-            // Everything before the bad token is fine; report the bad token itself.
+            // Everything before the bad token is fine; report the bad token itself, in the
+            // lexer's own words (each a whole phrase: "a number followed by letters").
             const Token& t = m_tokens.back();
-            return failAt(t.offset, t.text.starts_with("unexpected") ? t.text : "unexpected " + t.text, error);
+            return failAt(t.offset, t.text, error);
         }
         if (peek().kind == TokenKind::End)
             return failAt(0, "empty expression: expected a condition such as Health < 20", error);

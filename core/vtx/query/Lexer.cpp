@@ -123,7 +123,7 @@ std::vector<Token> tokenize(std::string_view text)
                 push(TokenKind::Equal, start);
             } else {
                 ++i;
-                push(TokenKind::Error, start, "'=' (comparison is '==')");
+                push(TokenKind::Error, start, "unexpected '=' (comparison is '==')");
                 return out;
             }
             continue;
@@ -138,7 +138,7 @@ std::vector<Token> tokenize(std::string_view text)
                 continue;
             }
             ++i;
-            push(TokenKind::Error, start, c == '&' ? "'&' (and is '&&')" : "'|' (or is '||')");
+            push(TokenKind::Error, start, c == '&' ? "unexpected '&' (and is '&&')" : "unexpected '|' (or is '||')");
             return out;
         case '-':
             ++i;
