@@ -88,6 +88,16 @@ int usage(const std::string& message)
     return 2;
 }
 
+/// "bad option --epsilon -1"
+int badOption(const std::string& option, const std::string& value)
+{
+    std::string message = "bad option ";
+    message += option;
+    message += ' ';
+    message += value;
+    return usage(message);
+}
+
 bool parseInt(const std::string& s, long long& out)
 {
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -223,7 +233,7 @@ int cmdDiff(const std::vector<std::string>& args)
             opt.only.push_back({static_cast<uint32_t>(bi), val.substr(colon + 1)});
             continue;
         }
-        return usage("bad option " + o + " " + val);
+        return badOption(o, val);
     }
     auto fa = f.frame(a);
     if (!fa)
@@ -304,9 +314,7 @@ int cmdDiverge(const std::vector<std::string>& args)
             opt.alignment = val == "frame" ? vtx::Alignment::Frame : vtx::Alignment::Time;
         else if (o == "--offset" && parseInt(val, n))
             opt.offset = n;
-        else if (o == "--epsilon" && parseDouble(val, opt.tolerance.absolute))
-            continue;
-        else if (o == "--relative" && parseDouble(val, opt.tolerance.relative))
+        else if ((o == "--epsilon" && parseDouble(val, opt.tolerance.absolute)) || (o == "--relative" && parseDouble(val, opt.tolerance.relative)))
             continue;
         else if (o == "--ignore")
             opt.ignore.push_back(val);
@@ -318,7 +326,7 @@ int cmdDiverge(const std::vector<std::string>& args)
         } else if (o == "--junit" && !val.empty())
             junit = val;
         else
-            return usage("bad option " + o + " " + val);
+            return badOption(o, val);
     }
     if (baseline) {
         if (files.empty())
@@ -466,7 +474,7 @@ int cmdGenerate(const std::vector<std::string>& args)
         } else if (a == "--blobs" && (val == "on" || val == "off")) {
             opt.blobPayloads = val == "on";
         } else {
-            return usage("bad option " + a + " " + val);
+            return badOption(a, val);
         }
     }
     auto stats = vtxgen::generateReplay(args[1], opt);

@@ -283,7 +283,7 @@ private slots:
                     c.structs.push_back(weapon);
                 FrameData frame;
                 frame.buckets.push_back({{"p0"}, {c}, {}});
-                if (Status st = (*w)->addFrame(std::move(frame), f * 1000, f * 1000); !st)
+                if (Status st = (*w)->addFrame(std::move(frame), int64_t(f) * 1000, int64_t(f) * 1000); !st)
                     qFatal("%s", st.message().c_str());
             }
             if (auto st = (*w)->finish(); !st)

@@ -63,7 +63,7 @@ inline PropertyContainerData player(int32_t frame, int p, bool withArmor)
 
 inline std::string writeReplay(const QTemporaryDir& dir, const std::string& name, const ReplaySpec& spec)
 {
-    const std::string path = dir.path().toStdString() + "/" + name;
+    std::string path = dir.path().toStdString() + "/" + name;
     ReplayHeader header;
     header.schemaJson = playerSchema(spec.withArmor);
     header.replayName = name;
