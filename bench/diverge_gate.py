@@ -44,7 +44,8 @@ def host() -> dict:
 
 
 def timed(cmd) -> tuple:
-    """Wall seconds, peak RSS (MB) of this child alone (wait4), exit code and stdout."""
+    """Wall seconds, peak RSS (MB) and CPU seconds (user + system) of this child alone (wait4),
+    exit code and stdout."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
@@ -52,7 +53,7 @@ def timed(cmd) -> tuple:
         wall = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        return wall, usage.ru_maxrss / 1024, p.returncode, out.read()
+        return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, p.returncode, out.read()
 
 
 def generate(cli, out, frames, *extra):
@@ -95,16 +96,18 @@ def main() -> int:
         generated_s = time.perf_counter() - started
 
         times = {1: [], 2: []}
+        cpu = {1: [], 2: []}
         rss = {1: 0.0, 2: 0.0}
         outputs = {}
         load_before = os.getloadavg()
         for rep in range(args.repeat):
             for jobs in ((1, 2) if rep % 2 == 0 else (2, 1)):
-                wall, peak, code, out = timed([args.cli, "diverge", "--baseline", gold, *runs, "--jobs", str(jobs), "--json"])
+                wall, peak, cpu_s, code, out = timed([args.cli, "diverge", "--baseline", gold, *runs, "--jobs", str(jobs), "--json"])
                 if code != 1:
                     print(f"unexpected exit code {code} (expected 1: some runs diverge)", file=sys.stderr)
                     return 2
                 times[jobs].append(wall)
+                cpu[jobs].append(cpu_s)
                 rss[jobs] = max(rss[jobs], peak)
                 outputs.setdefault(jobs, out)
         load_after = os.getloadavg()
@@ -123,12 +126,14 @@ def main() -> int:
         for jobs in (1, 2):
             ts = ", ".join(f"{t:.2f}" for t in times[jobs])
             print(f"--jobs {jobs}: median {statistics.median(times[jobs]):.2f} s  (each: {ts})  "
-                  f"{total_mb / statistics.median(times[jobs]):.0f} MB of runs/s; peak RSS {rss[jobs]:.0f} MB")
+                  f"{total_mb / statistics.median(times[jobs]):.0f} MB of runs/s; CPU {statistics.median(cpu[jobs]):.2f} s "
+                  f"(= {statistics.median(cpu[jobs]) / statistics.median(times[jobs]):.2f} cores busy); peak RSS {rss[jobs]:.0f} MB")
         ratio = med1 / med2
         print(f"speed-up --jobs 2 vs --jobs 1: {ratio:.2f}x (target >= 1.7x); same report: yes")
         print(f"generation {generated_s:.0f} s, whole bench {time.perf_counter() - started:.0f} s")
         print(json.dumps({"bench": "diverge_gate", "host": h, "runs": len(runs), "frames": args.frames, "run_mb": round(size_mb, 2),
-                          "jobs1_s": times[1], "jobs2_s": times[2], "ratio": round(ratio, 3),
+                          "jobs1_s": times[1], "jobs2_s": times[2], "jobs1_cpu_s": cpu[1], "jobs2_cpu_s": cpu[2],
+                          "ratio": round(ratio, 3),
                           "load_before": load_before[0], "load_after": load_after[0]}))
         return 0
     finally:
