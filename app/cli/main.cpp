@@ -4,6 +4,8 @@
 
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/Diverge.hpp"
+#include "vtx/diff/DivergeGate.hpp"
+#include "vtx/export/InfoText.hpp"
 #include "vtx/export/JsonExport.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/integrity/Validate.hpp"
@@ -16,19 +18,25 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
 const char* kUsage = R"(usage: vtxscope-cli [-v] COMMAND ...
 
 commands:
-  info FILE                 header, schema summary, seek table, times, events, per-type hash trust
-                            (from the first, middle and last chunk), problems
-  frame FILE N              every entity of frame N with named property values
+  info FILE [--json]        header, schema summary, seek table, times, events, per-type hash trust
+                            (from the first, middle and last chunk), problems; a summary for a
+                            person on a terminal, JSON with --json or when stdout is not a terminal
+  frame FILE N              every entity of frame N with named property values; N is a frame
+                            number or "last"
   diff FILE A B [--json] [--epsilon E] [--relative R] [--ignore NAME]... [--only BUCKET:ID]... [--no-hash]
                             what changed from frame A to frame B (entities matched by unique id);
                             A and B are frame numbers or "last"; text report, or JSON with --json
@@ -36,15 +44,28 @@ commands:
                             where two runs diverge: frames paired by index or by game time (B's last
                             frame at or before A's time), B shifted by N frames or N game-time ticks;
                             types and properties matched by name; first divergent frame, per-frame
-                            counts, per property the largest deviation; exit 0 when the runs agree
-                            within tolerance, 1 when they diverge, 2 on error
+                            counts, per property the largest deviation (in frames and in
+                            entity-frames); exit 0 when the runs agree within tolerance, 1 when
+                            they diverge, 2 on error
+  diverge --baseline GOLD RUN... [--jobs N] [--junit FILE] [--json] [same options as above]
+                            regression gate: every RUN compared with GOLD, N runs at once (default:
+                            the hardware threads; one core each), results in the order of the RUN
+                            arguments; a line per run (JSON with --json); --junit writes a JUnit
+                            XML report (a test case per run: a diverging run is a failure naming
+                            the first divergent frame, entity, property, both values and the
+                            deviation; an unreadable run is an error with its code). A run with
+                            another frame count diverges (frame alignment, no offset); a run
+                            without a usable footer (recovered) is an error. Exit 2 when GOLD or
+                            any run cannot be read or on bad usage, else 1 when any run diverges,
+                            else 0 (an error decides over a divergence; the reports list both)
   query FILE EXPR [--from A] [--to B] [--json]
                             frames where the expression holds and, per frame, the entities it
                             matches (README "Query language"); A and B are frame numbers or "last";
                             a bad expression prints its column and what was expected (JSON with
                             --json) and exits 2
   validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...); known
-                            writer quirks are "info" lines, not problems; exit 1 when a problem is found
+                            writer quirks are "info" lines, not problems; per-type counts keyed by
+                            type name (type_ids maps names to ids); exit 1 when a problem is found
   generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L] [--hashes spec|sdk] [--blobs on|off]
                             write a synthetic replay; KIND is demo, cs2 or rl; --hashes: content_hash
                             as the spec says or as the SDK v0.2.0 writer does (default sdk for cs2);
@@ -65,6 +86,16 @@ int usage(const std::string& message)
 {
     std::fprintf(stderr, "vtxscope-cli: %s\n%s", message.c_str(), kUsage);
     return 2;
+}
+
+/// "bad option --epsilon -1"
+int badOption(const std::string& option, const std::string& value)
+{
+    std::string message = "bad option ";
+    message += option;
+    message += ' ';
+    message += value;
+    return usage(message);
 }
 
 bool parseInt(const std::string& s, long long& out)
@@ -89,26 +120,44 @@ vtx::Result<std::shared_ptr<vtx::ReplayFile>> openReplay(const std::string& path
 
 int cmdInfo(const std::vector<std::string>& args)
 {
-    if (args.size() != 1)
+    std::vector<std::string> files;
+    bool json = false;
+    for (const std::string& a : args) {
+        if (a == "--json")
+            json = true;
+        else if (a.starts_with("--"))
+            return usage("bad option " + a);
+        else
+            files.push_back(a);
+    }
+    if (files.size() != 1)
         return usage("info takes exactly one FILE");
-    auto file = openReplay(args[0]);
+    auto file = openReplay(files[0]);
     if (!file)
         return fail(file.message());
     (*file)->gatherHashEvidence(); // first, middle and last chunk: the stored-hash verdicts
-    print(vtx::infoJson(**file));
+    // A person at a terminal reads the summary; a pipe or a file (scripts, tests) gets JSON.
+    if (json || !isatty(STDOUT_FILENO))
+        print(vtx::infoJson(**file));
+    else
+        std::cout << vtx::infoText(**file);
     return 0;
 }
 
 int cmdFrame(const std::vector<std::string>& args)
 {
+    if (args.size() != 2)
+        return usage("frame takes FILE and a frame number or \"last\"");
     long long n = 0;
-    if (args.size() != 2 || !parseInt(args[1], n))
-        return usage("frame takes FILE and a frame number");
+    if (args[1] != "last" && !parseInt(args[1], n))
+        return usage("frame takes FILE and a frame number or \"last\"");
     auto file = openReplay(args[0]);
     if (!file)
         return fail(file.message());
+    if (args[1] == "last")
+        n = (*file)->frameCount() - 1;
     if (n < 0 || n >= (*file)->frameCount())
-        return fail(args[0] + ": frame " + args[1] + " is out of range (0.." + std::to_string((*file)->frameCount() - 1) + ")");
+        return fail(args[0] + ": frame " + args[1] + " is out of range (0.." + std::to_string((*file)->frameCount() - 1) + " or last)");
     auto frame = (*file)->frame(static_cast<int32_t>(n));
     if (!frame)
         return fail(frame.message());
@@ -184,7 +233,7 @@ int cmdDiff(const std::vector<std::string>& args)
             opt.only.push_back({static_cast<uint32_t>(bi), val.substr(colon + 1)});
             continue;
         }
-        return usage("bad option " + o + " " + val);
+        return badOption(o, val);
     }
     auto fa = f.frame(a);
     if (!fa)
@@ -200,6 +249,39 @@ int cmdDiff(const std::vector<std::string>& args)
     return 0;
 }
 
+/// `diverge --baseline GOLD RUN...`: the regression gate (vtx/diff/DivergeGate.hpp).
+int runDivergeGate(const std::string& baselinePath, const std::vector<std::string>& runs, const vtx::GateOptions& options,
+                   const std::string& junitPath, bool json)
+{
+    std::vector<vtx::GateRun> results;
+    auto baseline = openReplay(baselinePath);
+    if (!baseline || (*baseline)->isRecovered()) {
+        const vtx::RunError e = baseline ? vtx::RunError{"recovered", "baseline", baselinePath + ": " + (*baseline)->recovery().summary()}
+                                         : vtx::RunError{vtx::errcName(baseline.code()), "baseline", baseline.message()};
+        std::fprintf(stderr, "vtxscope-cli: baseline: %s\n", e.message.c_str());
+        results = vtx::baselineFailed(runs, e);
+    } else {
+        // Printed as each run's result becomes final, in the order of the arguments.
+        results = vtx::runGate(**baseline, runs, options, [json](size_t, const vtx::GateRun& run) {
+            if (!json)
+                std::cout << vtx::gateRunText(run) << std::flush;
+        });
+    }
+    if (!junitPath.empty()) {
+        std::ofstream out(junitPath, std::ios::binary | std::ios::trunc);
+        out << vtx::gateJunit(results, baselinePath, options);
+        if (!out.flush()) {
+            std::fprintf(stderr, "vtxscope-cli: %s: cannot write the JUnit report\n", junitPath.c_str());
+            return 2;
+        }
+    }
+    if (json)
+        print(vtx::gateJson(results, baselinePath, options));
+    else
+        std::cout << vtx::gateSummaryText(results);
+    return vtx::gateExitCode(results);
+}
+
 int cmdDiverge(const std::vector<std::string>& args)
 {
     // Exit 1 means "the runs diverge", so every failure here is 2 (a CI check must tell them apart).
@@ -207,12 +289,19 @@ int cmdDiverge(const std::vector<std::string>& args)
         std::fprintf(stderr, "vtxscope-cli: %s\n", message.c_str());
         return 2;
     };
-    if (args.size() < 2)
-        return usage("diverge takes two files A and B");
-    vtx::DivergeOptions opt;
+    vtx::GateOptions gate;
+    vtx::DivergeOptions& opt = gate.diverge;
     bool json = false;
-    for (size_t i = 2; i < args.size(); ++i) {
+    std::optional<std::string> baseline;
+    std::string junit;
+    bool jobsGiven = false;
+    std::vector<std::string> files;
+    for (size_t i = 0; i < args.size(); ++i) {
         const std::string& o = args[i];
+        if (!o.starts_with("--")) {
+            files.push_back(o);
+            continue;
+        }
         if (o == "--json") {
             json = true;
             continue;
@@ -225,19 +314,33 @@ int cmdDiverge(const std::vector<std::string>& args)
             opt.alignment = val == "frame" ? vtx::Alignment::Frame : vtx::Alignment::Time;
         else if (o == "--offset" && parseInt(val, n))
             opt.offset = n;
-        else if (o == "--epsilon" && parseDouble(val, opt.tolerance.absolute))
-            continue;
-        else if (o == "--relative" && parseDouble(val, opt.tolerance.relative))
+        else if ((o == "--epsilon" && parseDouble(val, opt.tolerance.absolute)) || (o == "--relative" && parseDouble(val, opt.tolerance.relative)))
             continue;
         else if (o == "--ignore")
             opt.ignore.push_back(val);
+        else if (o == "--baseline" && !baseline)
+            baseline = val;
+        else if (o == "--jobs" && parseInt(val, n) && n >= 1 && n <= 1024) {
+            gate.jobs = unsigned(n);
+            jobsGiven = true;
+        } else if (o == "--junit" && !val.empty())
+            junit = val;
         else
-            return usage("bad option " + o + " " + val);
+            return badOption(o, val);
     }
+    if (baseline) {
+        if (files.empty())
+            return usage("diverge --baseline GOLD takes one or more RUN files");
+        return runDivergeGate(*baseline, files, gate, junit, json);
+    }
+    if (jobsGiven || !junit.empty())
+        return usage("--jobs and --junit belong to diverge --baseline GOLD RUN...");
+    if (files.size() != 2)
+        return usage("diverge takes two files A and B (or --baseline GOLD RUN...)");
     // Opened (and, in diverge(), decoded) side by side.
     vtx::Result<std::shared_ptr<vtx::ReplayFile>> fileB = vtx::Error{};
-    std::thread openB([&] { fileB = openReplay(args[1]); });
-    auto fileA = openReplay(args[0]);
+    std::thread openB([&] { fileB = openReplay(files[1]); });
+    auto fileA = openReplay(files[0]);
     openB.join();
     if (!fileA)
         return error(fileA.message());
@@ -247,7 +350,7 @@ int cmdDiverge(const std::vector<std::string>& args)
     if (!report)
         return error(report.message());
     if (json)
-        print(vtx::divergeJson(*report, args[0], args[1]));
+        print(vtx::divergeJson(*report, files[0], files[1]));
     else
         std::cout << vtx::divergeText(*report);
     return report->diverged() ? 1 : 0;
@@ -334,7 +437,7 @@ int cmdValidate(const std::vector<std::string>& args)
     if (!file)
         return fail(file.message());
     const vtx::ValidationReport report = vtx::validate(**file);
-    print(vtx::validationJson(report));
+    print(vtx::validationJson(report, (*file)->schema()));
     return report.problems.empty() ? 0 : 1;
 }
 
@@ -371,7 +474,7 @@ int cmdGenerate(const std::vector<std::string>& args)
         } else if (a == "--blobs" && (val == "on" || val == "off")) {
             opt.blobPayloads = val == "on";
         } else {
-            return usage("bad option " + a + " " + val);
+            return badOption(a, val);
         }
     }
     auto stats = vtxgen::generateReplay(args[1], opt);

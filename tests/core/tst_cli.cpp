@@ -6,8 +6,11 @@
 
 #include <QFile>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <map>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -237,6 +240,76 @@ private slots:
         QTest::newRow("query from after to") << QStringList{"query", demo(), "Health < 5", "--from", "50", "--to", "10"} << 2 << "is after --to";
         QTest::newRow("query bad option") << QStringList{"query", demo(), "Health < 5", "--frm", "1"} << 2 << "bad option --frm";
         QTest::newRow("bad kind") << QStringList{"generate", "nope", "/tmp/x.vtx"} << 2 << "unknown replay kind";
+        QTest::newRow("info bad option") << QStringList{"info", demo(), "--jsn"} << 2 << "bad option --jsn";
+        QTest::newRow("frame last of nothing") << QStringList{"frame", demo(), "lastt"} << 2 << "a frame number or \"last\"";
+    }
+
+    // Issue 26 8i: `frame FILE last` is accepted as `diff` and `query` accept it.
+    void frameLast()
+    {
+        const Run last = run({"frame", demo(), "last"});
+        QCOMPARE(last.exitCode, 0);
+        const Run numbered = run({"frame", demo(), "1799"});
+        QCOMPARE(numbered.exitCode, 0);
+        QCOMPARE(last.out, numbered.out);
+        QCOMPARE(nlohmann::json::parse(last.out.toStdString())["frame"].get<int>(), 1799);
+    }
+
+    // Issue 26 8i: `validate` keys per-type figures by the schema's type names; `type_ids` keeps
+    // the numeric index for each name.
+    void validateKeysTypesByName()
+    {
+        const Run info = run({"info", demo()});
+        QCOMPARE(info.exitCode, 0);
+        std::map<std::string, int> ids; // name -> type id, from the schema
+        const auto schema = nlohmann::json::parse(info.out.toStdString())["schema"];
+        for (const auto& t : schema["structs"])
+            ids[t["name"].get<std::string>()] = t["type_id"].get<int>();
+        const Run r = run({"validate", demo()});
+        QVERIFY2(r.exitCode == 0 || r.exitCode == 1, r.err.constData());
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QVERIFY(!j["entities_per_type_total"].empty());
+        QVERIFY(j.contains("type_ids"));
+        for (const char* section : {"entities_per_type_total", "hash_variants_per_type"})
+            for (auto it = j[section].begin(); it != j[section].end(); ++it) {
+                QVERIFY2(ids.contains(it.key()), (std::string(section) + ": " + it.key()).c_str());
+                QCOMPARE(j["type_ids"][it.key()].get<int>(), ids[it.key()]);
+            }
+        for (auto it = j["hash_variants_per_type"].begin(); it != j["hash_variants_per_type"].end(); ++it)
+            QCOMPARE(it.value()["type_id"].get<int>(), ids[it.key()]);
+        QCOMPARE(j["entities_per_type_total"]["Player"].get<int64_t>(), int64_t(1800 * 6));
+    }
+
+    // Issue 26 8i: `info` on a terminal is a summary for a person; with --json, or piped (every
+    // other test here pipes), JSON. util-linux `script` gives the command a pseudo-terminal.
+    void infoOnTerminal_data()
+    {
+        QTest::addColumn<bool>("json");
+        QTest::newRow("terminal") << false;
+        QTest::newRow("terminal --json") << true;
+    }
+    void infoOnTerminal()
+    {
+        QFETCH(bool, json);
+        const QString script = QStandardPaths::findExecutable("script");
+        if (script.isEmpty())
+            QSKIP("util-linux `script` is not installed (Debian: bsdutils)");
+        const QString command = "'" + QString::fromStdString(vtxtest::cliPath()) + "' info '" + demo() + "'" + (json ? " --json" : "");
+        QProcess p;
+        p.start(script, {"-qec", command, "/dev/null"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QByteArray out = p.readAllStandardOutput().replace("\r\n", "\n");
+        const auto j = nlohmann::json::parse(out.toStdString(), nullptr, false);
+        if (json) {
+            QVERIFY2(!j.is_discarded(), out.constData());
+            QCOMPARE(j["total_frames"].get<int>(), 1800);
+            return;
+        }
+        QVERIFY2(j.is_discarded(), out.constData()); // not JSON
+        for (const char* line :
+             {"demo.vtx: ", "1800 frames in 8 chunks", "15 events (first: RoundStart", "2 gaps, 1 segment", "Player (29)", "--json"})
+            QVERIFY2(out.contains(line), (std::string(line) + " missing from:\n" + out.toStdString()).c_str());
     }
     void errors()
     {

@@ -6,8 +6,9 @@
 
 #include "TestSupport.hpp"
 
+#include "PlayerReplays.hpp"
+
 #include "vtx/diff/Diverge.hpp"
-#include "vtx/file/ReplayWriter.hpp"
 
 #include <QFile>
 #include <QProcess>
@@ -17,97 +18,9 @@
 #include <functional>
 
 using namespace vtx;
+using namespace vtxtest::players;
 
 namespace {
-
-std::string field(const std::string& name, const std::string& type, const std::string& container = "None", const std::string& structType = "")
-{
-    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":")" + container + R"(","structType":")" + structType +
-        R"(","keyId":"None"})";
-}
-
-/// Player {Position, [Armor,] Health, Ammo, Name}: Armor before Health moves Health's float slot,
-/// so a file with Armor has a different layout and is compared by name.
-std::string playerSchema(bool withArmor)
-{
-    std::string values = field("Position", "Vector") + ",";
-    if (withArmor)
-        values += field("Armor", "Float") + ",";
-    values += field("Health", "Float") + "," + field("Ammo", "Int32") + "," + field("Name", "String");
-    return R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + values + "]}]}";
-}
-
-constexpr int kPlayers = 3;
-
-/// What a perturbation does to frame `frame` of player `player`'s data before it is written.
-using Perturb = std::function<void(int32_t frame, int player, PropertyContainerData&)>;
-
-struct ReplaySpec {
-    Backend backend = Backend::FlatBuffers;
-    int32_t frames = 100;
-    int32_t chunkFrames = 16;
-    bool withArmor = false;
-    Perturb perturb;
-};
-
-PropertyContainerData player(int32_t frame, int p, bool withArmor)
-{
-    PropertyContainerData c;
-    c.typeId = 0;
-    c.vectors = {Vec3{double(frame) + p, double(frame) * 0.5, double(p)}};
-    if (withArmor)
-        c.floats.push_back(50.0f + float(p));
-    c.floats.push_back(100.0f - float(frame) * 0.25f - float(p));
-    c.int32s = {30 - frame % 30};
-    c.strings = {"player_" + std::to_string(p)};
-    return c;
-}
-
-std::string writeReplay(const QTemporaryDir& dir, const std::string& name, const ReplaySpec& spec)
-{
-    const std::string path = dir.path().toStdString() + "/" + name;
-    ReplayHeader header;
-    header.schemaJson = playerSchema(spec.withArmor);
-    header.replayName = name;
-    WriterOptions wo;
-    wo.backend = spec.backend;
-    wo.chunkMaxFrames = spec.chunkFrames;
-    auto w = ReplayWriter::create(path, header, wo);
-    if (!w)
-        qFatal("%s", w.message().c_str());
-    for (int32_t f = 0; f < spec.frames; ++f) {
-        FrameData frame;
-        BucketData bucket;
-        for (int p = 0; p < kPlayers; ++p) {
-            PropertyContainerData c = player(f, p, spec.withArmor);
-            if (spec.perturb)
-                spec.perturb(f, p, c);
-            bucket.uniqueIds.push_back("p" + std::to_string(p));
-            bucket.entities.push_back(std::move(c));
-        }
-        frame.buckets.push_back(std::move(bucket));
-        const int64_t t = int64_t(f) * kTicksPerSecond / 60;
-        if (Status st = (*w)->addFrame(std::move(frame), t, t); !st)
-            qFatal("%s", st.message().c_str());
-    }
-    if (auto s = (*w)->finish(); !s)
-        qFatal("%s", s.message().c_str());
-    return path;
-}
-
-std::shared_ptr<ReplayFile> openOrDie(const std::string& path)
-{
-    auto f = ReplayFile::open(path);
-    if (!f)
-        qFatal("%s", f.message().c_str());
-    return *f;
-}
-
-/// Health of the float slot (the last float, with or without Armor before it).
-float& health(PropertyContainerData& c)
-{
-    return c.floats.back();
-}
 
 struct Expected {
     int32_t first = -1; ///< -1: no divergence
@@ -211,10 +124,13 @@ private slots:
         ReplaySpec spec;
         spec.perturb = perturb;
         auto b = openOrDie(writeReplay(m_dir, "perturbed " + tag + ".vtx", spec));
-        for (bool byName : {false, true}) {
+        // Both comparison paths, each with the chunks decoded ahead on threads and on the
+        // calling thread (the gate's workers): the same report every time.
+        for (auto [byName, ahead] : {std::pair{false, true}, std::pair{true, true}, std::pair{false, false}, std::pair{true, false}}) {
             DivergeOptions opt;
             opt.tolerance.absolute = epsilon;
             opt.forceByName = byName;
+            opt.decodeAhead = ahead;
             auto r = diverge(*a, *b, opt);
             VTX_VERIFY_OK(r);
             QCOMPARE(r->byName, byName);
@@ -367,7 +283,7 @@ private slots:
                     c.structs.push_back(weapon);
                 FrameData frame;
                 frame.buckets.push_back({{"p0"}, {c}, {}});
-                if (Status st = (*w)->addFrame(std::move(frame), f * 1000, f * 1000); !st)
+                if (Status st = (*w)->addFrame(std::move(frame), int64_t(f) * 1000, int64_t(f) * 1000); !st)
                     qFatal("%s", st.message().c_str());
             }
             if (auto st = (*w)->finish(); !st)
@@ -584,6 +500,32 @@ private slots:
         QVERIFY(!expected.is_discarded());
         const auto d = vtxtest::jsonDiff(ours, expected);
         QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
+    }
+
+    // Issue 26 8i: a property's count of "frames" is frames, and entity-frames are said as
+    // such: all three players' Health differs at frames 40 and 41 -> 2 frames, 6 entity-frames.
+    void cliCountsFramesAndEntityFrames()
+    {
+        const QString a = QString::fromStdString(writeReplay(m_dir, "base.vtx", {}));
+        ReplaySpec spec;
+        spec.perturb = [](int32_t f, int, PropertyContainerData& c) {
+            if (f == 40 || f == 41)
+                health(c) += 1;
+        };
+        const QString b = QString::fromStdString(writeReplay(m_dir, "all_players.vtx", spec));
+        Run r = runCli({"diverge", a, b, "--json"});
+        QCOMPARE(r.exitCode, 1);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["properties"].size(), size_t(1));
+        QCOMPARE(j["properties"][0]["frames"].get<int>(), 2);
+        QCOMPARE(j["properties"][0]["entity_frames"].get<int>(), 6);
+        QCOMPARE(j["divergent_frames"].size(), size_t(2));
+        // Each entity of the first divergent frame named by its label (the schema's Name).
+        QCOMPARE(j["first_divergence"]["entities"][1]["display_name"].get<std::string>(), std::string("player_1"));
+        r = runCli({"diverge", a, b});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("Player.Health: 2 frames, 6 entity-frames"), r.out.constData());
+        QVERIFY2(!r.out.contains(" 6 frames"), r.out.constData());
     }
 
 private:

@@ -18,6 +18,27 @@ set(expected
 foreach(size 16 24 32 48 64 128 256)
   list(APPEND expected share/icons/hicolor/${size}x${size}/apps/vtxscope.png)
 endforeach()
+# The Python package, when this build has it (python/CMakeLists.txt): every module, stub and
+# marker by name, the compiled module by its pattern, and anything else the build tree's
+# package holds (a file added to python/vtxscope/ must be installed too).
+file(STRINGS "${BUILD_DIR}/CMakeCache.txt" _pydir REGEX "^VTXSCOPE_PYTHON_INSTALL_DIR:")
+if(_pydir AND EXISTS "${BUILD_DIR}/python/vtxscope")
+  string(REGEX REPLACE "^[^=]*=" "" _pydir "${_pydir}")
+  list(APPEND expected bin/vtxscope-batch)
+  foreach(f __init__.py __init__.pyi _batch_cli.py _errors.py _frame.py _table.py _vtxscope.pyi batch.py py.typed)
+    list(APPEND expected ${_pydir}/vtxscope/${f})
+  endforeach()
+  file(GLOB _built RELATIVE "${BUILD_DIR}/python/vtxscope" "${BUILD_DIR}/python/vtxscope/*.py" "${BUILD_DIR}/python/vtxscope/*.pyi"
+       "${BUILD_DIR}/python/vtxscope/py.typed" "${BUILD_DIR}/python/vtxscope/_vtxscope*.so")
+  foreach(f IN LISTS _built)
+    list(APPEND expected ${_pydir}/vtxscope/${f})
+  endforeach()
+  file(GLOB _module "${PREFIX}/${_pydir}/vtxscope/_vtxscope*.so")
+  if(NOT _module)
+    message(FATAL_ERROR "not installed: ${_pydir}/vtxscope/_vtxscope*.so (the compiled module)")
+  endif()
+  list(REMOVE_DUPLICATES expected)
+endif()
 foreach(f IN LISTS expected)
   if(NOT EXISTS "${PREFIX}/${f}")
     message(FATAL_ERROR "not installed: ${f}")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "vtx/diff/Diverge.hpp"
 
+#include "vtx/model/EntityLabels.hpp"
 #include "vtx/model/PropertyTree.hpp"
 
 #include <algorithm>
@@ -115,12 +116,14 @@ private:
     std::thread m_thread; // last: started once the members above exist
 };
 
-/// A file's current chunk and the frames in it, fed by a ChunkStream.
+/// A file's current chunk and the frames in it, fed by a ChunkStream (decodeAhead) or decoded
+/// here when needed.
 class FrameSource {
 public:
-    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip)
-        : m_file(file), m_skip(skip), m_stream(file, file.chunkForFrame(firstFrame).value_or(0), skip)
+    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip, bool decodeAhead) : m_file(file), m_skip(skip)
     {
+        if (decodeAhead)
+            m_stream.emplace(file, file.chunkForFrame(firstFrame).value_or(0), skip);
     }
     Result<FrameHandle> frame(int32_t index)
     {
@@ -135,8 +138,8 @@ public:
             // chunk is decoded here, off the stream, which keeps moving forward.
             // A chunk the stream passes by (identical in both files) but asked for anyway — another
             // frame of A paired into it — is decoded here too.
-            const bool offStream = (m_streamed && *ci < m_lastStreamed) || (*ci < m_skip.size() && m_skip[*ci]);
-            auto c = offStream ? m_file.decodeChunk(*ci) : m_stream.chunk(*ci);
+            const bool offStream = !m_stream || (m_streamed && *ci < m_lastStreamed) || (*ci < m_skip.size() && m_skip[*ci]);
+            auto c = offStream ? m_file.decodeChunk(*ci) : m_stream->chunk(*ci);
             if (!c)
                 return Error{c.message()};
             if (!offStream) {
@@ -155,7 +158,7 @@ public:
 private:
     const ReplayFile& m_file;
     const std::vector<char>& m_skip;
-    ChunkStream m_stream;
+    std::optional<ChunkStream> m_stream; ///< empty: chunks are decoded on the calling thread
     std::shared_ptr<const DecodedChunk> m_chunk;
     bool m_streamed = false;
     size_t m_lastStreamed = 0;
@@ -481,8 +484,8 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         markIdenticalChunks(a, b, pairs, skipA, skipB);
     for (char s : skipA)
         report.identicalChunks += uint64_t(s);
-    FrameSource sourceA(a, pairs.front().frameA, skipA);
-    FrameSource sourceB(b, pairs.front().frameB, skipB);
+    FrameSource sourceA(a, pairs.front().frameA, skipA, options.decodeAhead);
+    FrameSource sourceB(b, pairs.front().frameB, skipB, options.decodeAhead);
     size_t reported = 0; // divergent pairs already handed to options.progress
     auto reportProgress = [&] {
         if (!options.progress)
@@ -523,6 +526,7 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
             continue;
 
         PairDivergence pd{pair, uint32_t(entities.size()), 0};
+        std::set<std::pair<std::string, std::string>> inThisPair; // (type, property): counted once per pair
         for (const EntityResult& e : entities) {
             std::set<std::string> properties;
             for (const Difference& d : e.differences) {
@@ -545,8 +549,12 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
                     dev.uniqueId = e.uniqueId;
                 }
             }
-            for (const std::string& property : properties)
-                ++deviations[{e.type, property}].pairs;
+            for (const std::string& property : properties) {
+                PropertyDeviation& dev = deviations[{e.type, property}];
+                ++dev.pairs;
+                if (inThisPair.emplace(e.type, property).second)
+                    ++dev.framePairs;
+            }
             pd.properties += uint32_t(properties.size());
         }
         report.divergentPairs.push_back(pd);
@@ -554,8 +562,14 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         if (!report.firstDivergence) {
             report.firstDivergence = pair;
             size_t listed = 0;
+            const EntityLabels labelsA = EntityLabels::choose(a.schema()), labelsB = EntityLabels::choose(b.schema());
             for (const EntityResult& e : entities) {
-                EntityDivergence ed{e.bucket, e.uniqueId, e.type, e.status, {}};
+                EntityDivergence ed{e.bucket, e.uniqueId, {}, e.type, e.status, {}};
+                // Named as in A's frame; an entity only B has, as in B's.
+                if (const ContainerView ca = findEntity(ha->view(), e.bucket, e.uniqueId); !ca.isNull())
+                    ed.displayName = std::string(labelsA.label(ca));
+                else if (const ContainerView cb = findEntity(hb->view(), e.bucket, e.uniqueId); !cb.isNull())
+                    ed.displayName = std::string(labelsB.label(cb));
                 for (const Difference& d : e.differences)
                     if (listed++ < options.maxFirstChanges)
                         ed.properties.push_back({d.path, d.a, d.b, d.deviation});
@@ -597,7 +611,11 @@ Json divergeJson(const DivergeReport& r, const std::string& pathA, const std::st
         Json first{{"frame_a", r.firstDivergence->frameA}, {"frame_b", r.firstDivergence->frameB}};
         Json ents = Json::array();
         for (const EntityDivergence& e : r.firstEntities) {
-            Json je{{"bucket", e.bucket}, {"unique_id", e.uniqueId}, {"type", e.type}, {"status", entityStatusName(e.status)}};
+            Json je{{"bucket", e.bucket},
+                    {"unique_id", e.uniqueId},
+                    {"display_name", e.displayName.empty() ? Json(nullptr) : Json(sanitizeUtf8(e.displayName))},
+                    {"type", e.type},
+                    {"status", entityStatusName(e.status)}};
             Json props = Json::array();
             for (const PropertyDivergence& p : e.properties) {
                 Json jp{{"path", p.path}, {"a", p.a}, {"b", p.b}};
@@ -619,7 +637,7 @@ Json divergeJson(const DivergeReport& r, const std::string& pathA, const std::st
     j["divergent_frames"] = std::move(frames);
     Json props = Json::array();
     for (const PropertyDeviation& p : r.properties) {
-        Json jp{{"type", p.type}, {"path", p.path}, {"frames", p.pairs}};
+        Json jp{{"type", p.type}, {"path", p.path}, {"frames", p.framePairs}, {"entity_frames", p.pairs}};
         if (p.numeric)
             jp["max_deviation"] = p.maxDeviation;
         jp["at"] = Json{{"frame_a", p.at.frameA}, {"frame_b", p.at.frameB}, {"bucket", p.bucket}, {"unique_id", p.uniqueId}};
@@ -642,13 +660,15 @@ std::string divergeText(const DivergeReport& r)
     }
     s << "first divergence: frame " << r.firstDivergence->frameA << " of A, frame " << r.firstDivergence->frameB << " of B\n";
     for (const EntityDivergence& e : r.firstEntities) {
-        s << "  " << entityStatusName(e.status) << ' ' << e.bucket << ':' << e.uniqueId << " (" << e.type << ")\n";
+        s << "  " << entityStatusName(e.status) << ' ' << (e.displayName.empty() ? "" : e.displayName + " · ") << e.bucket << ':' << e.uniqueId
+          << " (" << e.type << ")\n";
         for (const PropertyDivergence& p : e.properties)
             s << "    " << p.path << ": " << p.a << " -> " << p.b << '\n';
     }
     s << r.divergentPairs.size() << " of " << r.pairsCompared << " frame pairs differ\n";
     for (const PropertyDeviation& p : r.properties) {
-        s << "  " << p.type << '.' << p.path << ": " << p.pairs << " frames";
+        s << "  " << p.type << '.' << p.path << ": " << p.framePairs << (p.framePairs == 1 ? " frame, " : " frames, ") << p.pairs
+          << (p.pairs == 1 ? " entity-frame" : " entity-frames");
         if (p.numeric)
             s << ", max deviation " << p.maxDeviation;
         s << " at frame " << p.at.frameA << " (" << p.bucket << ':' << p.uniqueId << ")\n";

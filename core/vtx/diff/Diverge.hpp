@@ -43,6 +43,11 @@ struct DivergeOptions {
     /// (the tests check both give the same report). A chunk both files store identically is
     /// then not checked for decode errors either: it is equal, whatever it holds.
     bool skipIdenticalChunks = true;
+    /// Each file's chunks are decoded on a thread of its own, one chunk ahead (three threads
+    /// per comparison, at most three chunks per file alive). Off: decoded on the calling thread
+    /// when needed, one chunk per file alive: for callers that run several comparisons at once
+    /// and give each one core (`vtxscope-cli diverge --baseline --jobs`). Same report either way.
+    bool decodeAhead = true;
     /// Polled between frame pairs; when it reads true, diverge() stops with Errc::Superseded.
     const std::atomic<bool>* cancel = nullptr;
     /// Called on the comparing thread after each chunk of A (and once at the end): the pairs
@@ -61,6 +66,8 @@ struct PropertyDivergence {
 struct EntityDivergence {
     uint32_t bucket = 0;
     std::string uniqueId;
+    /// The entity's label (EntityLabels) in A's frame, or B's when only in B; empty when it has none.
+    std::string displayName;
     std::string type; ///< struct type name (A's, or B's when only in B)
     EntityStatus status = EntityStatus::Changed; ///< Added: only in B; Removed: only in A
     std::vector<PropertyDivergence> properties;
@@ -77,7 +84,10 @@ struct PairDivergence {
 struct PropertyDeviation {
     std::string type;
     std::string path;
-    uint64_t pairs = 0; ///< frame pairs where it differs
+    /// Entity-frames where it differs: one per entity per frame pair (three players whose
+    /// Health differs in one pair count three).
+    uint64_t pairs = 0;
+    uint64_t framePairs = 0; ///< frame pairs where it differs for at least one entity
     bool numeric = false; ///< some difference had numeric components: maxDeviation is the largest |b - a| of those
     double maxDeviation = 0;
     FramePair at; ///< where the largest deviation was seen (when none was numeric: the first difference)

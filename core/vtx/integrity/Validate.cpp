@@ -233,4 +233,35 @@ Json validationJson(const ValidationReport& r)
                 {"problems_omitted", r.problemsOmitted}};
 }
 
+Json validationJson(const ValidationReport& r, const Schema& schema)
+{
+    auto name = [&](int32_t t) {
+        const StructDef* d = schema.structById(t);
+        return d ? sanitizeUtf8(d->name) : "type_" + std::to_string(t);
+    };
+    Json j = validationJson(r);
+    Json perType = Json::object(), variants = Json::object(), ids = Json::object();
+    for (auto [t, n] : r.entitiesPerType) {
+        perType[name(t)] = n;
+        ids[name(t)] = t;
+    }
+    for (const auto& [t, e] : r.hashVariants) {
+        Json v = j["hash_variants_per_type"][std::to_string(t)];
+        Json named{{"type_id", t}};
+        named.update(v);
+        variants[name(t)] = std::move(named);
+        ids[name(t)] = t;
+    }
+    j["entities_per_type_total"] = std::move(perType);
+    j["hash_variants_per_type"] = std::move(variants);
+    // After the per-type objects: the key readers see first is the name.
+    Json out;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        out[it.key()] = it.value();
+        if (it.key() == "hash_variants_per_type")
+            out["type_ids"] = ids;
+    }
+    return out;
+}
+
 } // namespace vtx

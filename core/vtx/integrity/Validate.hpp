@@ -34,6 +34,10 @@ struct ValidationReport {
 /// `progress(done, total)` is called after each chunk; return false to stop early.
 ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress = {}, size_t maxProblems = 200);
 
+/// Per-type figures keyed by type id ("0", "1", ...): the form the SDK's reference values use.
 Json validationJson(const ValidationReport& r);
+/// Per-type figures keyed by the schema's type names (`vtxscope-cli validate`), a type id the
+/// schema does not name as "type_<id>"; `type_ids` maps each key to its numeric id.
+Json validationJson(const ValidationReport& r, const Schema& schema);
 
 } // namespace vtx
