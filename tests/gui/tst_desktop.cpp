@@ -14,6 +14,7 @@
 #include "shell/AppIcon.hpp"
 #include "shell/Bookmarks.hpp"
 #include "shell/DebugMenu.hpp"
+#include "shell/LayoutPresets.hpp"
 #include "shell/MainWindow.hpp"
 #include "shell/OpenRequest.hpp"
 #include "shell/SettingsDialog.hpp"
@@ -32,6 +33,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QFile>
 #include <QMenu>
 #include <QMenuBar>
@@ -74,6 +76,15 @@ double contrast(const QColor& a, const QColor& b)
     };
     const double la = lum(a), lb = lum(b);
     return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+QStringList actionTextsOf(QWidget& w, const char* menuName)
+{
+    QStringList texts;
+    if (auto* m = w.findChild<QMenu*>(menuName))
+        for (QAction* a : m->actions())
+            texts << a->text();
+    return texts;
 }
 
 QAction* actionNamed(QWidget& w, const QString& name)
@@ -519,6 +530,82 @@ private slots:
         QCOMPARE(w.viewState()->requestedFrame(), 5);
         QVERIFY2(w.statusBar()->currentMessage().isEmpty(), qPrintable(w.statusBar()->currentMessage()));
         QVERIFY(prompts.textAnswers.isEmpty());
+    }
+
+    // Issue 26 item 1: each layout gives its panel room, at the sizes users run at.
+    void layoutPresetsGiveTheirPanelRoom_data()
+    {
+        QTest::addColumn<int>("preset");
+        QTest::addColumn<QSize>("size");
+        for (const QSize size : {QSize(1280, 800), QSize(1024, 700), QSize(1920, 1080)})
+            for (auto p : {LayoutPresets::Preset::Inspect, LayoutPresets::Preset::Map, LayoutPresets::Preset::Compare, LayoutPresets::Preset::Plot})
+                QTest::addRow("%s %dx%d", qPrintable(LayoutPresets::presetName(p)), size.width(), size.height()) << int(p) << size;
+    }
+    void layoutPresetsGiveTheirPanelRoom()
+    {
+        QFETCH(int, preset);
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        const auto p = LayoutPresets::Preset(preset);
+        w.layouts()->apply(p);
+        QCoreApplication::processEvents();
+        auto* map = w.findChild<QDockWidget*>("mapDock");
+        auto* diff = w.findChild<QDockWidget*>("diffDock");
+        auto* plot = w.findChild<QDockWidget*>("plotDock");
+        const QString sizes = QString("map %1x%2, diff %3x%4, plot %5x%6, centre %7")
+                                  .arg(map->width())
+                                  .arg(map->height())
+                                  .arg(diff->width())
+                                  .arg(diff->height())
+                                  .arg(plot->width())
+                                  .arg(plot->height())
+                                  .arg(w.centralWidget()->width());
+        switch (p) {
+        case LayoutPresets::Preset::Inspect: QVERIFY2(w.centralWidget()->width() >= size.width() * 3 / 10, qPrintable(sizes)); break;
+        case LayoutPresets::Preset::Map:
+            QVERIFY(w.tabifiedDockWidgets(map).isEmpty());
+            QVERIFY(map->isVisible());
+            QVERIFY2(map->width() >= size.width() * 2 / 5 && map->height() >= size.height() / 2, qPrintable(sizes));
+            break;
+        case LayoutPresets::Preset::Compare:
+            QVERIFY2(diff->width() >= size.width() / 3 && diff->height() >= size.height() * 2 / 5, qPrintable(sizes));
+            break;
+        case LayoutPresets::Preset::Plot: QVERIFY2(plot->isVisible() && plot->height() >= size.height() / 3, qPrintable(sizes)); break;
+        }
+        QCOMPARE(w.layouts()->lastChosen(), LayoutPresets::presetName(p));
+        qInfo("%s", qPrintable(sizes));
+    }
+
+    // The user's own layouts: saved by name, applied, deleted; the Layout menu lists them.
+    void savedLayoutsComeBack()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const QString& n : w.layouts()->savedNames())
+            w.layouts()->remove(n);
+        w.layouts()->apply(LayoutPresets::Preset::Map);
+        QCoreApplication::processEvents();
+        w.layouts()->save("Big map");
+        QCOMPARE(w.layouts()->savedNames(), QStringList{"Big map"});
+        QVERIFY(actionTextsOf(w, "layoutMenu").contains("Big map"));
+        w.layouts()->apply(LayoutPresets::Preset::Inspect);
+        QCoreApplication::processEvents();
+        auto* map = w.findChild<QDockWidget*>("mapDock");
+        QVERIFY(!w.tabifiedDockWidgets(map).isEmpty());
+        QVERIFY(w.layouts()->applySaved("Big map"));
+        QCoreApplication::processEvents();
+        QVERIFY(w.tabifiedDockWidgets(map).isEmpty());
+        QCOMPARE(w.layouts()->lastChosen(), QStringLiteral("Big map"));
+        QVERIFY(!w.layouts()->applySaved("No such layout"));
+        w.layouts()->remove("Big map");
+        QVERIFY(w.layouts()->savedNames().isEmpty());
+        QVERIFY(!actionTextsOf(w, "layoutMenu").contains("Big map"));
     }
 
     // A–B loop: playing past B jumps back to A.

@@ -4,6 +4,7 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QSettings>
+#include <algorithm>
 
 namespace vtxw {
 
@@ -31,7 +32,10 @@ void DockLayout::applyDefaultSizes()
     auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
     auto* diff = m_window->findChild<QDockWidget*>("diffDock");
     auto* watch = m_window->findChild<QDockWidget*>("watchDock");
-    m_window->resizeDocks({ent, diff}, {260, 560}, Qt::Horizontal);
+    // Fractions of the window up to the sizes that read well at 1400 px: at 1024 px fixed
+    // widths left the inspector under 200 px, where its values are cut (issue 26 item 3).
+    const int w = m_window->width();
+    m_window->resizeDocks({ent, diff}, {std::min(260, w * 22 / 100), std::min(560, w * 36 / 100)}, Qt::Horizontal);
     m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
     // Room for a plot with readable axes; the inspector keeps the rest.
     m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);

@@ -27,6 +27,7 @@
 #include "shell/Bookmarks.hpp"
 #include "shell/DebugMenu.hpp"
 #include "shell/DockLayout.hpp"
+#include "shell/LayoutPresets.hpp"
 #include "shell/RecentFiles.hpp"
 #include "shell/SettingsDialog.hpp"
 #include "shell/ShortcutSheet.hpp"
@@ -387,6 +388,8 @@ void MainWindow::buildDocks()
     flash->setChecked(m_settings->flashChanges());
     connect(flash, &QAction::toggled, m_settings, &UserSettings::setFlashChanges);
     connect(m_settings, &UserSettings::flashChangesChanged, flash, &QAction::setChecked);
+    m_layouts = new LayoutPresets(this, *m_layout, this);
+    m_layouts->addMenu(*m_actions, m_viewMenu);
     m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
@@ -398,7 +401,7 @@ Bookmarks* MainWindow::bookmarks() const
 
 void MainWindow::resetLayout()
 {
-    m_layout->reset();
+    m_layouts->apply(LayoutPresets::Preset::Inspect); // the default arrangement
 }
 
 void MainWindow::updateFileActions()

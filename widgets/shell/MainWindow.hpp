@@ -54,6 +54,7 @@ class StatusPresenter;
 class ActionTable;
 class EntityListPanel;
 class DockLayout;
+class LayoutPresets;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -87,6 +88,7 @@ public:
     TimeDataPanel* timeData() const { return m_timeData; }
     Bookmarks* bookmarks() const;
     DebugMenu* debugMenu() const { return m_debugMenu; }
+    LayoutPresets* layouts() const { return m_layouts; }
     /// File ▸ Settings (modal).
     void showSettings();
     /// The last error shown to the user (for tests), empty if none.
@@ -154,6 +156,7 @@ private:
     TimeDataPanel* m_timeData = nullptr;
     BookmarkMenu* m_bookmarkMenu = nullptr;
     DebugMenu* m_debugMenu = nullptr;
+    LayoutPresets* m_layouts = nullptr;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+#include "shell/LayoutPresets.hpp"
+
+#include "common/Prompts.hpp"
+#include "shell/ActionTable.hpp"
+#include "shell/DockLayout.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QSettings>
+
+namespace vtxw {
+
+namespace {
+const char* const LastKey = "layout/last";
+const char* const SavedGroup = "layouts";
+} // namespace
+
+LayoutPresets::LayoutPresets(QMainWindow* window, DockLayout& docks, QObject* parent) : QObject(parent), m_window(window), m_docks(docks) { }
+
+QString LayoutPresets::presetName(Preset preset)
+{
+    switch (preset) {
+    case Preset::Inspect: return tr("Inspect");
+    case Preset::Map: return tr("Map");
+    case Preset::Compare: return tr("Compare");
+    case Preset::Plot: return tr("Plot");
+    }
+    return {};
+}
+
+void LayoutPresets::addMenu(ActionTable& actions, QMenu* view)
+{
+    QMenu* menu = view->addMenu(tr("&Layout"));
+    menu->setObjectName("layoutMenu");
+    const std::pair<Preset, Qt::Key> presets[] = {
+        {Preset::Inspect, Qt::Key_1}, {Preset::Map, Qt::Key_2}, {Preset::Compare, Qt::Key_3}, {Preset::Plot, Qt::Key_4}};
+    for (auto [preset, key] : presets)
+        actions.add(menu, "layout" + presetName(preset), presetName(preset), QKeySequence(Qt::CTRL | key), [this, p = preset] { apply(p); });
+    menu->addSeparator();
+    m_savedMenu = menu;
+    actions.add(menu, "saveLayout", tr("Save layout as…"), {}, [this] {
+        QString name = lastChosen();
+        if (!prompts().askText(m_window, tr("Save layout"), tr("Name of this arrangement of the panels:"), name) || name.trimmed().isEmpty())
+            return;
+        save(name.trimmed());
+    });
+    m_deleteMenu = menu->addMenu(tr("Delete layout"));
+    m_deleteMenu->setObjectName("deleteLayoutMenu");
+    menu->addSeparator();
+    rebuildSavedMenu();
+}
+
+void LayoutPresets::apply(Preset preset)
+{
+    // Every preset starts from the default arrangement, so the result does not depend on what
+    // the user had before (a preset is a place to come back to).
+    m_docks.reset();
+    auto dock = [this](const char* name) { return m_window->findChild<QDockWidget*>(name); };
+    const int w = m_window->width(), h = m_window->height();
+    auto hide = [&](std::initializer_list<const char*> names) {
+        for (const char* n : names)
+            dock(n)->hide();
+    };
+    // The right column's tab group (watch, events, file, cache, time data, map) has the largest
+    // minimum height of the window; a layout for one job hides what it does not need.
+    const std::initializer_list<const char*> tabGroup = {"watchDock", "eventsDock", "fileDock", "cacheDock", "timeDataDock", "mapDock"};
+    QDockWidget* timeline = dock("timelineDock");
+    switch (preset) {
+    case Preset::Inspect: break;
+    case Preset::Map: {
+        // The map out of its tab group, between the entity list and the inspector, taking most
+        // of the room; the bottom keeps only the timeline, at its own height.
+        QDockWidget* map = dock("mapDock");
+        m_window->splitDockWidget(dock("entitiesDock"), map, Qt::Horizontal);
+        hide(tabGroup);
+        hide({"diffDock", "plotDock", "analysisDock"});
+        map->show();
+        m_window->resizeDocks({dock("entitiesDock"), map}, {w / 6, w * 3 / 5}, Qt::Horizontal);
+        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        break;
+    }
+    case Preset::Compare: {
+        // The diff in a full-height column of its own beside the entity list, wide; the plot
+        // gives its height away.
+        QDockWidget* diff = dock("diffDock");
+        m_window->splitDockWidget(dock("entitiesDock"), diff, Qt::Horizontal);
+        hide({"plotDock", "analysisDock"});
+        m_window->resizeDocks({dock("entitiesDock"), diff}, {w / 6, w * 9 / 20}, Qt::Horizontal);
+        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        break;
+    }
+    case Preset::Plot:
+        // The plot half the window's height: the tab group goes, the diff stays.
+        hide(tabGroup);
+        dock("plotDock")->raise();
+        m_window->resizeDocks({dock("plotDock")}, {h / 2}, Qt::Vertical);
+        m_window->resizeDocks({dock("diffDock")}, {w / 4}, Qt::Horizontal);
+        break;
+    }
+    remember(presetName(preset));
+}
+
+QStringList LayoutPresets::savedNames() const
+{
+    QSettings s;
+    s.beginGroup(SavedGroup);
+    QStringList names = s.childKeys();
+    names.sort(Qt::CaseInsensitive);
+    return names;
+}
+
+void LayoutPresets::save(const QString& name)
+{
+    QSettings s;
+    s.beginGroup(SavedGroup);
+    s.setValue(name, m_window->saveState());
+    s.endGroup();
+    remember(name);
+    rebuildSavedMenu();
+    emit savedChanged();
+}
+
+bool LayoutPresets::applySaved(const QString& name)
+{
+    QSettings s;
+    s.beginGroup(SavedGroup);
+    const QByteArray state = s.value(name).toByteArray();
+    if (state.isEmpty() || !m_window->restoreState(state))
+        return false;
+    remember(name);
+    return true;
+}
+
+void LayoutPresets::remove(const QString& name)
+{
+    QSettings s;
+    s.beginGroup(SavedGroup);
+    s.remove(name);
+    s.endGroup();
+    rebuildSavedMenu();
+    emit savedChanged();
+}
+
+QString LayoutPresets::lastChosen() const
+{
+    return QSettings().value(LastKey, presetName(Preset::Inspect)).toString();
+}
+
+void LayoutPresets::remember(const QString& name)
+{
+    QSettings().setValue(LastKey, name);
+}
+
+void LayoutPresets::rebuildSavedMenu()
+{
+    if (!m_savedMenu)
+        return;
+    // The saved layouts follow the last separator of the Layout menu.
+    const QList<QAction*> all = m_savedMenu->actions();
+    qsizetype lastSeparator = -1;
+    for (qsizetype i = 0; i < all.size(); ++i)
+        if (all[i]->isSeparator())
+            lastSeparator = i;
+    for (qsizetype i = lastSeparator + 1; i < all.size(); ++i) {
+        m_savedMenu->removeAction(all[i]);
+        all[i]->deleteLater();
+    }
+    m_deleteMenu->clear();
+    const QStringList names = savedNames();
+    for (const QString& name : names) {
+        m_savedMenu->addAction(name, this, [this, name] { applySaved(name); });
+        m_deleteMenu->addAction(name, this, [this, name] { remove(name); });
+    }
+    m_deleteMenu->setEnabled(!names.isEmpty());
+}
+
+} // namespace vtxw
