@@ -19,6 +19,9 @@
 //                                                (realistic loop: frame resident, and frames streamed
 //                                                from memory) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
+//
+// Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
+// bandwidth and the 1-minute load average of the machine that ran it.
 //   vtxscope-bench write FILE OUT [--frames N]   writer throughput: the first N frames of FILE
 //                                                (copied out first) written to OUT with the SDK's
 //                                                defaults (1,000 frames per chunk, zstd 10)
@@ -80,6 +83,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <sys/resource.h>
@@ -710,15 +714,13 @@ int lengthen(const std::string& path, const std::string& out, int32_t frames)
     return 0;
 }
 
-/// This machine's memory read bandwidth: a sum over a buffer far larger than the caches
-/// (the limit for whole-file reads of decoded chunks), median of 5.
-int memoryBandwidth()
+/// Median read bandwidth (GB/s) over `rounds` sums of a `bytes` buffer, far larger than the
+/// caches (the limit for whole-file reads of decoded chunks). `sum` keeps the loads alive.
+double measureReadBandwidth(size_t bytes, int rounds, uint64_t& sum)
 {
-    const size_t bytes = size_t(512) << 20;
     std::vector<uint64_t> buf(bytes / 8, 1);
     std::vector<double> gbps;
-    uint64_t sum = 0;
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < rounds; ++r) {
         const auto t0 = Clock::now();
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         for (size_t i = 0; i + 4 <= buf.size(); i += 4)
@@ -727,8 +729,73 @@ int memoryBandwidth()
         gbps.push_back(double(bytes) / 1e9 / (msSince(t0) / 1e3));
     }
     std::sort(gbps.begin(), gbps.end());
-    std::cout << vtx::Json{{"bench", "membw"}, {"read_gb_per_s", gbps[gbps.size() / 2]}, {"checksum", sum}}.dump() << '\n';
+    return gbps[gbps.size() / 2];
+}
+
+/// The CPU model as /proc/cpuinfo names it ("model name"; other architectures: "Processor" or
+/// "cpu model"), "unknown" when it does not.
+std::string cpuModel()
+{
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return "unknown";
+    std::string model = "unknown";
+    char line[512];
+    while (std::fgets(line, sizeof line, f)) {
+        const std::string l(line);
+        const size_t colon = l.find(':');
+        if (colon == std::string::npos)
+            continue;
+        std::string key = l.substr(0, colon);
+        while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
+            key.pop_back();
+        if (key == "model name" || key == "Processor" || key == "cpu model") {
+            model = l.substr(colon + 1);
+            while (!model.empty() && (model.front() == ' ' || model.front() == '\t'))
+                model.erase(model.begin());
+            while (!model.empty() && (model.back() == '\n' || model.back() == ' '))
+                model.pop_back();
+            break;
+        }
+    }
+    std::fclose(f);
+    return model;
+}
+
+/// The 1-minute load average: how busy the neighbours were while the figures were taken.
+double loadAverage1m()
+{
+    double load[1] = {0};
+    return getloadavg(load, 1) == 1 ? load[0] : -1;
+}
+
+/// This machine's memory read bandwidth (limit), median of 5 sums over 512 MB.
+int memoryBandwidth()
+{
+    uint64_t sum = 0;
+    const double gbps = measureReadBandwidth(size_t(512) << 20, 5, sum);
+    std::cout << vtx::Json{{"bench", "membw"},
+                           {"read_gb_per_s", gbps},
+                           {"cpu_model", cpuModel()},
+                           {"cores", std::thread::hardware_concurrency()},
+                           {"checksum", sum}}
+                     .dump()
+              << '\n';
     return 0;
+}
+
+/// Every run ends with the machine it ran on (issue 28: a figure without its host cannot be
+/// compared): CPU model, cores, memory bandwidth (median of 3 sums over 256 MB, measured after
+/// the command so its allocation cannot warm pages the command then reuses) and the load.
+void printHost(const std::string& command)
+{
+    uint64_t sum = 0;
+    const double load = loadAverage1m();
+    const double gbps = measureReadBandwidth(size_t(256) << 20, 3, sum);
+    std::cout << vtx::Json{{"bench", "host"},        {"after", command}, {"cpu_model", cpuModel()}, {"cores", std::thread::hardware_concurrency()},
+                           {"membw_gb_per_s", gbps}, {"load_1m", load},  {"checksum", sum}}
+                     .dump()
+              << '\n';
 }
 
 double percentile(std::vector<double> v, double q)
@@ -1124,9 +1191,8 @@ int integrityCost(const std::string& path)
     return 0;
 }
 
-int main(int argc, char** argv)
+int runCommand(int argc, char** argv, const std::vector<std::string>& args)
 {
-    std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && args[0] == "membw")
         return memoryBandwidth();
     if (!args.empty() && args[0] == "map-paint") {
@@ -1193,4 +1259,14 @@ int main(int argc, char** argv)
     if (cmd == "replay-trace")
         return replayTrace(args);
     return fail("unknown bench '" + cmd + "'");
+}
+
+int main(int argc, char** argv)
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const int rc = runCommand(argc, argv, args);
+    // membw reports its host itself; the rest write files or fail, their output is not a figure.
+    if (rc == 0 && !args.empty() && args[0] != "membw" && args[0] != "make-traces" && args[0] != "lengthen" && args[0] != "perturb")
+        printHost(args[0]);
+    return rc;
 }
