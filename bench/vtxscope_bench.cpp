@@ -19,9 +19,6 @@
 //                                                (realistic loop: frame resident, and frames streamed
 //                                                from memory) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
-//
-// Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
-// bandwidth and the 1-minute load average of the machine that ran it.
 //   vtxscope-bench write FILE OUT [--frames N]   writer throughput: the first N frames of FILE
 //                                                (copied out first) written to OUT with the SDK's
 //                                                defaults (1,000 frames per chunk, zstd 10)
@@ -59,6 +56,9 @@
 //                                                replay traces against a fresh cache per run,
 //                                                honouring the trace timing; --sweep adds none,
 //                                                fixed:k,k for k = 0..20 and adaptive
+//
+// Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
+// bandwidth and the 1-minute load average of the machine that ran it.
 
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
