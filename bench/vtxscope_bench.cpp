@@ -75,6 +75,8 @@
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/file/ReplayWriter.hpp"
 #include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/FrameVerifier.hpp"
+#include "vtx/file/backend/ProtoWire.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtx/model/ReplayData.hpp"
 
@@ -85,6 +87,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <numeric>
 #include <random>
 #include <sys/resource.h>
 #include <thread>
@@ -885,6 +888,91 @@ int decodePhases(const std::string& path)
     return 0;
 }
 
+/// Where each frame of a chunk lies in the chunk's decoded bytes, the order zstd produces them
+/// in: how much of a chunk must be decompressed before frame k can be handed out.
+/// FlatBuffers: the smallest prefix of the decoded chunk in which frame k passes the verifier
+/// (every table, vtable, vector and string it reaches lies inside; validity only grows with the
+/// prefix, so a binary search finds it). Protobuf: the end of frame k's `frames` field.
+int frameLayout(const std::string& path)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    std::vector<double> prefix; // needed prefix / chunk size, every frame of every chunk
+    size_t framesAscending = 0, framesDescending = 0, wholeChunk = 0, frames = 0;
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        auto blob = f.readChunkBlob(ci);
+        if (!blob)
+            return fail(blob.message());
+        auto decoded = vtx::decodeBlob(std::move(*blob), size_t(1) << 31, "frame-layout");
+        if (!decoded)
+            return fail(decoded.message());
+        const uint8_t* b = decoded->data();
+        const size_t n = decoded->size();
+        std::vector<size_t> ends; // per frame: bytes needed
+        std::vector<size_t> starts;
+        if (f.backend() == vtx::Backend::FlatBuffers) {
+            const auto* chunk = flatbuffers::GetRoot<fbsvtx::Chunk>(b);
+            const auto* fv = chunk->frames();
+            for (flatbuffers::uoffset_t i = 0; fv && i < fv->size(); ++i) {
+                const size_t table = size_t(reinterpret_cast<const uint8_t*>(fv->Get(i)) - b);
+                size_t lo = table + 1, hi = n; // hi always suffices (the file's frames verify)
+                while (lo < hi) {
+                    const size_t mid = lo + (hi - lo) / 2;
+                    if (vtx::frameIsValid(b, mid, table, vtx::DecodeLimits{}, 127, UINT32_MAX))
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                starts.push_back(table);
+                ends.push_back(hi);
+            }
+        } else {
+            vtx::wire::Cursor c(b, b + n);
+            while (!c.atEnd()) {
+                uint32_t field;
+                vtx::wire::WireType type;
+                if (!c.tag(field, type))
+                    return fail("chunk " + std::to_string(ci) + ": bad tag");
+                if (field == 4 && type == vtx::wire::WireType::Len) {
+                    const uint8_t* p;
+                    size_t len;
+                    if (!c.bytes(p, len))
+                        return fail("chunk " + std::to_string(ci) + ": bad frame");
+                    starts.push_back(size_t(p - b));
+                    ends.push_back(size_t(p - b) + len);
+                } else if (!c.skip(type)) {
+                    return fail("chunk " + std::to_string(ci) + ": bad field");
+                }
+            }
+        }
+        for (size_t i = 0; i + 1 < starts.size(); ++i) {
+            framesAscending += starts[i] < starts[i + 1];
+            framesDescending += starts[i] > starts[i + 1];
+        }
+        for (size_t e : ends) {
+            prefix.push_back(double(e) / double(n));
+            wholeChunk += e == n;
+        }
+        frames += ends.size();
+    }
+    std::cout << vtx::Json{{"bench", "frame-layout"},
+                           {"file", path},
+                           {"backend", f.backend() == vtx::Backend::FlatBuffers ? "flatbuffers" : "protobuf"},
+                           {"frames", frames},
+                           {"frame_starts_ascending", framesAscending},
+                           {"frame_starts_descending", framesDescending},
+                           {"frames_needing_whole_chunk", wholeChunk},
+                           {"needed_prefix_min", percentile(prefix, 0)},
+                           {"needed_prefix_p50", percentile(prefix, 0.5)},
+                           {"needed_prefix_max", percentile(prefix, 1)},
+                           {"needed_prefix_mean", prefix.empty() ? 0.0 : std::accumulate(prefix.begin(), prefix.end(), 0.0) / double(prefix.size())}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
 int makeTraces(const std::vector<std::string>& args)
 {
     vtxbench::TraceSuiteParams p;
@@ -1232,6 +1320,8 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args)
         return writeThroughput(file, args[2], std::stoi(option(args, "--frames", "2000")));
     if (cmd == "decode-phases")
         return decodePhases(file);
+    if (cmd == "frame-layout")
+        return frameLayout(file);
     if (cmd == "hash-sampling")
         return hashSampling(file);
     if (cmd == "integrity")

@@ -2,6 +2,9 @@
 #include "vtx/file/ReplayFile.hpp"
 
 #include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
+
+#include "vtx_generated.h"
 
 #include <algorithm>
 #include <climits>
@@ -410,6 +413,82 @@ Result<ChunkStorage> ReplayFile::decodeStored(Buffer blob, const std::string& wh
     return storage;
 }
 
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunkStreaming(size_t i, const FrameStream& stream) const
+{
+    return streamChunk(i, stream, false);
+}
+
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, const FrameStream& stream, bool stopAfterReady) const
+{
+    if (m_backend != Backend::Protobuf) { // frames come with the whole chunk (see FrameStream)
+        auto chunk = decodeChunk(i);
+        if (chunk && stream.progress)
+            stream.progress((*chunk)->decodedBlobBytes(), (*chunk)->decodedBlobBytes());
+        return chunk;
+    }
+    auto blob = readChunkBlob(i);
+    if (!blob)
+        return blob.error();
+    const ChunkEntry& c = m_footer.chunks[i];
+    const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
+    auto decoding = BlobStream::open(std::move(*blob), m_options.maxChunkBytes, what);
+    if (!decoding)
+        return decoding.error();
+    BlobStream& bytes = *decoding;
+    ProtoFrameLocator frames;
+    size_t offered = 0;
+    while (true) {
+        const Status step = bytes.step();
+        // The frames whole before any damage are handed out first; the damage is the result.
+        frames.advance(bytes.decoded());
+        for (; offered < frames.frames().size(); ++offered) {
+            const int64_t global = int64_t(c.startFrame) + int64_t(offered);
+            if (global > c.endFrame || !stream.wants || !stream.wants(int32_t(global)))
+                continue;
+            const auto [begin, end] = frames.frames()[offered];
+            auto flat = flattenProtoFrame(bytes.decoded(), begin, end, frames.chunkIndex(), offered, m_options.decode, what);
+            if (!flat) {
+                stream.ready(int32_t(global), Result<FrameHandle>(flat.error()));
+                if (stopAfterReady)
+                    return std::shared_ptr<const DecodedChunk>();
+                continue;
+            }
+            ChunkStorage one;
+            one.decodedBlobBytes = end - begin;
+            one.root = flatbuffers::GetRoot<fbsvtx::Chunk>(flat->data());
+            one.bytes = std::move(*flat);
+            one.limitsChecked = true; // by the reader, on the way
+            one.limits = m_options.decode;
+            one.what = what;
+            auto chunk = std::make_shared<const DecodedChunk>(kPartialChunk, int32_t(global), std::move(one), m_hashTrust);
+            stream.ready(int32_t(global), FrameHandle(std::move(chunk), int32_t(global)));
+            if (stopAfterReady)
+                return std::shared_ptr<const DecodedChunk>();
+        }
+        if (stream.progress)
+            stream.progress(bytes.decodedBytes(), bytes.totalBytes());
+        if (!step)
+            return Error{step.message()};
+        if (bytes.finished())
+            break;
+    }
+    return finishChunk(i, bytes.take(), what);
+}
+
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::finishChunk(size_t i, Buffer decoded, const std::string& what) const
+{
+    auto storage = codecFor(m_backend).parseChunk(std::move(decoded), m_options.decode, what);
+    if (!storage)
+        return storage.error();
+    if (storage->framesVerified && !storage->limitsChecked)
+        if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
+            return Error{s.message()};
+    auto chunk = std::make_shared<DecodedChunk>(i, m_footer.chunks[i].startFrame, std::move(*storage), m_hashTrust);
+    if (m_options.sampleHashes)
+        m_hashTrust->observeChunk(*chunk);
+    return std::shared_ptr<const DecodedChunk>(std::move(chunk));
+}
+
 Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) const
 {
     auto blob = readChunkBlob(i);
@@ -450,7 +529,14 @@ Result<FrameHandle> ReplayFile::frame(int32_t f) const
     auto ci = chunkForFrame(f);
     if (!ci)
         return Error{where("frame " + std::to_string(f) + " is not covered by the seek table")};
-    auto chunk = decodeChunk(*ci);
+    // Protobuf: the decode stops once the frame's bytes are read (a jump pays for them alone).
+    std::optional<Result<FrameHandle>> early;
+    FrameStream stream;
+    stream.wants = [f](int32_t g) { return g == f; };
+    stream.ready = [&early](int32_t, const Result<FrameHandle>& h) { early = h; };
+    auto chunk = streamChunk(*ci, stream, true);
+    if (early)
+        return *early;
     if (!chunk)
         return chunk.error();
     const size_t local = size_t(f - (*chunk)->startFrame());
