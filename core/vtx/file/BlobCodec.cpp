@@ -106,8 +106,51 @@ Result<BlobStream> BlobStream::open(Buffer stored, size_t maxDecodedBytes, const
     return s;
 }
 
+Result<BlobStream> BlobStream::open(std::shared_ptr<const ByteSource> source, uint64_t offset, size_t storedBytes, size_t maxDecodedBytes,
+                                    const std::string& what, const char* limitName)
+{
+    // The frame header (at most 18 bytes) decides; a raw blob is read whole.
+    uint8_t head[18];
+    const size_t headBytes = std::min(storedBytes, sizeof head);
+    if (Status s = source->readAt(offset, std::span<uint8_t>(head, headBytes)); !s)
+        return Error{what + ": " + s.message()};
+    if (!startsWithZstdMagic({head, headBytes}) || ZSTD_getFrameContentSize(head, headBytes) == ZSTD_CONTENTSIZE_ERROR) {
+        Buffer all(storedBytes);
+        if (Status s = source->readAt(offset, all.span()); !s)
+            return Error{what + ": " + s.message()};
+        return open(std::move(all), maxDecodedBytes, what, limitName);
+    }
+    Buffer stored(storedBytes); // mapped, not touched: each read touches the pages it fills
+    std::memcpy(stored.data(), head, headBytes);
+    auto s = open(std::move(stored), maxDecodedBytes, what, limitName);
+    if (!s)
+        return s;
+    s->m_source = std::move(source);
+    s->m_offset = offset;
+    s->m_read = headBytes;
+    return s;
+}
+
+Status BlobStream::readStoredTo(size_t end)
+{
+    end = std::min(end, m_stored.size());
+    if (!m_source || end <= m_read)
+        return {};
+    // Reads run ahead in 256 KB pieces: one read per several steps.
+    end = std::min(m_stored.size(), std::max(end, m_read + (size_t(256) << 10)));
+    if (Status s = m_source->readAt(m_offset + m_read, std::span<uint8_t>(m_stored.data() + m_read, end - m_read)); !s)
+        return s;
+    m_read = end;
+    if (m_read == m_stored.size())
+        m_source.reset();
+    return {};
+}
+
 BlobStream::BlobStream(BlobStream&& o) noexcept
     : m_stored(std::move(o.m_stored))
+    , m_source(std::move(o.m_source))
+    , m_offset(o.m_offset)
+    , m_read(o.m_read)
     , m_out(std::move(o.m_out))
     , m_consumed(o.m_consumed)
     , m_decoded(o.m_decoded)
@@ -121,6 +164,9 @@ BlobStream::BlobStream(BlobStream&& o) noexcept
 BlobStream& BlobStream::operator=(BlobStream&& o) noexcept
 {
     std::swap(m_stored, o.m_stored);
+    std::swap(m_source, o.m_source);
+    std::swap(m_offset, o.m_offset);
+    std::swap(m_read, o.m_read);
     std::swap(m_out, o.m_out);
     std::swap(m_consumed, o.m_consumed);
     std::swap(m_decoded, o.m_decoded);
@@ -146,9 +192,12 @@ Status BlobStream::step(size_t storedBytes)
         m_error = m_what + ": " + why + " (after " + std::to_string(m_decoded) + " of " + std::to_string(m_out.size()) + " decoded bytes)";
         return Status(Error{m_error});
     };
+    const size_t inEnd = std::min(m_stored.size(), m_consumed + std::max<size_t>(storedBytes, 1));
+    if (Status s = readStoredTo(inEnd); !s)
+        return failAt(s.message());
     // The output buffer must be the same object in every call (stable); the input may grow.
     ZSTD_outBuffer out{m_out.data(), m_out.size(), m_decoded};
-    ZSTD_inBuffer in{m_stored.data(), std::min(m_stored.size(), m_consumed + std::max<size_t>(storedBytes, 1)), m_consumed};
+    ZSTD_inBuffer in{m_stored.data(), inEnd, m_consumed};
     const size_t ret = ZSTD_decompressStream(m_decoder->dctx, &out, &in);
     m_consumed = in.pos;
     m_decoded = out.pos;

@@ -4,6 +4,7 @@
 // otherwise the raw serialized message.
 
 #include "vtx/base/Status.hpp"
+#include "vtx/file/ByteSource.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,10 @@ Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::stri
 class BlobStream {
 public:
     static Result<BlobStream> open(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName = "maxChunkBytes");
+    /// The stored blob is `storedBytes` at `offset` in `source`, read as the decode needs it (a
+    /// jump to an early frame reads the start of its chunk only, into memory touched as it goes).
+    static Result<BlobStream> open(std::shared_ptr<const ByteSource> source, uint64_t offset, size_t storedBytes, size_t maxDecodedBytes,
+                                   const std::string& what, const char* limitName = "maxChunkBytes");
     BlobStream(BlobStream&&) noexcept;
     BlobStream& operator=(BlobStream&&) noexcept;
     ~BlobStream();
@@ -82,7 +87,12 @@ public:
 private:
     BlobStream() = default;
     struct Decoder;
+    /// Reads the stored blob up to `end` (when it is read lazily).
+    Status readStoredTo(size_t end);
     Buffer m_stored;
+    std::shared_ptr<const ByteSource> m_source; ///< set while part of the stored blob is unread
+    uint64_t m_offset = 0;
+    size_t m_read = 0; ///< stored bytes read so far
     Buffer m_out;
     size_t m_consumed = 0;
     size_t m_decoded = 0;

@@ -426,12 +426,14 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
             stream.progress((*chunk)->decodedBlobBytes(), (*chunk)->decodedBlobBytes());
         return chunk;
     }
-    auto blob = readChunkBlob(i);
-    if (!blob)
-        return blob.error();
+    if (i >= m_footer.chunks.size())
+        return readChunkBlob(i).error(); // its error names the chunk count
     const ChunkEntry& c = m_footer.chunks[i];
     const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
-    auto decoding = BlobStream::open(std::move(*blob), m_options.maxChunkBytes, what);
+    if (c.chunkSizeBytes <= 4 || c.fileOffset > m_source->size() || c.chunkSizeBytes > m_source->size() - c.fileOffset)
+        return Error{what + ": record of " + std::to_string(c.chunkSizeBytes) + " bytes is out of the file's bounds"};
+    // The stored blob is read as the decode goes: a jump reads up to its frame only.
+    auto decoding = BlobStream::open(m_source, c.fileOffset + 4, c.chunkSizeBytes - 4, m_options.maxChunkBytes, what);
     if (!decoding)
         return decoding.error();
     BlobStream& bytes = *decoding;
