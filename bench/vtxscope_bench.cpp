@@ -87,6 +87,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -914,7 +915,7 @@ double percentile(std::vector<double> v, double q)
     if (v.empty())
         return 0;
     std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
+    return v[std::min(v.size() - 1, size_t(std::lround(q * double(v.size() - 1))))];
 }
 
 int decodePhases(const std::string& path)
@@ -1172,6 +1173,7 @@ int replayTrace(const std::vector<std::string>& args)
     for (const auto& t : traces)
         for (const auto& p : policies) {
             std::vector<vtx::Json> runs;
+            runs.reserve(size_t(std::max(repeat, 0)));
             for (int r = 0; r < repeat; ++r)
                 runs.push_back(replayOnce(*file, t, p, budget ? budget : vtx::defaultCacheBudget(), workers));
             // Report the run with the median total time.
@@ -1248,6 +1250,7 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
         return fail(first.message());
     const auto chunk = *first;
     const int32_t n = std::min<int32_t>(pairsWanted, int32_t(chunk->frameCount()) - 1);
+    consecutive.reserve(size_t(std::max(n, 0)));
     for (int32_t i = 0; i < n; ++i)
         consecutive.emplace_back(vtx::FrameHandle(chunk, i), vtx::FrameHandle(chunk, i + 1));
     auto last = f.frame(f.frameCount() - 1);
@@ -1271,6 +1274,7 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
     const DiffTiming cNo = timeDiffs(consecutive, f.schema(), noHash, 5);
     const DiffTiming fl = timeDiffs(firstLast, f.schema(), hash, 5);
     std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> same;
+    same.reserve(consecutive.size());
     for (const auto& p : consecutive)
         same.emplace_back(p.first, p.first);
     const DiffTiming identical = timeDiffs(same, f.schema(), hash, 5);

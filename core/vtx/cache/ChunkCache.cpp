@@ -17,7 +17,7 @@ size_t defaultCacheBudget()
     return size_t(pages) * size_t(page) / 4;
 }
 
-ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, CacheOptions o)
+ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, const CacheOptions& o)
     : m_file(std::move(file)), m_budget(o.budgetBytes), m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
 {
     m_policy = makeCachePolicy(o.policy);

@@ -60,7 +60,7 @@ class ChunkCache {
 public:
     using Callback = std::function<void(const Result<FrameHandle>&)>;
 
-    ChunkCache(std::shared_ptr<const ReplayFile> file, CacheOptions options = {});
+    ChunkCache(std::shared_ptr<const ReplayFile> file, const CacheOptions& options = {});
     ~ChunkCache();
     ChunkCache(const ChunkCache&) = delete;
     ChunkCache& operator=(const ChunkCache&) = delete;

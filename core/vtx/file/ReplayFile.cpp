@@ -94,7 +94,7 @@ Status ReplayFile::load(const ReaderOptions& options, const ReplayFile* previous
             uint8_t magic[4];
             if (Status s = m_source->readAt(0, magic); !s)
                 return s;
-            if (std::memcmp(magic, "VTXF", 4) && std::memcmp(magic, "VTXP", 4))
+            if (std::memcmp(magic, "VTXF", 4) != 0 && std::memcmp(magic, "VTXP", 4) != 0)
                 return Error{where("unknown file format (magic " + hex4(magic) + ", expected \"VTXF\" or \"VTXP\")")};
         }
         return Error{where("file truncated: " + std::to_string(n) + " bytes is smaller than the 8-byte header preamble")};
@@ -260,7 +260,7 @@ Status ReplayFile::loadFooter()
         return s;
     const std::string magic(backendMagic(m_backend));
     if (std::memcmp(tail + 4, magic.data(), 4) != 0) {
-        const Status missing =
+        Status missing =
             Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic + "\" (footer missing or file truncated?)")};
         // Only the 4-byte sentinel missing: the file ends with the footer and its size. A raw
         // protobuf footer parses from almost anything, so it is used only when its seek table
