@@ -8,9 +8,11 @@
 //                                                one Plot dock repaint into an offscreen image
 //   vtxscope-bench read-all FILE [--threads N]   decode every chunk, read every property of
 //                                                every frame; wall time and peak RSS
-//   vtxscope-bench open FILE                     open -> first frame decoded
+//   vtxscope-bench open FILE [--via-cache]       open -> first frame decoded (through a ChunkCache:
+//                                                what the viewer does), against zstd up to frame 0
 //   vtxscope-bench cold-jumps FILE [--jumps N] [--seed S]
-//                                                N seeded random frames, each decoded cold
+//                                                N seeded random frames, each decoded cold, against
+//                                                zstd up to each jumped-to frame (ratios)
 //   vtxscope-bench zstd FILE                     decompression-only speed of the chunks (limit)
 //   vtxscope-bench first-frames FILE [--frames N] open, then read every property of frames [0, N)
 //   vtxscope-bench property-read FILE [--rounds R]
@@ -56,6 +58,9 @@
 //                                                replay traces against a fresh cache per run,
 //                                                honouring the trace timing; --sweep adds none,
 //                                                fixed:k,k for k = 0..20 and adaptive
+//
+// Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
+// bandwidth and the 1-minute load average of the machine that ran it.
 
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
@@ -72,6 +77,9 @@
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/file/ReplayWriter.hpp"
 #include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/FrameVerifier.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
+#include "vtx/file/backend/ProtoWire.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtx/model/ReplayData.hpp"
 
@@ -79,8 +87,12 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
+#include <numeric>
+#include <optional>
 #include <random>
 #include <sys/resource.h>
 #include <thread>
@@ -200,18 +212,95 @@ int readAll(const std::string& path, unsigned threads)
     return 0;
 }
 
-int openFirst(const std::string& path)
+double percentile(std::vector<double> v, double q);
+
+/// How many decoded bytes of its chunk frame `local` needs before it can be read: Protobuf, the
+/// end of its `frames` field; FlatBuffers, the smallest prefix in which it verifies (see
+/// frame-layout: nearly the whole chunk, as the frames lie back to front around shared vtables).
+size_t bytesNeededFor(vtx::Backend backend, std::span<const uint8_t> decoded, size_t local)
+{
+    if (backend == vtx::Backend::Protobuf) {
+        vtx::ProtoFrameLocator frames;
+        frames.advance(decoded);
+        return local < frames.frames().size() ? frames.frames()[local].second : decoded.size();
+    }
+    const auto* fv = flatbuffers::GetRoot<fbsvtx::Chunk>(decoded.data())->frames();
+    if (!fv || local >= fv->size())
+        return decoded.size();
+    const size_t table = size_t(reinterpret_cast<const uint8_t*>(fv->Get(flatbuffers::uoffset_t(local))) - decoded.data());
+    size_t lo = table + 1, hi = decoded.size();
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (vtx::frameIsValid(decoded.data(), mid, table, vtx::DecodeLimits{}, 127, UINT32_MAX))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return hi;
+}
+
+/// The limit for a jump to `frame`: zstd decompressing its chunk from the start until the frame's
+/// last needed byte is decoded (streamed in 4 KB steps of stored input, so it stops within a
+/// zstd block of that byte), in ms; median of `rounds`. Memory already touched (a previous
+/// decode's block): the decompression alone.
+double zstdUpToFrameMs(const vtx::ReplayFile& f, int32_t frame, int rounds = 3)
+{
+    const auto ci = f.chunkForFrame(frame);
+    if (!ci)
+        return 0;
+    const size_t local = size_t(frame - f.chunks()[*ci].startFrame);
+    auto whole = f.readChunkBlob(*ci);
+    if (!whole)
+        return 0;
+    auto decoded = vtx::decodeBlob(std::move(*whole), size_t(1) << 31, "bench");
+    if (!decoded)
+        return 0;
+    const size_t needed = bytesNeededFor(f.backend(), decoded->span(), local);
+    std::vector<double> ms;
+    for (int r = 0; r < rounds; ++r) {
+        auto blob = f.readChunkBlob(*ci);
+        if (!blob)
+            return 0;
+        const auto t = Clock::now();
+        auto stream = vtx::BlobStream::open(std::move(*blob), size_t(1) << 31, "bench");
+        while (stream && !stream->finished() && stream->decodedBytes() < needed)
+            if (!stream->step(4096))
+                break;
+        ms.push_back(msSince(t));
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+int openFirst(const std::string& path, bool viaCache)
 {
     const auto t0 = Clock::now();
     auto file = vtx::ReplayFile::open(path);
     if (!file)
         return fail(file.message());
     const double openMs = msSince(t0);
-    auto frame = (*file)->frame(0);
-    if (!frame)
-        return fail(frame.message());
-    const double ms = msSince(t0);
-    std::cout << vtx::Json{{"bench", "open"}, {"file", path}, {"open_ms", openMs}, {"first_frame_ms", ms}, {"peak_rss_mb", peakRssMb()}}.dump()
+    double ms = 0;
+    {
+        // viaCache: what the viewer does (a chunk cache with its workers, frame 0 requested).
+        std::optional<vtx::ChunkCache> cache;
+        if (viaCache)
+            cache.emplace(*file);
+        auto frame = viaCache ? cache->get(0) : (*file)->frame(0);
+        if (!frame)
+            return fail(frame.message());
+        ms = msSince(t0);
+    }
+    // Measured after, in the same process: the limit does not pay for fresh memory.
+    const double limitMs = zstdUpToFrameMs(**file, 0);
+    std::cout << vtx::Json{{"bench", "open"},
+                           {"file", path},
+                           {"via", viaCache ? "cache" : "file"},
+                           {"open_ms", openMs},
+                           {"first_frame_ms", ms},
+                           {"zstd_to_frame0_ms", limitMs},
+                           {"ratio_to_limit", ms / limitMs},
+                           {"peak_rss_mb", peakRssMb()}}
+                     .dump()
               << '\n';
     return 0;
 }
@@ -222,7 +311,8 @@ int coldJumps(const std::string& path, int jumps, unsigned seed)
     if (!file)
         return fail(file.message());
     std::mt19937 rng(seed);
-    std::vector<double> times;
+    std::vector<double> times, limits, ratios;
+    std::vector<int32_t> targets;
     const auto t0 = Clock::now();
     for (int i = 0; i < jumps; ++i) {
         const int32_t target = int32_t(rng() % uint32_t((*file)->frameCount()));
@@ -231,15 +321,23 @@ int coldJumps(const std::string& path, int jumps, unsigned seed)
         if (!frame)
             return fail(frame.message());
         times.push_back(msSince(t));
+        targets.push_back(target);
     }
     const double total = msSince(t0);
-    std::sort(times.begin(), times.end());
+    // The limit of each jump, after all of them (same memory state: blocks recycled).
+    for (size_t i = 0; i < targets.size(); ++i) {
+        limits.push_back(zstdUpToFrameMs(**file, targets[i]));
+        ratios.push_back(times[i] / limits.back());
+    }
     std::cout << vtx::Json{{"bench", "cold-jumps"},
                            {"file", path},
                            {"jumps", jumps},
                            {"total_ms", total},
-                           {"p50_ms", times[times.size() / 2]},
-                           {"max_ms", times.back()},
+                           {"p50_ms", percentile(times, 0.5)},
+                           {"max_ms", percentile(times, 1)},
+                           {"zstd_to_frame_p50_ms", percentile(limits, 0.5)},
+                           {"ratio_p50_to_limit_p50", percentile(times, 0.5) / percentile(limits, 0.5)},
+                           {"ratio_per_jump_p50", percentile(ratios, 0.5)},
                            {"peak_rss_mb", peakRssMb()}}
                      .dump()
               << '\n';
@@ -252,8 +350,8 @@ int zstdOnly(const std::string& path)
     if (!file)
         return fail(file.message());
     uint64_t out = 0;
-    double ms = 0;
-    std::vector<double> perChunk;
+    double ms = 0, streamMs = 0;
+    std::vector<double> perChunk, perChunkStream;
     for (size_t ci = 0; ci < (*file)->chunks().size(); ++ci) {
         auto blob = (*file)->readChunkBlob(ci);
         if (!blob)
@@ -265,15 +363,33 @@ int zstdOnly(const std::string& path)
         if (!decoded)
             return fail(decoded.message());
         out += decoded->size();
+        // The same chunk as the streamed decode does it (BlobStream's default steps): what the
+        // cache's decode pays for handing frames out early.
+        auto again = (*file)->readChunkBlob(ci);
+        if (!again)
+            return fail(again.message());
+        const auto ts = Clock::now();
+        auto stream = vtx::BlobStream::open(std::move(*again), size_t(1) << 31, "bench");
+        if (!stream)
+            return fail(stream.message());
+        while (!stream->finished())
+            if (vtx::Status st = stream->step(); !st)
+                return fail(st.message());
+        perChunkStream.push_back(msSince(ts));
+        streamMs += perChunkStream.back();
     }
     std::sort(perChunk.begin(), perChunk.end());
+    std::sort(perChunkStream.begin(), perChunkStream.end());
     std::cout << vtx::Json{{"bench", "zstd"},
                            {"file", path},
                            {"decoded_bytes", out},
                            {"ms", ms},
                            {"mb_per_s", double(out) / 1e3 / ms},
                            {"chunks", perChunk.size()},
-                           {"chunk_p50_ms", perChunk.empty() ? 0.0 : perChunk[perChunk.size() / 2]}}
+                           {"chunk_p50_ms", perChunk.empty() ? 0.0 : perChunk[perChunk.size() / 2]},
+                           {"stream_ms", streamMs},
+                           {"stream_chunk_p50_ms", perChunkStream.empty() ? 0.0 : perChunkStream[perChunkStream.size() / 2]},
+                           {"stream_ratio", streamMs / ms}}
                      .dump()
               << '\n';
     return 0;
@@ -710,15 +826,13 @@ int lengthen(const std::string& path, const std::string& out, int32_t frames)
     return 0;
 }
 
-/// This machine's memory read bandwidth: a sum over a buffer far larger than the caches
-/// (the limit for whole-file reads of decoded chunks), median of 5.
-int memoryBandwidth()
+/// Median read bandwidth (GB/s) over `rounds` sums of a `bytes` buffer, far larger than the
+/// caches (the limit for whole-file reads of decoded chunks). `sum` keeps the loads alive.
+double measureReadBandwidth(size_t bytes, int rounds, uint64_t& sum)
 {
-    const size_t bytes = size_t(512) << 20;
     std::vector<uint64_t> buf(bytes / 8, 1);
     std::vector<double> gbps;
-    uint64_t sum = 0;
-    for (int r = 0; r < 5; ++r) {
+    for (int r = 0; r < rounds; ++r) {
         const auto t0 = Clock::now();
         uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
         for (size_t i = 0; i + 4 <= buf.size(); i += 4)
@@ -727,8 +841,73 @@ int memoryBandwidth()
         gbps.push_back(double(bytes) / 1e9 / (msSince(t0) / 1e3));
     }
     std::sort(gbps.begin(), gbps.end());
-    std::cout << vtx::Json{{"bench", "membw"}, {"read_gb_per_s", gbps[gbps.size() / 2]}, {"checksum", sum}}.dump() << '\n';
+    return gbps[gbps.size() / 2];
+}
+
+/// The CPU model as /proc/cpuinfo names it ("model name"; other architectures: "Processor" or
+/// "cpu model"), "unknown" when it does not.
+std::string cpuModel()
+{
+    std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return "unknown";
+    std::string model = "unknown";
+    char line[512];
+    while (std::fgets(line, sizeof line, f)) {
+        const std::string l(line);
+        const size_t colon = l.find(':');
+        if (colon == std::string::npos)
+            continue;
+        std::string key = l.substr(0, colon);
+        while (!key.empty() && (key.back() == ' ' || key.back() == '\t'))
+            key.pop_back();
+        if (key == "model name" || key == "Processor" || key == "cpu model") {
+            model = l.substr(colon + 1);
+            while (!model.empty() && (model.front() == ' ' || model.front() == '\t'))
+                model.erase(model.begin());
+            while (!model.empty() && (model.back() == '\n' || model.back() == ' '))
+                model.pop_back();
+            break;
+        }
+    }
+    std::fclose(f);
+    return model;
+}
+
+/// The 1-minute load average: how busy the neighbours were while the figures were taken.
+double loadAverage1m()
+{
+    double load[1] = {0};
+    return getloadavg(load, 1) == 1 ? load[0] : -1;
+}
+
+/// This machine's memory read bandwidth (limit), median of 5 sums over 512 MB.
+int memoryBandwidth()
+{
+    uint64_t sum = 0;
+    const double gbps = measureReadBandwidth(size_t(512) << 20, 5, sum);
+    std::cout << vtx::Json{{"bench", "membw"},
+                           {"read_gb_per_s", gbps},
+                           {"cpu_model", cpuModel()},
+                           {"cores", std::thread::hardware_concurrency()},
+                           {"checksum", sum}}
+                     .dump()
+              << '\n';
     return 0;
+}
+
+/// Every run ends with the machine it ran on (issue 28: a figure without its host cannot be
+/// compared): CPU model, cores, memory bandwidth (median of 3 sums over 256 MB, measured after
+/// the command so its allocation cannot warm pages the command then reuses) and the load.
+void printHost(const std::string& command)
+{
+    uint64_t sum = 0;
+    const double load = loadAverage1m();
+    const double gbps = measureReadBandwidth(size_t(256) << 20, 3, sum);
+    std::cout << vtx::Json{{"bench", "host"},        {"after", command}, {"cpu_model", cpuModel()}, {"cores", std::thread::hardware_concurrency()},
+                           {"membw_gb_per_s", gbps}, {"load_1m", load},  {"checksum", sum}}
+                     .dump()
+              << '\n';
 }
 
 double percentile(std::vector<double> v, double q)
@@ -736,7 +915,7 @@ double percentile(std::vector<double> v, double q)
     if (v.empty())
         return 0;
     std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(q * double(v.size() - 1) + 0.5))];
+    return v[std::min(v.size() - 1, size_t(std::lround(q * double(v.size() - 1))))];
 }
 
 int decodePhases(const std::string& path)
@@ -813,6 +992,91 @@ int decodePhases(const std::string& path)
                            {"parse_libprotobuf_ms", libprotobuf.empty() ? vtx::Json() : vtx::Json(med(libprotobuf))},
                            {"walk_ms", med(walkMs)},
                            {"checksum", checksum}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+/// Where each frame of a chunk lies in the chunk's decoded bytes, the order zstd produces them
+/// in: how much of a chunk must be decompressed before frame k can be handed out.
+/// FlatBuffers: the smallest prefix of the decoded chunk in which frame k passes the verifier
+/// (every table, vtable, vector and string it reaches lies inside; validity only grows with the
+/// prefix, so a binary search finds it). Protobuf: the end of frame k's `frames` field.
+int frameLayout(const std::string& path)
+{
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return fail(file.message());
+    const vtx::ReplayFile& f = **file;
+    std::vector<double> prefix; // needed prefix / chunk size, every frame of every chunk
+    size_t framesAscending = 0, framesDescending = 0, wholeChunk = 0, frames = 0;
+    for (size_t ci = 0; ci < f.chunks().size(); ++ci) {
+        auto blob = f.readChunkBlob(ci);
+        if (!blob)
+            return fail(blob.message());
+        auto decoded = vtx::decodeBlob(std::move(*blob), size_t(1) << 31, "frame-layout");
+        if (!decoded)
+            return fail(decoded.message());
+        const uint8_t* b = decoded->data();
+        const size_t n = decoded->size();
+        std::vector<size_t> ends; // per frame: bytes needed
+        std::vector<size_t> starts;
+        if (f.backend() == vtx::Backend::FlatBuffers) {
+            const auto* chunk = flatbuffers::GetRoot<fbsvtx::Chunk>(b);
+            const auto* fv = chunk->frames();
+            for (flatbuffers::uoffset_t i = 0; fv && i < fv->size(); ++i) {
+                const size_t table = size_t(reinterpret_cast<const uint8_t*>(fv->Get(i)) - b);
+                size_t lo = table + 1, hi = n; // hi always suffices (the file's frames verify)
+                while (lo < hi) {
+                    const size_t mid = lo + (hi - lo) / 2;
+                    if (vtx::frameIsValid(b, mid, table, vtx::DecodeLimits{}, 127, UINT32_MAX))
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                starts.push_back(table);
+                ends.push_back(hi);
+            }
+        } else {
+            vtx::wire::Cursor c(b, b + n);
+            while (!c.atEnd()) {
+                uint32_t field;
+                vtx::wire::WireType type;
+                if (!c.tag(field, type))
+                    return fail("chunk " + std::to_string(ci) + ": bad tag");
+                if (field == 4 && type == vtx::wire::WireType::Len) {
+                    const uint8_t* p;
+                    size_t len;
+                    if (!c.bytes(p, len))
+                        return fail("chunk " + std::to_string(ci) + ": bad frame");
+                    starts.push_back(size_t(p - b));
+                    ends.push_back(size_t(p - b) + len);
+                } else if (!c.skip(type)) {
+                    return fail("chunk " + std::to_string(ci) + ": bad field");
+                }
+            }
+        }
+        for (size_t i = 0; i + 1 < starts.size(); ++i) {
+            framesAscending += starts[i] < starts[i + 1];
+            framesDescending += starts[i] > starts[i + 1];
+        }
+        for (size_t e : ends) {
+            prefix.push_back(double(e) / double(n));
+            wholeChunk += e == n;
+        }
+        frames += ends.size();
+    }
+    std::cout << vtx::Json{{"bench", "frame-layout"},
+                           {"file", path},
+                           {"backend", f.backend() == vtx::Backend::FlatBuffers ? "flatbuffers" : "protobuf"},
+                           {"frames", frames},
+                           {"frame_starts_ascending", framesAscending},
+                           {"frame_starts_descending", framesDescending},
+                           {"frames_needing_whole_chunk", wholeChunk},
+                           {"needed_prefix_min", percentile(prefix, 0)},
+                           {"needed_prefix_p50", percentile(prefix, 0.5)},
+                           {"needed_prefix_max", percentile(prefix, 1)},
+                           {"needed_prefix_mean", prefix.empty() ? 0.0 : std::accumulate(prefix.begin(), prefix.end(), 0.0) / double(prefix.size())}}
                      .dump()
               << '\n';
     return 0;
@@ -909,6 +1173,7 @@ int replayTrace(const std::vector<std::string>& args)
     for (const auto& t : traces)
         for (const auto& p : policies) {
             std::vector<vtx::Json> runs;
+            runs.reserve(size_t(std::max(repeat, 0)));
             for (int r = 0; r < repeat; ++r)
                 runs.push_back(replayOnce(*file, t, p, budget ? budget : vtx::defaultCacheBudget(), workers));
             // Report the run with the median total time.
@@ -985,6 +1250,7 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
         return fail(first.message());
     const auto chunk = *first;
     const int32_t n = std::min<int32_t>(pairsWanted, int32_t(chunk->frameCount()) - 1);
+    consecutive.reserve(size_t(std::max(n, 0)));
     for (int32_t i = 0; i < n; ++i)
         consecutive.emplace_back(vtx::FrameHandle(chunk, i), vtx::FrameHandle(chunk, i + 1));
     auto last = f.frame(f.frameCount() - 1);
@@ -1008,6 +1274,7 @@ int diffBench(const std::string& path, int pairsWanted, bool consecutiveOnly)
     const DiffTiming cNo = timeDiffs(consecutive, f.schema(), noHash, 5);
     const DiffTiming fl = timeDiffs(firstLast, f.schema(), hash, 5);
     std::vector<std::pair<vtx::FrameHandle, vtx::FrameHandle>> same;
+    same.reserve(consecutive.size());
     for (const auto& p : consecutive)
         same.emplace_back(p.first, p.first);
     const DiffTiming identical = timeDiffs(same, f.schema(), hash, 5);
@@ -1124,9 +1391,8 @@ int integrityCost(const std::string& path)
     return 0;
 }
 
-int main(int argc, char** argv)
+int runCommand(int argc, char** argv, const std::vector<std::string>& args)
 {
-    std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && args[0] == "membw")
         return memoryBandwidth();
     if (!args.empty() && args[0] == "map-paint") {
@@ -1157,7 +1423,7 @@ int main(int argc, char** argv)
     if (cmd == "read-all")
         return readAll(file, unsigned(std::stoul(option(args, "--threads", "1"))));
     if (cmd == "open")
-        return openFirst(file);
+        return openFirst(file, std::find(args.begin(), args.end(), "--via-cache") != args.end());
     if (cmd == "cold-jumps")
         return coldJumps(file, std::stoi(option(args, "--jumps", "50")), unsigned(std::stoul(option(args, "--seed", "1"))));
     if (cmd == "zstd")
@@ -1166,6 +1432,8 @@ int main(int argc, char** argv)
         return writeThroughput(file, args[2], std::stoi(option(args, "--frames", "2000")));
     if (cmd == "decode-phases")
         return decodePhases(file);
+    if (cmd == "frame-layout")
+        return frameLayout(file);
     if (cmd == "hash-sampling")
         return hashSampling(file);
     if (cmd == "integrity")
@@ -1193,4 +1461,14 @@ int main(int argc, char** argv)
     if (cmd == "replay-trace")
         return replayTrace(args);
     return fail("unknown bench '" + cmd + "'");
+}
+
+int main(int argc, char** argv)
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    const int rc = runCommand(argc, argv, args);
+    // membw reports its host itself; the rest write files or fail, their output is not a figure.
+    if (rc == 0 && !args.empty() && args[0] != "membw" && args[0] != "make-traces" && args[0] != "lengthen" && args[0] != "perturb")
+        printHost(args[0]);
+    return rc;
 }

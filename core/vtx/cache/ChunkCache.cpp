@@ -17,7 +17,7 @@ size_t defaultCacheBudget()
     return size_t(pages) * size_t(page) / 4;
 }
 
-ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, CacheOptions o)
+ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, const CacheOptions& o)
     : m_file(std::move(file)), m_budget(o.budgetBytes), m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
 {
     m_policy = makeCachePolicy(o.policy);
@@ -323,7 +323,7 @@ void ChunkCache::workerLoop()
         lock.unlock();
 
         const auto t0 = std::chrono::steady_clock::now();
-        auto decoded = file->decodeChunk(c);
+        auto decoded = file->decodeChunkStreaming(c, earlyFrames(c));
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
         lock.lock();
@@ -374,6 +374,33 @@ void ChunkCache::workerLoop()
         completions.clear();
         lock.lock();
     }
+}
+
+FrameStream ChunkCache::earlyFrames(size_t c)
+{
+    // A waiter whose frame is decoded before the rest of its chunk gets it at once (a jump pays
+    // for the bytes up to its frame); the others wait for the whole chunk as before.
+    FrameStream stream;
+    stream.wants = [this, c](int32_t frame) {
+        std::lock_guard lock(m_mutex);
+        const auto& waiters = m_slots[c].waiters;
+        return std::any_of(waiters.begin(), waiters.end(), [frame](const Waiter& w) { return w.frame == frame; });
+    };
+    stream.ready = [this, c](int32_t frame, const Result<FrameHandle>& handle) {
+        std::vector<Callback> done;
+        {
+            std::lock_guard lock(m_mutex);
+            auto& waiters = m_slots[c].waiters;
+            auto it = std::stable_partition(waiters.begin(), waiters.end(), [frame](const Waiter& w) { return w.frame != frame; });
+            for (auto w = it; w != waiters.end(); ++w)
+                done.push_back(std::move(w->done));
+            waiters.erase(it, waiters.end());
+            m_stats.earlyFrames += done.size();
+        }
+        for (auto& cb : done)
+            cb(handle);
+    };
+    return stream;
 }
 
 CacheStats ChunkCache::stats() const

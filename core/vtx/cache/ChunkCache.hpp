@@ -50,6 +50,7 @@ struct CacheStats {
     uint64_t prefetchWasted = 0; ///< prefetched chunks evicted or refused unused
     uint64_t prefetchWastedBytes = 0;
     uint64_t superseded = 0;
+    uint64_t earlyFrames = 0; ///< requests answered while their chunk was still decoding (FrameStream)
     uint64_t evictions = 0;
     double decodeMs = 0; ///< EWMA per chunk
     double hitRate() const { return hits + misses ? double(hits) / double(hits + misses) : 0; }
@@ -59,14 +60,16 @@ class ChunkCache {
 public:
     using Callback = std::function<void(const Result<FrameHandle>&)>;
 
-    ChunkCache(std::shared_ptr<const ReplayFile> file, CacheOptions options = {});
+    ChunkCache(std::shared_ptr<const ReplayFile> file, const CacheOptions& options = {});
     ~ChunkCache();
     ChunkCache(const ChunkCache&) = delete;
     ChunkCache& operator=(const ChunkCache&) = delete;
 
     /// Non-blocking. `done` runs once: on the calling thread when the chunk is resident, else on
     /// a worker thread; with an error when the frame is invalid, its chunk fails to decode, or a
-    /// newer request on the same channel superseded it (code Errc::Superseded).
+    /// newer request on the same channel superseded it (code Errc::Superseded). In a Protobuf
+    /// file a frame is answered as soon as the decode reaches it, before the rest of its chunk
+    /// (the handle's chunk then holds only that frame: FrameStream).
     void request(int32_t frame, Callback done, RequestOptions options = {});
     /// Blocking; never superseded.
     Result<FrameHandle> get(int32_t frame, RequestOptions options = {true, -1});
@@ -104,6 +107,8 @@ private:
     using Completion = std::pair<Callback, Result<FrameHandle>>;
 
     void workerLoop();
+    /// Hands chunk `c`'s waiters their frames as the stream decode reaches them.
+    FrameStream earlyFrames(size_t c);
     bool hasWorkLocked() const;
     std::optional<std::pair<size_t, bool>> pickJobLocked();
     void applyPlanLocked(CachePlan plan);

@@ -2,6 +2,9 @@
 #include "vtx/file/ReplayFile.hpp"
 
 #include "vtx/file/backend/ChunkLimits.hpp"
+#include "vtx/file/backend/ProtoChunkReader.hpp"
+
+#include "vtx_generated.h"
 
 #include <algorithm>
 #include <climits>
@@ -91,7 +94,7 @@ Status ReplayFile::load(const ReaderOptions& options, const ReplayFile* previous
             uint8_t magic[4];
             if (Status s = m_source->readAt(0, magic); !s)
                 return s;
-            if (std::memcmp(magic, "VTXF", 4) && std::memcmp(magic, "VTXP", 4))
+            if (std::memcmp(magic, "VTXF", 4) != 0 && std::memcmp(magic, "VTXP", 4) != 0)
                 return Error{where("unknown file format (magic " + hex4(magic) + ", expected \"VTXF\" or \"VTXP\")")};
         }
         return Error{where("file truncated: " + std::to_string(n) + " bytes is smaller than the 8-byte header preamble")};
@@ -257,7 +260,7 @@ Status ReplayFile::loadFooter()
         return s;
     const std::string magic(backendMagic(m_backend));
     if (std::memcmp(tail + 4, magic.data(), 4) != 0) {
-        const Status missing =
+        Status missing =
             Error{where("the trailing sentinel is " + hex4(tail + 4) + ", not the magic \"" + magic + "\" (footer missing or file truncated?)")};
         // Only the 4-byte sentinel missing: the file ends with the footer and its size. A raw
         // protobuf footer parses from almost anything, so it is used only when its seek table
@@ -410,6 +413,84 @@ Result<ChunkStorage> ReplayFile::decodeStored(Buffer blob, const std::string& wh
     return storage;
 }
 
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunkStreaming(size_t i, const FrameStream& stream) const
+{
+    return streamChunk(i, stream, false);
+}
+
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, const FrameStream& stream, bool stopAfterReady) const
+{
+    if (m_backend != Backend::Protobuf) { // frames come with the whole chunk (see FrameStream)
+        auto chunk = decodeChunk(i);
+        if (chunk && stream.progress)
+            stream.progress((*chunk)->decodedBlobBytes(), (*chunk)->decodedBlobBytes());
+        return chunk;
+    }
+    if (i >= m_footer.chunks.size())
+        return readChunkBlob(i).error(); // its error names the chunk count
+    const ChunkEntry& c = m_footer.chunks[i];
+    const std::string what = where("chunk " + std::to_string(i) + " at offset " + std::to_string(c.fileOffset));
+    if (c.chunkSizeBytes <= 4 || c.fileOffset > m_source->size() || c.chunkSizeBytes > m_source->size() - c.fileOffset)
+        return Error{what + ": record of " + std::to_string(c.chunkSizeBytes) + " bytes is out of the file's bounds"};
+    // The stored blob is read as the decode goes: a jump reads up to its frame only.
+    auto decoding = BlobStream::open(m_source, c.fileOffset + 4, c.chunkSizeBytes - 4, m_options.maxChunkBytes, what);
+    if (!decoding)
+        return decoding.error();
+    BlobStream& bytes = *decoding;
+    ProtoFrameLocator frames;
+    size_t offered = 0;
+    while (true) {
+        const Status step = bytes.step();
+        // The frames whole before any damage are handed out first; the damage is the result.
+        frames.advance(bytes.decoded());
+        for (; offered < frames.frames().size(); ++offered) {
+            const int64_t global = int64_t(c.startFrame) + int64_t(offered);
+            if (global > c.endFrame || !stream.wants || !stream.wants(int32_t(global)))
+                continue;
+            const auto [begin, end] = frames.frames()[offered];
+            auto flat = flattenProtoFrame(bytes.decoded(), begin, end, frames.chunkIndex(), offered, m_options.decode, what);
+            if (!flat) {
+                stream.ready(int32_t(global), Result<FrameHandle>(flat.error()));
+                if (stopAfterReady)
+                    return std::shared_ptr<const DecodedChunk>();
+                continue;
+            }
+            ChunkStorage one;
+            one.decodedBlobBytes = end - begin;
+            one.root = flatbuffers::GetRoot<fbsvtx::Chunk>(flat->data());
+            one.bytes = std::move(*flat);
+            one.limitsChecked = true; // by the reader, on the way
+            one.limits = m_options.decode;
+            one.what = what;
+            auto chunk = std::make_shared<const DecodedChunk>(kPartialChunk, int32_t(global), std::move(one), m_hashTrust);
+            stream.ready(int32_t(global), FrameHandle(std::move(chunk), int32_t(global)));
+            if (stopAfterReady)
+                return std::shared_ptr<const DecodedChunk>();
+        }
+        if (stream.progress)
+            stream.progress(bytes.decodedBytes(), bytes.totalBytes());
+        if (!step)
+            return Error{step.message()};
+        if (bytes.finished())
+            break;
+    }
+    return finishChunk(i, bytes.take(), what);
+}
+
+Result<std::shared_ptr<const DecodedChunk>> ReplayFile::finishChunk(size_t i, Buffer decoded, const std::string& what) const
+{
+    auto storage = codecFor(m_backend).parseChunk(std::move(decoded), m_options.decode, what);
+    if (!storage)
+        return storage.error();
+    if (storage->framesVerified && !storage->limitsChecked)
+        if (Status s = checkChunkLimits(*storage->root, m_options.decode, what); !s)
+            return Error{s.message()};
+    auto chunk = std::make_shared<DecodedChunk>(i, m_footer.chunks[i].startFrame, std::move(*storage), m_hashTrust);
+    if (m_options.sampleHashes)
+        m_hashTrust->observeChunk(*chunk);
+    return std::shared_ptr<const DecodedChunk>(std::move(chunk));
+}
+
 Result<std::shared_ptr<const DecodedChunk>> ReplayFile::decodeChunk(size_t i) const
 {
     auto blob = readChunkBlob(i);
@@ -450,7 +531,14 @@ Result<FrameHandle> ReplayFile::frame(int32_t f) const
     auto ci = chunkForFrame(f);
     if (!ci)
         return Error{where("frame " + std::to_string(f) + " is not covered by the seek table")};
-    auto chunk = decodeChunk(*ci);
+    // Protobuf: the decode stops once the frame's bytes are read (a jump pays for them alone).
+    std::optional<Result<FrameHandle>> early;
+    FrameStream stream;
+    stream.wants = [f](int32_t g) { return g == f; };
+    stream.ready = [&early](int32_t, const Result<FrameHandle>& h) { early = h; };
+    auto chunk = streamChunk(*ci, stream, true);
+    if (early)
+        return *early;
     if (!chunk)
         return chunk.error();
     const size_t local = size_t(f - (*chunk)->startFrame());

@@ -10,6 +10,7 @@
 #include "vtx/model/DecodedChunk.hpp"
 #include "vtx/model/Schema.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,8 +54,29 @@ struct RecoveryReport {
     std::string summary() const;
 };
 
+/// How a streamed chunk decode (ReplayFile::decodeChunkStreaming) hands out frames while their
+/// chunk is still decoding. Protobuf chunks hold their frames in order, so frame k is whole once
+/// the decode passes its end; a FlatBuffers chunk is laid out back to front and every frame
+/// reaches into its last bytes (docs/PERFORMANCE.md, "Streaming decode"), so its frames come only
+/// with the whole chunk.
+///
+/// A frame handed out early lives in a chunk of its own: FrameHandle::chunk() then holds just that
+/// frame (startFrame() is the frame, frameCount() 1) and its index() is kPartialChunk, so nothing
+/// that looks a chunk up by its index takes it for the whole chunk.
+struct FrameStream {
+    /// Asked on the decoding thread for each frame as soon as its bytes are decoded: true to have
+    /// it read now and handed to `ready`.
+    std::function<bool(int32_t frame)> wants;
+    std::function<void(int32_t frame, const Result<FrameHandle>& handle)> ready;
+    /// Test hook: after each step of the decode, the chunk's decoded and total bytes.
+    std::function<void(size_t decodedBytes, size_t totalBytes)> progress;
+};
+
 class ReplayFile {
 public:
+    /// DecodedChunk::index() of a chunk that holds one frame handed out early (FrameStream).
+    static constexpr size_t kPartialChunk = size_t(-1);
+
     static Result<std::shared_ptr<ReplayFile>> open(const std::string& path, const ReaderOptions& options = {});
     static Result<std::shared_ptr<ReplayFile>> open(std::shared_ptr<const ByteSource> source, const ReaderOptions& options = {});
     /// Re-reads the file from disk for a replay that is still being written. Returns null when
@@ -85,9 +107,15 @@ public:
 
     /// Reads and decodes chunk `i` (no caching). Errors name the file, chunk and offset.
     Result<std::shared_ptr<const DecodedChunk>> decodeChunk(size_t i) const;
+    /// decodeChunk(), decoding as a stream: each frame `stream.wants` is handed to `stream.ready`
+    /// as soon as its bytes are decoded (Protobuf), while the rest of the chunk keeps decoding.
+    /// When the data is damaged, the frames before the damage are still handed out and the
+    /// result is the error.
+    Result<std::shared_ptr<const DecodedChunk>> decodeChunkStreaming(size_t i, const FrameStream& stream) const;
     /// Stored (compressed) blob of chunk `i` as read from disk.
     Result<Buffer> readChunkBlob(size_t i) const;
-    /// Decodes the chunk holding `frame` and returns a handle to it (no caching).
+    /// Decodes the chunk holding `frame` and returns a handle to it (no caching). In a Protobuf
+    /// file the decode stops at the frame, and the handle's chunk holds only it (FrameStream).
     Result<FrameHandle> frame(int32_t frame) const;
 
     /// Per struct type, whether stored content hashes may stand in for values; shared with
@@ -115,6 +143,11 @@ private:
     /// Stored blob -> verified chunk within every limit.
     Result<ChunkStorage> decodeStored(Buffer blob, const std::string& what) const;
     void checkSeekTable();
+    /// decodeChunkStreaming; with `stopAfterReady`, stops after handing out one frame and
+    /// returns a null chunk.
+    Result<std::shared_ptr<const DecodedChunk>> streamChunk(size_t i, const FrameStream& stream, bool stopAfterReady) const;
+    /// The checked storage of a whole decoded chunk, as a DecodedChunk with hash sampling.
+    Result<std::shared_ptr<const DecodedChunk>> finishChunk(size_t i, Buffer decoded, const std::string& what) const;
     std::string where(const std::string& what) const;
 
     std::shared_ptr<const ByteSource> m_source;

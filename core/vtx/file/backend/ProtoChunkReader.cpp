@@ -82,6 +82,22 @@ class ChunkReader {
 public:
     ChunkReader(FlatBufferWriter& out, const DecodeLimits& limits) : m_out(out), m_limits(limits) { }
 
+    /// A Chunk holding one frame: the `frames` field at [p, end) of a FrameChunk (a jump's frame,
+    /// handed out while the rest of its chunk still decodes).
+    Ref singleFrameChunk(const uint8_t* p, const uint8_t* end, int32_t chunkIndex, size_t local)
+    {
+        AppendArray<Ref> frames;
+        m_frame = local;
+        frames.push_back(frame(p, end));
+        m_frame = kNone;
+        const Ref fv = refs(frames, p);
+        FlatBufferWriter::Table t(m_out, false);
+        t.addOffset(fbsvtx::Chunk::VT_FRAMES, fv);
+        if (chunkIndex != 0)
+            t.add32(fbsvtx::Chunk::VT_CHUNK_INDEX, uint32_t(chunkIndex));
+        return t.end();
+    }
+
     Ref chunk(const uint8_t* p, const uint8_t* end)
     {
         int32_t chunkIndex = 0;
@@ -771,7 +787,67 @@ private:
     AppendArray<Ref> m_buckets;
 };
 
+/// What a ReadFailure says, with the frame, bucket and entity the reader was in.
+std::string failureMessage(const ChunkReader& reader, const ReadFailure& f, const uint8_t* wireStart, const std::string& what)
+{
+    std::string where = what;
+    if (reader.m_frame != ChunkReader::kNone)
+        where += ": frame " + std::to_string(reader.m_frame) + " of the chunk";
+    if (reader.m_bucket != ChunkReader::kNone)
+        where += ", bucket " + std::to_string(reader.m_bucket);
+    if (reader.m_entity != ChunkReader::kNone)
+        where += ", entity " + std::to_string(reader.m_entity);
+    return where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wireStart) + " of the decoded chunk)";
+}
+
 } // namespace
+
+size_t ProtoFrameLocator::advance(std::span<const uint8_t> decoded)
+{
+    const size_t before = m_frames.size();
+    while (!m_stopped && m_pos < decoded.size()) {
+        Cursor c(decoded.data() + m_pos, decoded.data() + decoded.size());
+        uint32_t field;
+        WireType type;
+        // A field cut by the end of the prefix is read again once more bytes are there.
+        if (!c.tag(field, type))
+            break;
+        if (field == 4 && type == WireType::Len) {
+            const uint8_t* p;
+            size_t n;
+            if (!c.bytes(p, n))
+                break;
+            m_frames.push_back({size_t(p - decoded.data()), size_t(p - decoded.data()) + n});
+        } else if (field == 1 && type == WireType::Varint) {
+            uint64_t v;
+            if (!c.varint(v))
+                break;
+            m_chunkIndex = int32_t(uint32_t(v));
+        } else if (type == WireType::StartGroup || type == WireType::EndGroup) {
+            m_stopped = true; // malformed: the whole-chunk read names the error
+            break;
+        } else if (!c.skip(type)) {
+            break;
+        }
+        m_pos = size_t(c.pos() - decoded.data());
+    }
+    return m_frames.size() - before;
+}
+
+Result<flatbuffers::DetachedBuffer> flattenProtoFrame(std::span<const uint8_t> wire, size_t begin, size_t end, int32_t chunkIndex, size_t local,
+                                                      const DecodeLimits& limits, const std::string& what)
+{
+    if (begin > end || end > wire.size())
+        return Error{what + ": frame " + std::to_string(local) + " of the chunk lies outside the decoded bytes"};
+    FlatBufferWriter out((end - begin) * 2 + 1024);
+    ChunkReader reader(out, limits);
+    try {
+        const Ref root = reader.singleFrameChunk(wire.data() + begin, wire.data() + end, chunkIndex, local);
+        return out.finish(root);
+    } catch (const ReadFailure& f) {
+        return Error{failureMessage(reader, f, wire.data(), what)};
+    }
+}
 
 Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> wire, const DecodeLimits& limits, const std::string& what)
 {
@@ -785,14 +861,7 @@ Result<flatbuffers::DetachedBuffer> flattenProtoChunk(std::span<const uint8_t> w
         const Ref root = reader.chunk(wire.data(), wire.data() + wire.size());
         return out.finish(root);
     } catch (const ReadFailure& f) {
-        std::string where = what;
-        if (reader.m_frame != ChunkReader::kNone)
-            where += ": frame " + std::to_string(reader.m_frame) + " of the chunk";
-        if (reader.m_bucket != ChunkReader::kNone)
-            where += ", bucket " + std::to_string(reader.m_bucket);
-        if (reader.m_entity != ChunkReader::kNone)
-            where += ", entity " + std::to_string(reader.m_entity);
-        return Error{where + ": " + f.why + " (Protobuf FrameChunk, byte " + std::to_string(f.at - wire.data()) + " of the decoded chunk)"};
+        return Error{failureMessage(reader, f, wire.data(), what)};
     }
 }
 

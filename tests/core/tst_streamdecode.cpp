@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+// Streaming chunk decode (issue 28 item 1): the streamed bytes and frames equal the whole-chunk
+// decode on every sample and generated kind; a jump's frame is handed out before its chunk
+// finishes decoding (seen through the decode's progress hook and the cache's chunk states);
+// damage in the middle of a chunk is an error for the frames after it while the frames before it
+// still read. The cache part runs threads: also run under ThreadSanitizer.
+
+#include "TestSupport.hpp"
+#include "vtx/cache/ChunkCache.hpp"
+#include "vtx/file/BlobCodec.hpp"
+#include "vtx/file/ReplayFile.hpp"
+#include "vtx/model/ReplayData.hpp"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cstring>
+#include <future>
+
+using namespace vtx;
+
+namespace {
+
+std::vector<uint8_t> readAll(const std::string& path)
+{
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray b = f.readAll();
+    return {b.begin(), b.end()};
+}
+
+/// Offset (in the stored chunk blob) of the header of the zstd block that starts nearest the
+/// middle of the blob, or 0 when the blob is not one zstd frame of several blocks.
+size_t middleBlockHeader(std::span<const uint8_t> blob)
+{
+    // The frame header (RFC 8878 3.1.1.1): magic, descriptor, window byte, dictionary id, size.
+    if (blob.size() < 6 || !startsWithZstdMagic(blob))
+        return 0;
+    const uint8_t fhd = blob[4];
+    const bool singleSegment = (fhd >> 5) & 1;
+    static constexpr size_t dictBytes[4] = {0, 1, 2, 4};
+    static constexpr size_t sizeBytes[4] = {0, 2, 4, 8};
+    const size_t header = 5 + (singleSegment ? 0 : 1) + dictBytes[fhd & 3] + ((fhd >> 6) == 0 ? (singleSegment ? 1 : 0) : sizeBytes[fhd >> 6]);
+    size_t at = header, best = 0;
+    while (at + 3 <= blob.size()) {
+        const uint32_t h = uint32_t(blob[at]) | uint32_t(blob[at + 1]) << 8 | uint32_t(blob[at + 2]) << 16;
+        if (at > header && (best == 0 || (at <= blob.size() / 2)))
+            best = at;
+        const uint32_t type = (h >> 1) & 3, size = h >> 3;
+        if (h & 1)
+            break; // last block
+        at += 3 + (type == 1 ? 1 : size);
+    }
+    return best;
+}
+
+/// A frame's every value as text (JSON export): equal text, equal values, NaNs included (the
+/// allkinds samples hold NaNs, which FrameData's == never finds equal), and every entity's
+/// stored content hash.
+std::string frameText(const ReplayFile& file, const FrameHandle& h)
+{
+    Json j = frameJson(file, h);
+    // Not the frame's values: the file's name, and hash-trust verdicts that grow with evidence.
+    j.erase("file");
+    j.erase("integrity");
+    return j.dump();
+}
+
+/// The frames of `file`'s chunk as the whole-chunk decode gives them.
+std::vector<std::string> wholeFrames(const ReplayFile& file, size_t chunk)
+{
+    std::vector<std::string> out;
+    auto d = file.decodeChunk(chunk);
+    if (!d)
+        return out;
+    for (size_t i = 0; i < (*d)->frameCount(); ++i)
+        out.push_back(frameText(file, FrameHandle(*d, (*d)->startFrame() + int32_t(i))));
+    return out;
+}
+
+} // namespace
+
+class TestStreamDecode : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    /// A Protobuf replay of several chunks with a zstd block layout worth streaming.
+    std::string protoFile() { return vtxtest::generatedReplay(m_dir.path(), vtxgen::Kind::Cs2, Backend::Protobuf, 120, 40); }
+
+private slots:
+    void streamEqualsWholeDecode_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("sample");
+        for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx", "arena_from_fbs_ds.vtx",
+                              "arena_from_proto_ds.vtx", "allkinds_fbs.vtx", "allkinds_proto.vtx"})
+            QTest::newRow(s) << QString::fromStdString(vtxtest::samplePath(s)) << true;
+        for (vtxgen::Kind k : {vtxgen::Kind::Demo, vtxgen::Kind::Cs2, vtxgen::Kind::Rl})
+            for (Backend b : {Backend::FlatBuffers, Backend::Protobuf})
+                QTest::newRow((std::string(vtxgen::kindName(k)) + "_" + backendName(b)).c_str())
+                    << QString::fromStdString(vtxtest::generatedReplay(m_dir.path(), k, b, 90, 30)) << false;
+    }
+    /// Every chunk's streamed bytes equal decodeBlob's, byte for byte; every frame handed out
+    /// early (Protobuf: all of them) equals the whole-chunk decode's frame, value for value, and
+    /// so does ReplayFile::frame (which stops at its frame).
+    void streamEqualsWholeDecode()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, sample);
+        if (sample)
+            VTX_REQUIRE_SAMPLES();
+        auto file = ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(file);
+        const ReplayFile& f = **file;
+        QVERIFY(!f.chunks().empty());
+        size_t early = 0;
+        for (size_t c = 0; c < f.chunks().size(); ++c) {
+            auto a = f.readChunkBlob(c), b = f.readChunkBlob(c);
+            VTX_VERIFY_OK(a);
+            VTX_VERIFY_OK(b);
+            auto whole = decodeBlob(std::move(*a), size_t(1) << 30, "whole");
+            VTX_VERIFY_OK(whole);
+            auto stream = BlobStream::open(std::move(*b), size_t(1) << 30, "stream");
+            VTX_VERIFY_OK(stream);
+            size_t steps = 0;
+            while (!stream->finished()) {
+                const size_t before = stream->decodedBytes();
+                VTX_VERIFY_OK(stream->step(4096));
+                // The prefix decoded so far is final: it already equals the whole decode.
+                QVERIFY(std::memcmp(stream->decoded().data(), whole->data(), stream->decodedBytes()) == 0);
+                QVERIFY(stream->decodedBytes() >= before);
+                ++steps;
+            }
+            const Buffer streamed = stream->take();
+            QCOMPARE(streamed.size(), whole->size());
+            QVERIFY(std::memcmp(streamed.data(), whole->data(), whole->size()) == 0);
+
+            const std::vector<std::string> expected = wholeFrames(f, c);
+            QCOMPARE(int64_t(expected.size()), int64_t(f.chunks()[c].frameCount()));
+            std::vector<int32_t> got;
+            FrameStream fs;
+            fs.wants = [](int32_t) { return true; };
+            fs.ready = [&](int32_t frame, const Result<FrameHandle>& h) {
+                QVERIFY2(h.isOk(), h.isOk() ? "" : h.message().c_str());
+                QCOMPARE(h->index(), frame);
+                QCOMPARE(h->chunk()->index(), ReplayFile::kPartialChunk);
+                QCOMPARE(h->chunk()->frameCount(), size_t(1));
+                QVERIFY(frameText(f, *h) == expected[size_t(frame - f.chunks()[c].startFrame)]);
+                got.push_back(frame);
+            };
+            auto chunk = f.decodeChunkStreaming(c, fs);
+            VTX_VERIFY_OK(chunk);
+            QCOMPARE((*chunk)->index(), c);
+            for (size_t i = 0; i < (*chunk)->frameCount(); ++i)
+                QVERIFY(frameText(f, FrameHandle(*chunk, (*chunk)->startFrame() + int32_t(i))) == expected[i]);
+            if (f.backend() == Backend::Protobuf) {
+                QCOMPARE(int64_t(got.size()), int64_t(expected.size())); // every frame, in order
+                for (size_t i = 0; i < got.size(); ++i)
+                    QCOMPARE(got[i], f.chunks()[c].startFrame + int32_t(i));
+            } else {
+                QVERIFY(got.empty()); // FlatBuffers frames come with the whole chunk
+            }
+            early += got.size();
+            for (int32_t g = f.chunks()[c].startFrame; g <= f.chunks()[c].endFrame; g += std::max(1, int32_t(expected.size() / 7))) {
+                auto h = f.frame(g);
+                VTX_VERIFY_OK(h);
+                QVERIFY(frameText(f, *h) == expected[size_t(g - f.chunks()[c].startFrame)]);
+            }
+        }
+        QVERIFY(f.backend() == Backend::FlatBuffers || early == size_t(f.frameCount()));
+    }
+
+    /// The decode's progress hook sees the chunk unfinished when the jump's frame is handed out,
+    /// and finishing after it.
+    void jumpFrameArrivesBeforeChunkFinishes()
+    {
+        auto file = ReplayFile::open(protoFile());
+        VTX_VERIFY_OK(file);
+        const ReplayFile& f = **file;
+        const size_t c = 1;
+        const int32_t target = f.chunks()[c].startFrame + 5;
+        size_t decodedAtProgress = 0, total = 0, decodedWhenReady = 0, progressAfterReady = 0;
+        bool ready = false;
+        FrameStream fs;
+        fs.wants = [&](int32_t frame) { return frame == target; };
+        fs.ready = [&](int32_t frame, const Result<FrameHandle>& h) {
+            VTX_VERIFY_OK(h);
+            QCOMPARE(frame, target);
+            ready = true;
+            decodedWhenReady = decodedAtProgress;
+        };
+        fs.progress = [&](size_t decoded, size_t all) {
+            decodedAtProgress = decoded;
+            total = all;
+            if (ready)
+                ++progressAfterReady;
+        };
+        auto chunk = f.decodeChunkStreaming(c, fs);
+        VTX_VERIFY_OK(chunk);
+        QVERIFY(ready);
+        QVERIFY(total > 0);
+        QVERIFY2(decodedWhenReady < total, "the frame came only with the whole chunk");
+        QVERIFY(progressAfterReady > 0);
+        QCOMPARE(decodedAtProgress, total);
+    }
+
+    /// Through the cache: the request is answered while its chunk is still decoding, and the
+    /// whole chunk is cached afterwards.
+    void cacheAnswersBeforeChunkIsDecoded()
+    {
+        auto file = ReplayFile::open(protoFile());
+        VTX_VERIFY_OK(file);
+        std::shared_ptr<const ReplayFile> f = *file;
+        const size_t c = 2;
+        const int32_t target = f->chunks()[c].startFrame + 3;
+        std::vector<ChunkState> statesWhenAnswered;
+        auto h = f->frame(target);
+        VTX_VERIFY_OK(h);
+        Result<FrameHandle> answered = Error{"not answered"};
+        ChunkCache second(f, {size_t(1) << 30, 1, "none"});
+        std::promise<void> done;
+        second.request(target,
+                       [&](const Result<FrameHandle>& r) {
+                           statesWhenAnswered = second.chunkStates();
+                           answered = r;
+                           done.set_value();
+                       },
+                       {true, -1});
+        done.get_future().wait();
+        VTX_VERIFY_OK(answered);
+        QCOMPARE(answered->index(), target);
+        QCOMPARE(frameText(*f, *answered), frameText(*f, *h));
+        QCOMPARE(statesWhenAnswered.size(), f->chunks().size());
+        QCOMPARE(int(statesWhenAnswered[c]), int(ChunkState::Decoding));
+        QCOMPARE(second.stats().earlyFrames, uint64_t(1));
+        // The decode goes on to the whole chunk: a frame it had already passed comes from it.
+        auto first = second.get(f->chunks()[c].startFrame);
+        VTX_VERIFY_OK(first);
+        QCOMPARE(first->chunk()->index(), c);
+        QCOMPARE(first->chunk()->frameCount(), size_t(f->chunks()[c].frameCount()));
+        QCOMPARE(int(second.chunkStates()[c]), int(ChunkState::Cached));
+    }
+
+    /// A zstd block in the middle of a chunk made invalid: the frames before it read (early, by
+    /// ReplayFile::frame and through the cache), the frames after it are a clear error.
+    void damageMidStream()
+    {
+        const std::string good = protoFile();
+        auto goodFile = ReplayFile::open(good);
+        VTX_VERIFY_OK(goodFile);
+        const size_t c = 1;
+        const ChunkEntry entry = (*goodFile)->chunks()[c];
+        std::vector<uint8_t> bytes = readAll(good);
+        const std::span<uint8_t> blob(bytes.data() + entry.fileOffset + 4, entry.chunkSizeBytes - 4);
+        const size_t block = middleBlockHeader(blob);
+        QVERIFY2(block > 0, "the chunk has no block in its middle");
+        blob[block] |= 0x06; // block type 3: reserved, an error for every zstd decoder
+        auto file = ReplayFile::open(memorySource(bytes, "damaged.vtx"));
+        VTX_VERIFY_OK(file);
+        const ReplayFile& f = **file;
+        const std::vector<std::string> expected = wholeFrames(**goodFile, c);
+
+        std::vector<int32_t> handed;
+        FrameStream fs;
+        fs.wants = [](int32_t) { return true; };
+        fs.ready = [&](int32_t frame, const Result<FrameHandle>& h) {
+            VTX_VERIFY_OK(h);
+            QVERIFY(frameText(f, *h) == expected[size_t(frame - entry.startFrame)]);
+            handed.push_back(frame);
+        };
+        auto chunk = f.decodeChunkStreaming(c, fs);
+        QVERIFY(!chunk);
+        QVERIFY2(chunk.message().find("zstd decompression failed") != std::string::npos, chunk.message().c_str());
+        QVERIFY2(chunk.message().find("chunk 1") != std::string::npos, chunk.message().c_str());
+        QVERIFY2(!handed.empty(), "no frame before the damage was handed out");
+        QVERIFY(int64_t(handed.size()) < entry.frameCount());
+        const int32_t firstLost = handed.back() + 1;
+
+        // Not streamed: the chunk is an error as a whole, as before.
+        QVERIFY(!f.decodeChunk(c));
+        // A jump stops at its frame: before the damage it reads, after it it is the error.
+        auto before = f.frame(handed.front());
+        VTX_VERIFY_OK(before);
+        QVERIFY(frameText(f, *before) == expected[size_t(handed.front() - entry.startFrame)]);
+        auto after = f.frame(entry.endFrame);
+        QVERIFY(!after);
+        QVERIFY2(after.message().find("zstd decompression failed") != std::string::npos, after.message().c_str());
+        QVERIFY(!f.frame(firstLost));
+
+        ChunkCache cache(*file, {size_t(1) << 30, 1, "none"});
+        auto cachedBefore = cache.get(handed.back());
+        VTX_VERIFY_OK(cachedBefore);
+        QVERIFY(frameText(f, *cachedBefore) == expected[size_t(handed.back() - entry.startFrame)]);
+        auto cachedAfter = cache.get(firstLost);
+        QVERIFY(!cachedAfter);
+        QVERIFY2(cachedAfter.message().find("zstd decompression failed") != std::string::npos, cachedAfter.message().c_str());
+        // Other chunks are untouched.
+        auto other = cache.get(entry.endFrame + 1);
+        VTX_VERIFY_OK(other);
+    }
+
+    /// A stored blob cut short: the prefix decoded before the cut equals the whole decode's, then
+    /// a clear error; the declared-size limit still refuses a bomb before anything is allocated.
+    void truncatedAndBombBlobs()
+    {
+        auto file = ReplayFile::open(protoFile());
+        VTX_VERIFY_OK(file);
+        auto blob = (*file)->readChunkBlob(0), copy = (*file)->readChunkBlob(0);
+        VTX_VERIFY_OK(blob);
+        VTX_VERIFY_OK(copy);
+        auto whole = decodeBlob(std::move(*copy), size_t(1) << 30, "whole");
+        VTX_VERIFY_OK(whole);
+        Buffer cut(blob->size() * 6 / 10);
+        std::memcpy(cut.data(), blob->data(), cut.size());
+        auto stream = BlobStream::open(std::move(cut), size_t(1) << 30, "cut chunk");
+        VTX_VERIFY_OK(stream);
+        Status last;
+        while (last && !stream->finished())
+            last = stream->step(2048);
+        QVERIFY(!last);
+        QVERIFY2(last.message().find("truncated") != std::string::npos, last.message().c_str());
+        QVERIFY2(last.message().find("cut chunk") == 0, last.message().c_str());
+        QVERIFY(stream->decodedBytes() > 0 && stream->decodedBytes() < whole->size());
+        QVERIFY(std::memcmp(stream->decoded().data(), whole->data(), stream->decodedBytes()) == 0);
+        QVERIFY(!stream->step()); // the error stays
+
+        auto bomb = BlobStream::open(std::move(*blob), whole->size() - 1, "bomb", "maxChunkBytes");
+        QVERIFY(!bomb);
+        QVERIFY2(bomb.message().find("maxChunkBytes") != std::string::npos, bomb.message().c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStreamDecode)
+#include "tst_streamdecode.moc"
