@@ -421,16 +421,18 @@ void LibraryPanel::updateStatus()
     } else if (listing && m_filesListed < 0) {
         parts << tr("Listing %1…").arg(m_folder);
     } else if (listing) {
-        parts << tr("Reading %1 of %n replay(s)…", nullptr, m_filesListed).arg(m_filesRead);
+        parts << tr("Reading %1 of %2 files…").arg(m_filesRead).arg(m_filesListed);
     } else {
         int unreadable = 0;
         for (int r = 0; r < m_model->rowCount(); ++r)
             unreadable += m_model->summaryAt(r).opens() ? 0 : 1;
-        QString s = m_listCancelled && m_filesListed >= 0 ? tr("Listing cancelled: %1 of %n replay(s) read", nullptr, m_filesListed).arg(m_filesRead)
+        const int rows = m_model->rowCount();
+        QString s = m_listCancelled && m_filesListed >= 0 ? tr("Listing cancelled: %1 of %2 files read").arg(m_filesRead).arg(m_filesListed)
             : m_listCancelled                             ? tr("Listing cancelled")
-                                                          : tr("%n replay(s)", nullptr, m_model->rowCount());
+            : rows == 1                                   ? tr("1 replay")
+                                                          : tr("%1 replays").arg(rows);
         if (unreadable)
-            s += tr(" · %n cannot be opened as they are", nullptr, unreadable);
+            s += tr(" · %1 damaged or not replays").arg(unreadable);
         parts << s;
     }
     if (m_proxy->rowCount() != m_model->rowCount())
