@@ -90,7 +90,7 @@ private:
     std::shared_ptr<ReadLog> m_log;
 };
 
-vtx::SourceOpener countingOpener(std::shared_ptr<ReadLog> log)
+vtx::SourceOpener countingOpener(const std::shared_ptr<ReadLog>& log)
 {
     return [log](const std::string& path) -> vtx::Result<std::shared_ptr<const vtx::ByteSource>> {
         auto source = vtx::openFileSource(path);
@@ -132,7 +132,7 @@ struct Gate {
     std::atomic<int> gateCall{0};
 };
 
-vtx::SourceOpener gatedOpener(std::shared_ptr<Gate> gate)
+vtx::SourceOpener gatedOpener(const std::shared_ptr<Gate>& gate)
 {
     return [gate](const std::string& path) {
         if (++gate->calls == gate->gateCall.load()) {
@@ -274,7 +274,7 @@ private slots:
             o.kind = g.kind;
             o.backend = g.backend;
             o.frames = g.frames;
-            o.seed = uint64_t(1 + i * 7919);
+            o.seed = 1 + uint64_t(i) * 7919;
             o.chunkFrames = std::array<int32_t, 3>{0, 64, 250}[size_t(i % 3)];
             auto written = vtxgen::generateReplay(g.path.toStdString(), o);
             QVERIFY2(written.isOk(), written.isOk() ? "" : written.message().c_str());
@@ -477,6 +477,67 @@ private slots:
             }
         }
         m_panel->view()->sortByColumn(LibraryModel::Name, Qt::AscendingOrder);
+    }
+
+    void naturalOrder_data()
+    {
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::addColumn<bool>("less");
+        QTest::newRow("9 < 10") << "run_9.vtx"
+                                << "run_10.vtx" << true;
+        QTest::newRow("10 > 9") << "run_10.vtx"
+                                << "run_9.vtx" << false;
+        QTest::newRow("case ignored") << "Run_2"
+                                      << "run_10" << true;
+        QTest::newRow("leading zeros") << "run_010"
+                                       << "run_9" << false;
+        QTest::newRow("longer than 64 bits") << "r99999999999999999999999"
+                                             << "r100000000000000000000000" << true;
+        QTest::newRow("prefix first") << "abc"
+                                      << "abcd" << true;
+        QTest::newRow("prefix second") << "abcd"
+                                       << "abc" << false;
+        QTest::newRow("equal") << "x1"
+                               << "x1" << false;
+        QTest::newRow("letters") << "b"
+                                 << "A" << false;
+    }
+
+    void naturalOrder()
+    {
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        QFETCH(bool, less);
+        QCOMPARE(naturalLess(a, b), less);
+    }
+
+    void namesSortNaturallyAndUpdateInPlace()
+    {
+        LibraryModel model;
+        LibraryProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester modelTester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.reset("/runs");
+        std::vector<vtx::ReplaySummary> rows(3);
+        rows[0].path = "/runs/run_10.vtx";
+        rows[1].path = "/runs/run_9.vtx";
+        rows[2].path = "/runs/Run_100.vtx";
+        model.addSummaries(rows);
+        proxy.sort(LibraryModel::Name);
+        QStringList names;
+        for (int r = 0; r < proxy.rowCount(); ++r)
+            names << proxy.index(r, LibraryModel::Name).data().toString();
+        QCOMPARE(names, QStringList({"run_9.vtx", "run_10.vtx", "Run_100.vtx"}));
+
+        // A file listed again (a rescan's answer) updates its row.
+        std::vector<vtx::ReplaySummary> again(1);
+        again[0].path = "/runs/run_9.vtx";
+        again[0].frames = 5;
+        model.addSummaries(again);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(proxy.index(0, LibraryModel::Frames).data().toString(), QStringLiteral("5"));
     }
 
     void filter_data()

@@ -321,4 +321,54 @@ QVariant LibraryModel::toolTip(const Row& r, int column) const
     return {};
 }
 
+LibraryProxy::LibraryProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(LibraryModel::SortRole);
+    setFilterRole(LibraryModel::FilterTextRole);
+    setFilterKeyColumn(LibraryModel::Name);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+}
+
+bool LibraryProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    const QVariant a = left.data(sortRole()), b = right.data(sortRole());
+    if (a.typeId() == QMetaType::QString && b.typeId() == QMetaType::QString)
+        return naturalLess(a.toString(), b.toString());
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
+bool naturalLess(QStringView a, QStringView b)
+{
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].isDigit() && b[j].isDigit()) {
+            // Compare the digit runs as numbers of any length: without leading zeros, the longer
+            // is larger, else the first differing digit decides.
+            const qsizetype si = i, sj = j;
+            while (i < a.size() && a[i].isDigit())
+                ++i;
+            while (j < b.size() && b[j].isDigit())
+                ++j;
+            QStringView da = a.sliced(si, i - si), db = b.sliced(sj, j - sj);
+            while (da.size() > 1 && da.front() == u'0')
+                da = da.sliced(1);
+            while (db.size() > 1 && db.front() == u'0')
+                db = db.sliced(1);
+            if (da.size() != db.size())
+                return da.size() < db.size();
+            if (const int c = da.compare(db); c != 0)
+                return c < 0;
+            continue;
+        }
+        const char32_t ca = a[i].toCaseFolded().unicode(), cb = b[j].toCaseFolded().unicode();
+        if (ca != cb)
+            return ca < cb;
+        ++i;
+        ++j;
+    }
+    if (i < a.size() || j < b.size())
+        return i >= a.size(); // a prefix of the other goes first
+    return a.compare(b) < 0; // equal but for case or zeros: a stable, total order
+}
+
 } // namespace vtxw

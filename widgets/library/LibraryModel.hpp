@@ -13,6 +13,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QSortFilterProxyModel>
 #include <QString>
 #include <optional>
 #include <vector>
@@ -100,5 +101,20 @@ private:
     std::vector<Row> m_rows;
     QHash<QString, int> m_rowByPath;
 };
+
+/// The library's proxy: sorts by LibraryModel::SortRole, text naturally ("run_9" before
+/// "run_10", as a QA farm numbers its runs), and filters on FilterTextRole, ignoring case.
+class LibraryProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit LibraryProxy(QObject* parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+};
+
+/// `a` before `b` with runs of digits compared as numbers and letters ignoring case. Ours, not
+/// QCollator's numeric mode, which the POSIX collation backend (a C locale) does not have.
+bool naturalLess(QStringView a, QStringView b);
 
 } // namespace vtxw

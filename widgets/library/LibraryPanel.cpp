@@ -54,7 +54,7 @@ QToolButton* buttonFor(QAction* action, QWidget* parent)
 
 } // namespace
 
-LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new LibraryModel(this)), m_proxy(new QSortFilterProxyModel(this))
+LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new LibraryModel(this)), m_proxy(new LibraryProxy(this))
 {
     m_openAction = new QAction(tr("Open"), this);
     m_openAction->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
@@ -83,10 +83,6 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
     layout->addLayout(top);
 
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(LibraryModel::SortRole);
-    m_proxy->setFilterRole(LibraryModel::FilterTextRole);
-    m_proxy->setFilterKeyColumn(LibraryModel::Name);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view = new QTreeView(this);
     m_view->setModel(m_proxy);
     m_view->setRootIsDecorated(false);
@@ -236,7 +232,7 @@ void LibraryPanel::setFolder(const QString& folder)
             }
             return ListingAnswer{std::move(listing.errors)};
         },
-        [self](ListingAnswer answer) {
+        [self](const ListingAnswer& answer) {
             for (const std::string& e : answer.errors)
                 self->m_listErrors << qs(e);
             self->updateStatus();
