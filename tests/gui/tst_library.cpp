@@ -649,7 +649,7 @@ private slots:
         case vtx::RunVerdict::Kind::Failed:
             QCOMPARE(exit, 2);
             QVERIFY(!v.error.empty());
-            QCOMPARE(m->index(row, LibraryModel::Divergence).data().toString(), QString::fromStdString(v.error));
+            QCOMPARE(checkFile(run) + ": " + m->index(row, LibraryModel::Divergence).data().toString(), QString::fromStdString(v.error));
             break;
         case vtx::RunVerdict::Kind::Diverges: {
             QCOMPARE(exit, 1);

@@ -246,10 +246,14 @@ QVariant LibraryModel::checkDisplay(const Row& r, int column) const
     case CheckState::Done: break;
     }
     const vtx::RunVerdict& v = *r.verdict;
-    if (v.kind == vtx::RunVerdict::Kind::Matches)
-        return column == Divergence ? tr("matches") : QVariant();
-    if (v.kind == vtx::RunVerdict::Kind::Failed)
-        return column == Divergence ? qs(v.error) : QVariant();
+    if (column != Divergence && v.kind != vtx::RunVerdict::Kind::Diverges)
+        return {};
+    if (v.kind == vtx::RunVerdict::Kind::Matches) // said when the runs differ in length: only the paired frames were compared
+        return v.baselineFrames == v.runFrames ? tr("matches") : tr("matches (%1 vs %2 frames)").arg(v.baselineFrames).arg(v.runFrames);
+    if (v.kind == vtx::RunVerdict::Kind::Failed) { // the row names the run already
+        const QString error = qs(v.error), prefix = r.path + QStringLiteral(": ");
+        return error.startsWith(prefix) ? error.mid(prefix.size()) : error;
+    }
     switch (column) {
     case Divergence:
         return v.first->frameA == v.first->frameB ? tr("frame %1").arg(v.first->frameA)

@@ -200,6 +200,7 @@ void LibraryPanel::setFolder(const QString& folder)
     showCheckColumns(false);
     m_filesListed = -1;
     m_filesRead = 0;
+    m_filesDamaged = 0;
     m_listErrors.clear();
     m_listCancelled = false;
     m_runsToCheck = 0;
@@ -223,6 +224,7 @@ void LibraryPanel::setFolder(const QString& folder)
                     break;
                 vtx::ReplaySummary summary = vtx::summarizeReplay(path, open);
                 job.postIfCurrent([self, summary = std::move(summary)]() mutable {
+                    self->m_filesDamaged += summary.opens() ? 0 : 1;
                     std::vector<vtx::ReplaySummary> rows;
                     rows.push_back(std::move(summary));
                     self->m_model->addSummaries(std::move(rows));
@@ -419,16 +421,13 @@ void LibraryPanel::updateStatus()
     } else if (listing) {
         parts << tr("Reading %1 of %2 files…").arg(m_filesRead).arg(m_filesListed);
     } else {
-        int unreadable = 0;
-        for (int r = 0; r < m_model->rowCount(); ++r)
-            unreadable += m_model->summaryAt(r).opens() ? 0 : 1;
         const int rows = m_model->rowCount();
         QString s = m_listCancelled && m_filesListed >= 0 ? tr("Listing cancelled: %1 of %2 files read").arg(m_filesRead).arg(m_filesListed)
             : m_listCancelled                             ? tr("Listing cancelled")
             : rows == 1                                   ? tr("1 replay")
                                                           : tr("%1 replays").arg(rows);
-        if (unreadable)
-            s += tr(" · %1 damaged or not replays").arg(unreadable);
+        if (m_filesDamaged)
+            s += tr(" · %1 damaged or not replays").arg(m_filesDamaged);
         parts << s;
     }
     if (m_proxy->rowCount() != m_model->rowCount())

@@ -124,6 +124,7 @@ private:
     // What the status line says; set by the jobs' deliveries.
     int m_filesListed = -1; ///< -1: the folder is still being listed
     int m_filesRead = 0;
+    int m_filesDamaged = 0; ///< rows whose file does not open as it is (counted as they arrive: a status per row must not walk every row)
     QStringList m_listErrors;
     bool m_listCancelled = false;
     int m_runsToCheck = 0;

@@ -13,6 +13,8 @@ RunVerdict runVerdict(const Result<DivergeReport>& report)
         return v;
     }
     const DivergeReport& r = *report;
+    v.baselineFrames = r.framesA;
+    v.runFrames = r.framesB;
     v.pairsCompared = r.pairsCompared;
     v.divergentPairs = r.divergentPairs.size();
     if (!r.firstDivergence) {

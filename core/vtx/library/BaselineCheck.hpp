@@ -33,6 +33,8 @@ struct RunVerdict {
     std::string runValue;
     std::optional<double> deviation;
     size_t entitiesInFirst = 0; ///< entities that differ in the first divergent pair
+    int32_t baselineFrames = 0;
+    int32_t runFrames = 0;
     uint64_t pairsCompared = 0;
     size_t divergentPairs = 0;
     std::string error;
