@@ -30,6 +30,7 @@
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSemaphore>
 #include <QSettings>
 #include <QSignalSpy>
@@ -788,11 +789,23 @@ private slots:
 
     void keyboard()
     {
+        // In a window with its own Ctrl+F and Enter shortcuts, as the viewer's.
+        QWidget window;
+        QAction windowFind(&window), windowEnter(&window);
+        windowFind.setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+        windowEnter.setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
+        window.addAction(&windowFind);
+        window.addAction(&windowEnter);
+        QSignalSpy windowKeys(&windowFind, &QAction::triggered), windowEnters(&windowEnter, &QAction::triggered);
         LibraryPanel& panel = *m_panel;
+        panel.setParent(&window);
+        const auto unparent = qScopeGuard([&] { panel.setParent(nullptr); });
+        window.resize(900, 400);
         panel.resize(900, 400);
         panel.show();
-        panel.activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(&panel));
+        window.show();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
         QSignalSpy open(&panel, &LibraryPanel::openRequested);
         QTreeView* view = panel.view();
         view->setFocus();
@@ -812,8 +825,9 @@ private slots:
         QVERIFY(opened >= 0);
         QVERIFY(panel.proxy()->mapFromSource(panel.model()->index(opened, 0)).isValid()); // a row the filter shows
         QCOMPARE(panel.model()->summaryAt(opened).entityTypes.at(1), std::string("Car"));
+        QCOMPARE(windowKeys.count(), 0);
+        QCOMPARE(windowEnters.count(), 0);
         panel.filterField()->clear();
-        panel.hide();
     }
 
     void remembersColumnsAndSort()

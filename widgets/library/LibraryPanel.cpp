@@ -11,13 +11,13 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QToolButton>
 #include <QTreeView>
@@ -57,8 +57,8 @@ QToolButton* buttonFor(QAction* action, QWidget* parent)
 LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new LibraryModel(this)), m_proxy(new LibraryProxy(this))
 {
     m_openAction = new QAction(tr("Open"), this);
-    m_openAction->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)});
-    m_openAction->setShortcutContext(Qt::WidgetShortcut); // on the table only: Enter in the filter field moves to the table
+    m_openAction->setShortcuts({QKeySequence(Qt::Key_Return), QKeySequence(Qt::Key_Enter)}); // shown in the menu; eventFilter() takes the keys
+    m_openAction->setShortcutContext(Qt::WidgetShortcut);
     m_openAction->setToolTip(tr("Open the current replay (Enter, double-click)"));
     m_compareAction = new QAction(tr("Compare"), this);
     m_compareAction->setToolTip(tr("Compare the two selected replays"));
@@ -140,12 +140,11 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
         if (!m_view->currentIndex().isValid() && m_proxy->rowCount() > 0)
             m_view->setCurrentIndex(m_proxy->index(0, 0));
     });
-    auto* find = new QShortcut(QKeySequence::Find, this);
-    find->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(find, &QShortcut::activated, this, [this] {
-        m_filter->setFocus(Qt::ShortcutFocusReason);
-        m_filter->selectAll();
-    });
+    // Ctrl+F and Enter are claimed before the window's shortcuts see them (its Ctrl+F finds an
+    // entity): a shortcut of the panel beside one of the window would be ambiguous, and neither
+    // would fire.
+    m_view->installEventFilter(this);
+    m_filter->installEventFilter(this);
     connect(m_openAction, &QAction::triggered, this, &LibraryPanel::openCurrent);
     connect(m_compareAction, &QAction::triggered, this, &LibraryPanel::compareSelected);
     connect(m_baselineAction, &QAction::triggered, this, [this] {
@@ -170,6 +169,30 @@ LibraryPanel::~LibraryPanel()
 {
     m_listJobs.cancel();
     m_checkJobs.cancel();
+}
+
+bool LibraryPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() != QEvent::ShortcutOverride && event->type() != QEvent::KeyPress)
+        return QWidget::eventFilter(watched, event);
+    auto* key = static_cast<QKeyEvent*>(event);
+    const bool find = key->matches(QKeySequence::Find);
+    const bool enter = (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && !(key->modifiers() & ~Qt::KeypadModifier);
+    if (!find && !enter)
+        return QWidget::eventFilter(watched, event);
+    if (event->type() == QEvent::ShortcutOverride) {
+        event->accept(); // a key press for this widget, not a shortcut of the window
+        return true;
+    }
+    if (enter && watched == m_filter)
+        return false; // the field's own: returnPressed moves on to the rows
+    if (find) {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    } else {
+        openCurrent();
+    }
+    return true;
 }
 
 void LibraryPanel::saveHeader() const

@@ -92,6 +92,9 @@ signals:
     void listingFinished(); ///< the listing read every file (not when cancelled or superseded)
     void checkFinished(); ///< the check answered for every run (not when cancelled or superseded)
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void updateActions();
     void updateStatus();
