@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 
 int main(int argc, char** argv)
 {
@@ -22,7 +23,7 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("Viewer and timeline scrubber for VTX replay files");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("file", "Replay to open (.vtx)", "[FILE]");
+    parser.addPositionalArgument("file", "Replay to open (.vtx), or a folder to list its replays", "[FILE|DIR]");
     QCommandLineOption frame("frame", "Start at frame N.", "N");
     QCommandLineOption select("select", "Select an entity: BUCKET:UNIQUE_ID (bucket name or index).", "BUCKET:UNIQUE_ID");
     QCommandLineOption follow("follow", "Follow FILE while it is being written: new chunks extend the timeline.");
@@ -44,7 +45,9 @@ int main(int argc, char** argv)
         qCritical("vtxscope: --compare needs a FILE to compare with it");
         return 2;
     }
-    if (!files.isEmpty()) {
+    if (!files.isEmpty() && QFileInfo(files.first()).isDir()) {
+        window.openFolder(files.first()); // vtxscope DIR: the replay library
+    } else if (!files.isEmpty()) {
         vtxw::OpenRequest req(files.first());
         if (parser.isSet(frame)) {
             bool ok = false;

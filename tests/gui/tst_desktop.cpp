@@ -5,7 +5,10 @@
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "common/ExportPath.hpp"
+#include "compare/CompareSession.hpp"
 #include "info/TimeDataModel.hpp"
+#include "library/LibraryModel.hpp"
+#include "library/LibraryPanel.hpp"
 #include "info/TimeDataPanel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
@@ -38,6 +41,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -606,6 +610,33 @@ private slots:
         w.layouts()->remove("Big map");
         QVERIFY(w.layouts()->savedNames().isEmpty());
         QVERIFY(!actionTextsOf(w, "layoutMenu").contains("Big map"));
+    }
+
+    // Issue 27 part 4 in the window: File ▸ Open folder… lists the folder in the Library dock;
+    // a baseline check's result opens the pair compared, at the divergence's frame.
+    void libraryOpensFromTheWindow()
+    {
+        auto& prompts = vtxtest::installScriptedPrompts();
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(demoPath(), dir.filePath("a.vtx")));
+        QVERIFY(QFile::copy(demoPath(), dir.filePath("b.vtx")));
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy listed(w.library(), &LibraryPanel::listingFinished);
+        prompts.filePaths = {dir.path()};
+        actionNamed(w, "openFolder")->trigger();
+        QVERIFY(w.findChild<QDockWidget*>("libraryDock")->isVisible());
+        QVERIFY(listed.count() > 0 || listed.wait(20000));
+        QCOMPARE(w.library()->model()->rowCount(), 2);
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        emit w.library()->openPairAtFrame(dir.filePath("a.vtx"), dir.filePath("b.vtx"), 7);
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(w.session()->path(), dir.filePath("a.vtx"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.compareSession()->isActive(), 20000);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), 7);
+        w.compareSession()->close();
     }
 
     // A–B loop: playing past B jumps back to A.

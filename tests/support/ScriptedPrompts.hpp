@@ -22,6 +22,11 @@ public:
         suggestedPaths << dir;
         return nextPath(title);
     }
+    QString openDirectory(QWidget*, const QString& title, const QString& dir) override
+    {
+        suggestedPaths << dir;
+        return nextPath(title);
+    }
     QString saveFilePath(QWidget*, const QString& title, const QString& suggested, const QString&) override
     {
         suggestedPaths << suggested;

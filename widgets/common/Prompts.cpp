@@ -14,6 +14,10 @@ public:
     {
         return QFileDialog::getOpenFileName(parent, title, dir, filter);
     }
+    QString openDirectory(QWidget* parent, const QString& title, const QString& dir) override
+    {
+        return QFileDialog::getExistingDirectory(parent, title, dir);
+    }
     QString saveFilePath(QWidget* parent, const QString& title, const QString& suggested, const QString& filter) override
     {
         return QFileDialog::getSaveFileName(parent, title, suggested, filter);

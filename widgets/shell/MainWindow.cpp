@@ -15,6 +15,7 @@
 #include "info/EventsPanel.hpp"
 #include "info/FileInfoPanel.hpp"
 #include "info/TimeDataPanel.hpp"
+#include "library/LibraryPanel.hpp"
 #include "map/MapView.hpp"
 #include "plot/PlotPanel.hpp"
 #include "session/PlaybackController.hpp"
@@ -210,6 +211,11 @@ void MainWindow::buildActions()
         if (!p.isEmpty())
             openFile({p});
     });
+    add(file, "openFolder", tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] {
+        const QString dir = prompts().openDirectory(this, tr("Open a folder of replays"), m_recent->lastDirectory());
+        if (!dir.isEmpty())
+            openFolder(dir);
+    });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName("recentMenu");
     add(
@@ -376,10 +382,28 @@ void MainWindow::buildDocks()
     QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), strip, Qt::BottomDockWidgetArea);
     tlDock->setFeatures(QDockWidget::DockWidgetMovable);
     splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    // The replay library (File ▸ Open folder…): a replay opens, two compare, a baseline
+    // check's result opens the pair at its first divergence.
+    m_library = new LibraryPanel(this);
+    connect(m_library, &LibraryPanel::openRequested, this, [this](const QString& p) { openFile({p}); });
+    connect(m_library, &LibraryPanel::compareRequested, this, [this](const QString& a, const QString& b) {
+        OpenRequest r(a);
+        r.compare = b;
+        openFile(r);
+    });
+    connect(m_library, &LibraryPanel::openPairAtFrame, this, [this](const QString& baseline, const QString& run, qint64 frame) {
+        OpenRequest r(baseline);
+        r.compare = run;
+        r.frame = int(frame);
+        openFile(r);
+    });
     // The analyses share the plot's place (tabbed after the split: splitting a tabbed dock
     // would tab the timeline too).
     QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
     tabifyDockWidget(plotDock, analysisDock);
+    QDockWidget* libraryDock = dock("libraryDock", tr("Library"), m_library, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(analysisDock, libraryDock);
+    libraryDock->hide(); // until a folder is opened
     plotDock->raise();
     m_layout->applyDefaultSizes();
     m_viewMenu->addSeparator();
@@ -392,6 +416,12 @@ void MainWindow::buildDocks()
     m_layouts->addMenu(*m_actions, m_viewMenu);
     m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
+}
+
+void MainWindow::openFolder(const QString& folder)
+{
+    m_library->setFolder(folder);
+    raiseDock("libraryDock");
 }
 
 Bookmarks* MainWindow::bookmarks() const

@@ -55,6 +55,7 @@ class ActionTable;
 class EntityListPanel;
 class DockLayout;
 class LayoutPresets;
+class LibraryPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -63,6 +64,9 @@ public:
     ~MainWindow() override;
 
     void openFile(const OpenRequest& request);
+    /// File ▸ Open folder…, `vtxscope DIR`: lists the replays under `folder` in the Library dock.
+    void openFolder(const QString& folder);
+    LibraryPanel* library() const { return m_library; }
     ReplaySession* session() const { return m_session; }
     PlaybackController* playback() const { return m_playback; }
     TimelineScrubber* timeline() const { return m_timeline; }
@@ -157,6 +161,7 @@ private:
     BookmarkMenu* m_bookmarkMenu = nullptr;
     DebugMenu* m_debugMenu = nullptr;
     LayoutPresets* m_layouts = nullptr;
+    LibraryPanel* m_library = nullptr;
     OpenRequest m_pending;
     QString m_lastError;
     QAction* m_followAction = nullptr;
