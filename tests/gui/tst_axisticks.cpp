@@ -260,8 +260,9 @@ private slots:
             QCOMPARE(ticks[i].label, QString::fromStdString(set.ticks[i].label));
             // The clock reads the tick's round value at the tick's frame.
             const double tolerance = unit == int(TimeUnit::Utc) ? 1e-3 : 1e-9;
-            QVERIFY2(std::abs(clock.valueAt(ticks[i].frame) - set.ticks[i].value) < tolerance,
-                     qPrintable(QStringLiteral("%1 at frame %2 reads %3").arg(ticks[i].label).arg(ticks[i].frame).arg(clock.valueAt(ticks[i].frame))));
+            QVERIFY2(
+                std::abs(clock.valueAt(ticks[i].frame) - set.ticks[i].value) < tolerance,
+                qPrintable(QStringLiteral("%1 at frame %2 reads %3").arg(ticks[i].label).arg(ticks[i].frame).arg(clock.valueAt(ticks[i].frame))));
         }
         // Integer frames read what the footer says.
         QCOMPARE(clock.valueAt(200), unit == int(TimeUnit::GameTime) ? double(f->gameTimeTicks(200)) / 1e7 : double(utcMsOfFrame(*f, 200)));
@@ -290,7 +291,7 @@ private slots:
         FrameClock clock;
         clock.set(f, TimeUnit(unit));
         QCOMPARE(clock.shownUnit(), TimeUnit::Frame);
-        QVERIFY2(clock.note().contains("no ") && clock.note().contains("frame numbers"), qPrintable(clock.note()));
+        QVERIFY2(clock.note().startsWith("no ") && clock.note().contains("times"), qPrintable(clock.note()));
         const auto ticks = clock.ticks(0, f->frameCount() - 1, 800, charWidth, kGap);
         QVERIFY(ticks.size() >= 2);
         for (const FrameClock::Tick& t : ticks) {
@@ -306,15 +307,24 @@ private slots:
         QTest::addColumn<QList<double>>("ranges"); // lo, hi pairs
         QTest::addColumn<QString>("stacked"); // "lane.axis" per series
         QTest::addColumn<QString>("overlaid");
-        QTest::newRow("health and money") << QList<double>{0, 100, 0, 16000} << "0.0 1.0" << "0.0 0.1";
-        QTest::newRow("two healths") << QList<double>{0, 100, 20, 100} << "0.0 0.0" << "0.0 0.0";
-        QTest::newRow("health, position, health") << QList<double>{0, 100, -1400, 2100, 5, 95} << "0.0 1.0 0.0" << "0.0 0.1 0.0";
-        QTest::newRow("x y z") << QList<double>{-1400, 2100, -1300, 1250, -4, 8} << "0.0 0.0 1.0" << "0.0 0.0 0.1";
-        QTest::newRow("offset ranges") << QList<double>{1000, 1100, 0, 100} << "0.0 1.0" << "0.0 0.1";
-        QTest::newRow("constant inside") << QList<double>{0, 100, 2, 2} << "0.0 0.0" << "0.0 0.0";
-        QTest::newRow("constant far away") << QList<double>{0, 100, 5000, 5000} << "0.0 1.0" << "0.0 0.1";
-        QTest::newRow("no values yet") << QList<double>{1, 0, 0, 16000} << "0.0 0.0" << "0.0 0.0";
-        QTest::newRow("three ranges") << QList<double>{0, 1, 0, 100, 0, 16000} << "0.0 1.0 2.0" << "0.0 0.1 0.1";
+        QTest::newRow("health and money") << QList<double>{0, 100, 0, 16000} << "0.0 1.0"
+                                          << "0.0 0.1";
+        QTest::newRow("two healths") << QList<double>{0, 100, 20, 100} << "0.0 0.0"
+                                     << "0.0 0.0";
+        QTest::newRow("health, position, health") << QList<double>{0, 100, -1400, 2100, 5, 95} << "0.0 1.0 0.0"
+                                                  << "0.0 0.1 0.0";
+        QTest::newRow("x y z") << QList<double>{-1400, 2100, -1300, 1250, -4, 8} << "0.0 0.0 1.0"
+                               << "0.0 0.0 0.1";
+        QTest::newRow("offset ranges") << QList<double>{1000, 1100, 0, 100} << "0.0 1.0"
+                                       << "0.0 0.1";
+        QTest::newRow("constant inside") << QList<double>{0, 100, 2, 2} << "0.0 0.0"
+                                         << "0.0 0.0";
+        QTest::newRow("constant far away") << QList<double>{0, 100, 5000, 5000} << "0.0 1.0"
+                                           << "0.0 0.1";
+        QTest::newRow("no values yet") << QList<double>{1, 0, 0, 16000} << "0.0 0.0"
+                                       << "0.0 0.0";
+        QTest::newRow("three ranges") << QList<double>{0, 1, 0, 100, 0, 16000} << "0.0 1.0 2.0"
+                                      << "0.0 0.1 0.1";
     }
     void arrangement()
     {

@@ -472,8 +472,10 @@ private slots:
     {
         QTest::addColumn<QString>("path"); // what the user plots
         QTest::addColumn<QString>("vector"); // the vector it is
-        QTest::newRow("transform: its translation") << "Transform" << "Transform.translation";
-        QTest::newRow("vector") << "Transform.translation" << "Transform.translation";
+        QTest::newRow("transform: its translation") << "Transform"
+                                                    << "Transform.translation";
+        QTest::newRow("vector") << "Transform.translation"
+                                << "Transform.translation";
     }
     void vectorPlotsAsComponents()
     {
@@ -645,7 +647,8 @@ private slots:
         for (double t : {0.0, 0.1, 0.37, 0.5, 0.9, 1.0}) {
             const double frame = first + t * (last - first);
             const auto [onTimeline, onPlot] = screenXOfFrame(w, frame);
-            QVERIFY2(std::abs(onTimeline - onPlot) < 0.5, qPrintable(QStringLiteral("frame %1: timeline x %2, plot x %3").arg(frame).arg(onTimeline).arg(onPlot)));
+            QVERIFY2(std::abs(onTimeline - onPlot) < 0.5,
+                     qPrintable(QStringLiteral("frame %1: timeline x %2, plot x %3").arg(frame).arg(onTimeline).arg(onPlot)));
             // And back: the plot's pixel maps to the timeline's frame.
             QCOMPARE(canvas->frameAtX(int(std::lround(onPlot - canvas->mapToGlobal(QPoint(0, 0)).x()))),
                      w.timeline()->frameAtX(int(std::lround(onTimeline - w.timeline()->mapToGlobal(QPoint(0, 0)).x()))));

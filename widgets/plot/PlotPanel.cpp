@@ -52,14 +52,20 @@ public:
         setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
         setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
         setFrameShape(QFrame::NoFrame);
+        setIconSize(QSize(10, 10)); // the series' colour: a swatch, not a tile
     }
     QSize sizeHint() const override
     {
-        const int line = fontMetrics().height() + 6;
-        const int rows = model() && model()->rowCount() > 0 ? std::clamp((contentsSize().height() + line - 1) / line, 1, kLegendRows) : 1;
+        // As many lines as the series need (where the last one lands), at most kLegendRows.
+        const int line = std::max(iconSize().height(), fontMetrics().height()) + 2 * spacing() + 2;
+        int rows = 1;
+        if (model() && model()->rowCount() > 0) {
+            const QRect last = rectForIndex(model()->index(model()->rowCount() - 1, 0));
+            rows = std::clamp(last.bottom() / std::max(1, line) + 1, 1, kLegendRows);
+        }
         return {200, rows * line + 2 * frameWidth()};
     }
-    QSize minimumSizeHint() const override { return {60, fontMetrics().height() + 6}; }
+    QSize minimumSizeHint() const override { return {60, fontMetrics().height() + 4}; }
 
 protected:
     void updateGeometries() override
@@ -410,8 +416,10 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
             const EntityKey entity{e.bucket, e.uniqueId};
             const QString vector = e.vectorPath;
             menu.addSeparator();
-            menu.addAction(tr("Plot %1 as x / y / z").arg(vector), this, [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Components); });
-            menu.addAction(tr("Plot the length of %1").arg(vector), this, [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Length); });
+            menu.addAction(tr("Plot %1 as x / y / z").arg(vector), this,
+                           [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Components); });
+            menu.addAction(tr("Plot the length of %1").arg(vector), this,
+                           [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Length); });
         }
         menu.exec(m_legend->viewport()->mapToGlobal(pos));
     });
@@ -420,6 +428,12 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     m_canvas->setAlignment([this] { return timelineEdges(); });
     layout->addWidget(m_legend);
     layout->addWidget(m_canvas, 1);
+    // No series, no legend row: its height goes to the plot.
+    auto showLegend = [this] { m_legend->setVisible(m_model->rowCount() > 0); };
+    showLegend();
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_legend, showLegend);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, m_legend, showLegend);
+    connect(m_model, &QAbstractItemModel::modelReset, m_legend, showLegend);
     updateStatus();
 
     connect(m_cancelButton, &QPushButton::clicked, this, &PlotPanel::cancel);

@@ -11,9 +11,9 @@
 namespace vtxw {
 
 namespace {
-constexpr int kLeft = 64, kTop = 6, kRight = 12, kBottom = 20;
+constexpr int kLeft = 64, kTop = 4, kRight = 12, kBottom = 19;
 constexpr int kMinLeft = 30; ///< px: the y labels' margin is never narrower (own margins)
-constexpr int kLaneGap = 5; ///< px between stacked lanes
+constexpr int kLaneGap = 4; ///< px between stacked lanes
 constexpr int kMinAligned = 60; ///< px: a narrower aligned data area is not worth it
 const QColor kWarning(0xD5, 0x5E, 0x00);
 
@@ -216,6 +216,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         for (const PlotYAxis& axis : lane.axes) {
             const bool coloured = lane.axes.size() > 1 && !axis.series.empty();
             const QColor labelColour = coloured ? scene.series[axis.series.front()].colour : text;
+            int lastTop = INT_MAX; // labels go up the axis; one pushed inside the lane may meet the next
             for (const AxisTick& t : axis.ticks.ticks) {
                 const int y = int(std::lround(lane.y(axis, t.value)));
                 if (!axis.right) {
@@ -226,6 +227,9 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
                 const int w = fm.horizontalAdvance(label);
                 // Keep the label inside its lane: the first and last ones may sit on its edge.
                 const int ty = std::clamp(y - lh / 2, lr.top(), lr.bottom() + 1 - lh);
+                if (ty + lh > lastTop)
+                    continue;
+                lastTop = ty;
                 QRect box;
                 if (axis.right)
                     box = QRect(lr.right() - 3 - w, ty, w, lh);
@@ -243,27 +247,30 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         p.drawRect(lr.adjusted(0, 0, -1, -1));
     }
 
-    // X axis under the last lane: round values of the unit, labels centred on their tick and
-    // kept inside the widget; none overlaps the one before.
-    int labelEnd = INT_MIN;
+    // X axis under the last lane: round values of the unit, each label just right of its tick
+    // as on the timeline's ruler (so the two read alike when lined up), kept inside the widget;
+    // none overlaps the one before.
+    int labelEnd = INT_MIN, firstLabel = INT_MAX;
     for (const PlotXTick& t : L.xTicks) {
         const int x = int(std::lround(L.map.x(t.frame)));
         p.setPen(text);
-        p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
+        p.drawLine(x, r.bottom() + 1, x, r.bottom() + 6);
         const int w = fm.horizontalAdvance(t.label);
-        const int left = std::clamp(x - w / 2, 0, std::max(0, scene.size.width() - w - 1));
+        const int left = std::min(x + 3, scene.size.width() - w - 1);
         if (left < labelEnd + 8)
             continue;
-        p.drawText(QRect(left, r.bottom() + 4, w + 1, kBottom - 4), Qt::AlignLeft | Qt::AlignTop, t.label);
+        p.drawText(QRect(left, r.bottom() + 3, w + 1, kBottom - 3), Qt::AlignLeft | Qt::AlignTop, t.label);
         labelEnd = left + w;
+        firstLabel = std::min(firstLabel, left);
     }
-    if (!scene.xUnit.isEmpty() && r.left() > 12) {
-        // The x axis' unit in the corner under the y labels; orange with a mark when the file
-        // has no times of the chosen unit (the note is in the tooltip and the status line).
-        const QString unit = scene.xNote.isEmpty() ? scene.xUnit : scene.xUnit + QStringLiteral(" ⚠");
+    const int unitRight = std::min(r.left() - 4, firstLabel - 8);
+    if (!scene.xUnit.isEmpty() && unitRight > 12) {
+        // The x axis' unit in the corner under the y labels; orange when the file has no times
+        // of the chosen unit (the panel's status line says so in words).
+        const QString& unit = scene.xUnit;
         p.setPen(scene.xNote.isEmpty() ? dim : kWarning);
-        p.drawText(QRect(2, r.bottom() + 4, r.left() - 6, kBottom - 4), Qt::AlignRight | Qt::AlignTop,
-                   fm.elidedText(unit, Qt::ElideRight, r.left() - 6));
+        p.drawText(QRect(2, r.bottom() + 3, unitRight - 2, kBottom - 3), Qt::AlignRight | Qt::AlignTop,
+                   fm.elidedText(unit, Qt::ElideRight, unitRight - 2));
     }
 
     if (scene.series.empty()) {
@@ -335,6 +342,8 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     // Lane legends: which series a lane (and each of its axes) holds, top left inside the
     // lane, when there is more than one lane or axis to tell apart.
     if (L.lanes.size() > 1 || L.lanes.front().axes.size() > 1) {
+        QColor see = backing; // see-through: a curve under the name still shows
+        see.setAlpha(150);
         for (const PlotLane& lane : L.lanes) {
             int x = lane.rect.left() + (L.yLabelsInside ? 60 : 4);
             const int y = lane.rect.top() + 2;
@@ -346,7 +355,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
                     QString name = scene.series[i].name + (axis.right ? QStringLiteral(" ▸") : QString());
                     name = fm.elidedText(name, Qt::ElideMiddle, std::min(room, 260));
                     const int w = fm.horizontalAdvance(name);
-                    p.fillRect(QRect(x - 2, y, w + 18, lh), backing);
+                    p.fillRect(QRect(x - 2, y, w + 18, lh), see);
                     p.fillRect(QRect(x, y + lh / 2 - 4, 9, 9), scene.series[i].colour);
                     p.setPen(text);
                     p.drawText(QRect(x + 13, y, w + 2, lh), Qt::AlignLeft | Qt::AlignVCenter, name);

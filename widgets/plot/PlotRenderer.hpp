@@ -81,10 +81,7 @@ struct PlotYAxis {
 struct PlotLane {
     QRect rect; ///< this lane's part of the data area
     std::vector<PlotYAxis> axes; ///< one, or two when not stacked and ranges differ
-    double y(const PlotYAxis& a, double v) const
-    {
-        return rect.bottom() + 1 - (v - a.lo) / std::max(1e-300, a.hi - a.lo) * rect.height();
-    }
+    double y(const PlotYAxis& a, double v) const { return rect.bottom() + 1 - (v - a.lo) / std::max(1e-300, a.hi - a.lo) * rect.height(); }
 };
 
 struct PlotLayout {

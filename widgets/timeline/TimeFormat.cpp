@@ -110,11 +110,11 @@ void FrameClock::set(const std::shared_ptr<const vtx::ReplayFile>& file, TimeUni
     if (!file || unit == TimeUnit::Frame)
         return;
     if (unit == TimeUnit::GameTime && !hasGameTimes(*file)) {
-        m_note = QObject::tr("no game times in this file: frame numbers");
+        m_note = QObject::tr("no game times in this file");
         return;
     }
     if (unit == TimeUnit::Utc && !hasUtcTimes(*file)) {
-        m_note = QObject::tr("no UTC times in this file: frame numbers");
+        m_note = QObject::tr("no UTC times in this file");
         return;
     }
     m_shown = unit;

@@ -53,7 +53,7 @@ public:
     void set(const std::shared_ptr<const vtx::ReplayFile>& file, TimeUnit unit);
     /// The unit the axis shows: the one asked for, or Frame when the file has no such times.
     TimeUnit shownUnit() const { return m_shown; }
-    /// Empty, or why the axis shows frame numbers instead ("no game times in this file").
+    /// Empty, or why the axis shows frame numbers instead: "no game times in this file".
     const QString& note() const { return m_note; }
     AxisUnit axisUnit() const;
     /// The unit's value at `frame` (seconds, UTC milliseconds, or the frame itself).

@@ -455,8 +455,9 @@ std::vector<FrameClock::Tick> TimelineScrubber::rulerTicks()
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
     const QFontMetrics fm(small);
-    return clock().ticks(m_axis.first, m_axis.last, m_axis.x1 - m_axis.x0,
-                         [&fm](std::string_view s) { return double(fm.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size())))); }, 14);
+    return clock().ticks(
+        m_axis.first, m_axis.last, m_axis.x1 - m_axis.x0,
+        [&fm](std::string_view s) { return double(fm.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size())))); }, 14);
 }
 
 QString TimelineScrubber::rulerText(int frame, double stepSeconds) const
