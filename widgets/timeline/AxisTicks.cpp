@@ -129,7 +129,7 @@ std::string clockLabel(double ms, int decimals)
     units = ((units % perDay) + perDay) % perDay; // time of day (UTC)
     const int64_t perSecond = 1000 / unitMs;
     const int64_t frac = units % perSecond, secs = units / perSecond;
-    const std::string hm = twoDigits(secs / 3600) + ":" + twoDigits((secs / 60) % 60);
+    std::string hm = twoDigits(secs / 3600) + ":" + twoDigits((secs / 60) % 60);
     if (decimals == -1)
         return hm;
     return hm + ":" + twoDigits(secs % 60) + fraction(frac, shown);
