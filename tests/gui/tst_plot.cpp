@@ -3,6 +3,9 @@
 // the whole replay equal reading the frames directly; a chunk that fails to decode is a gap that
 // is drawn and said; cancel leaves no stale curve; the x range follows the timeline and the
 // timeline follows the plot; click seeks; CSV export; the models pass QAbstractItemModelTester.
+// Issue 26: series of different ranges on their own lanes or axes, a vector as x / y / z or its
+// length, the linked x axis at the timeline's pixels, the x axis in the time unit (frames and
+// a note for a file without times).
 
 #include "CorruptCopy.hpp"
 #include "ScriptedPrompts.hpp"
@@ -26,6 +29,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QListView>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -92,6 +96,21 @@ std::vector<double> directCountBelow(const vtx::ReplayFile& file, const std::str
     return counts;
 }
 
+QString samplePath()
+{
+    return QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"));
+}
+
+const QString kSimple = QStringLiteral("player_76561198000000000"); // DisplayName "s1mple"
+
+/// Where frame `frame` is on screen in the timeline's ruler and in the plot's data area.
+std::pair<double, double> screenXOfFrame(MainWindow& w, double frame)
+{
+    const TimelineScrubber* t = w.timeline();
+    PlotCanvas* c = w.plot()->canvas();
+    return {t->mapToGlobal(QPoint(0, 0)).x() + t->axis().x(frame), c->mapToGlobal(QPoint(0, 0)).x() + c->layout().map.x(frame)};
+}
+
 const PlotSeriesEntry* entryNamed(PlotPanel* plot, const QString& name)
 {
     for (const PlotSeriesEntry& e : plot->model()->entries())
@@ -110,6 +129,8 @@ private slots:
         vtxtest::installScriptedPrompts(); // no modal dialog can block a test
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName("vtxscope-tests");
+        QSettings().remove("plot/stackLanes"); // the default (stacked), whatever a run before left
+        QSettings().remove("plot/linkTimeline");
     }
 
     void seriesModelPassesTheTester()
@@ -443,6 +464,273 @@ private slots:
         spins[1]->setValue(1000);
         QCOMPARE(canvas->yMin(), -1000.0);
         QCOMPARE(canvas->yMax(), 1000.0);
+    }
+
+    // Issue 26 item 4: a vector plots as x / y / z in one action (three series, in one pass),
+    // each equal to reading its component frame by frame; its length is one more series.
+    void vectorPlotsAsComponents_data()
+    {
+        QTest::addColumn<QString>("path"); // what the user plots
+        QTest::addColumn<QString>("vector"); // the vector it is
+        QTest::newRow("transform: its translation") << "Transform"
+                                                    << "Transform.translation";
+        QTest::newRow("vector") << "Transform.translation"
+                                << "Transform.translation";
+    }
+    void vectorPlotsAsComponents()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, path);
+        QFETCH(QString, vector);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        PlotPanel* plot = w.plot();
+        QAbstractItemModelTester tester(plot->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(plot, &PlotPanel::finished);
+        const EntityKey simple{0, kSimple};
+        QVERIFY(plot->addPropertySeries(simple, path) != 0);
+        QCOMPARE(plot->model()->rowCount(), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QCOMPARE(finished.count(), 1); // one pass read all three
+        const auto file = w.session()->file();
+        const QStringList axes{"x", "y", "z"};
+        for (int i = 0; i < 3; ++i) {
+            const PlotSeriesEntry& e = plot->model()->entries()[size_t(i)];
+            QCOMPARE(e.path, vector + "." + axes[i]);
+            QCOMPARE(e.vectorPath, vector);
+            QCOMPARE(e.shownName, "s1mple · " + e.path); // the readable name, the id second
+            QVERIFY(e.data);
+            const vtx::SeriesData direct = directRead(*file, 0, kSimple.toStdString(), e.path.toStdString());
+            QCOMPARE(e.data->frames, direct.frames);
+            QCOMPARE(e.data->values, direct.values);
+            QCOMPARE(int(e.data->frames.size()), file->frameCount());
+        }
+        // Frame 200 as `vtxscope-cli frame sdk_cs_fbs.vtx 200` prints it: [882.0, -270.46875, 4.78125].
+        const double at200[] = {882.0, -270.46875, 4.78125};
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(plot->model()->entries()[size_t(i)].data->values[200], at200[i]);
+        // The length: one series, |v| in every frame.
+        QVERIFY(plot->addVectorSeries(simple, vector, VectorPlot::Length) != 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        const PlotSeriesEntry& length = plot->model()->entries().back();
+        QCOMPARE(length.shownName, "s1mple · |" + vector + "|");
+        QVERIFY(length.data);
+        QCOMPARE(length.data->frames.size(), size_t(file->frameCount()));
+        for (size_t f : {size_t(0), size_t(200), size_t(file->frameCount() - 1)}) {
+            double sum = 0;
+            for (int i = 0; i < 3; ++i)
+                sum += std::pow(plot->model()->entries()[size_t(i)].data->values[f], 2);
+            QCOMPARE(length.data->values[f], std::sqrt(sum));
+        }
+        QCOMPARE(length.data->values[200], std::sqrt(882.0 * 882.0 + 270.46875 * 270.46875 + 4.78125 * 4.78125));
+        // A number stays one series.
+        plot->addPropertySeries(simple, "Health");
+        QCOMPARE(plot->model()->rowCount(), 5);
+    }
+
+    // Issue 26 item 4: Health (44–100 here) and a position x (about 830–910) both readable
+    // without the user doing anything: their own lanes by default (each lane's axis is its
+    // series' range); not stacked: one lane, the position on a second axis. The choice is
+    // remembered.
+    void differentRangesGetTheirOwnAxes_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1024x700") << QSize(1024, 700);
+    }
+    void differentRangesGetTheirOwnAxes()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QSize, window);
+        MainWindow w;
+        w.resize(window);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        PlotPanel* plot = w.plot();
+        QVERIFY(plot->isStacked()); // the default
+        const EntityKey simple{0, kSimple};
+        plot->addPropertySeries(simple, "Health");
+        plot->addPropertySeries(simple, "Transform.translation.x");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        PlotCanvas* canvas = plot->canvas();
+        auto rangeOf = [&](int row) {
+            const auto& d = plot->model()->entries()[size_t(row)].data;
+            return std::pair{*std::min_element(d->values.begin(), d->values.end()), *std::max_element(d->values.begin(), d->values.end())};
+        };
+        const auto [healthLo, healthHi] = rangeOf(0);
+        const auto [xLo, xHi] = rangeOf(1);
+        // On one axis both would be flat lines: each covers less than a quarter of the two together.
+        QVERIFY2(!sharesAxis({healthLo, healthHi}, {xLo, xHi}), "the sample's ranges are not that different any more");
+        QVERIFY(healthHi - healthLo > 10 && xHi - xLo > 10);
+        // Stacked: two lanes, one above the other on the same x, each fitted to its series.
+        {
+            const PlotLayout& L = canvas->layout();
+            QCOMPARE(L.lanes.size(), size_t(2));
+            QCOMPARE(L.placements[0].lane, 0);
+            QCOMPARE(L.placements[1].lane, 1);
+            QVERIFY(L.lanes[0].rect.bottom() < L.lanes[1].rect.top());
+            QCOMPARE(L.lanes[0].rect.left(), L.lanes[1].rect.left());
+            QCOMPARE(L.lanes[0].rect.width(), L.lanes[1].rect.width());
+            const PlotYAxis& h = L.axisOf(0);
+            const PlotYAxis& x = L.axisOf(1);
+            QVERIFY(h.lo <= healthLo && h.hi >= healthHi && h.hi - h.lo < 2 * (healthHi - healthLo) + 2);
+            QVERIFY(x.lo <= xLo && x.hi >= xHi && x.hi - x.lo < 1.5 * (xHi - xLo));
+            QVERIFY2(!h.ticks.ticks.empty() && !x.ticks.ticks.empty(),
+                     qPrintable(QStringLiteral("lanes %1 and %2 px: %3 and %4 ticks")
+                                    .arg(L.lanes[0].rect.height())
+                                    .arg(L.lanes[1].rect.height())
+                                    .arg(h.ticks.ticks.size())
+                                    .arg(x.ticks.ticks.size())));
+            QVERIFY(L.lanes[0].rect.height() >= 30);
+        }
+        {
+            // Given room (the Plot layout, a taller dock), each lane's axis reads at several values.
+            canvas->resize(canvas->width(), 320);
+            const PlotLayout& L = canvas->layout();
+            QVERIFY(L.axisOf(0).ticks.ticks.size() >= 2 && L.axisOf(1).ticks.ticks.size() >= 2);
+        }
+        // One lane: the second series on the right axis, each axis still its series' range.
+        auto* stack = plot->findChild<QCheckBox*>("plotStackLanes");
+        QVERIFY(stack);
+        stack->setChecked(false);
+        QVERIFY(!plot->isStacked());
+        QCOMPARE(QSettings().value("plot/stackLanes").toBool(), false);
+        {
+            const PlotLayout& L = canvas->layout();
+            QCOMPARE(L.lanes.size(), size_t(1));
+            QCOMPARE(L.lanes[0].axes.size(), size_t(2));
+            QCOMPARE(L.placements[0], (AxisSlot{0, 0}));
+            QCOMPARE(L.placements[1], (AxisSlot{0, 1}));
+            QVERIFY(L.axisOf(0).hi - L.axisOf(0).lo < 2 * (healthHi - healthLo) + 2);
+            QVERIFY(L.axisOf(1).lo <= xLo && L.axisOf(1).hi >= xHi);
+        }
+        stack->setChecked(true);
+        QCOMPARE(canvas->layout().lanes.size(), size_t(2));
+        QCOMPARE(QSettings().value("plot/stackLanes").toBool(), true);
+        // The legend keeps the readable names.
+        QCOMPARE(plot->model()->index(0).data().toString(), QString("s1mple · Health"));
+    }
+
+    // Issue 26 item 4: linked, the plot's x axis lines up with the timeline's pixels: a frame
+    // is at the same screen x in both, at any zoom and window size; unlinked, the plot keeps
+    // its own margins.
+    void linkedXAxisLinesUpWithTheTimeline_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::addColumn<double>("zoom");
+        for (QSize s : {QSize(1280, 800), QSize(1024, 700), QSize(1600, 1000)})
+            for (double z : {1.0, 3.0, 12.0})
+                QTest::addRow("%dx%d zoom %g", s.width(), s.height(), z) << s << z;
+    }
+    void linkedXAxisLinesUpWithTheTimeline()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QSize, window);
+        QFETCH(double, zoom);
+        MainWindow w;
+        w.resize(window);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        PlotPanel* plot = w.plot();
+        plot->setLinked(true);
+        plot->addPropertySeries({0, kSimple}, "Health");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        if (zoom > 1)
+            w.timeline()->zoomIn(zoom, 150);
+        PlotCanvas* canvas = plot->canvas();
+        QVERIFY(canvas->layout().aligned);
+        QCOMPARE(canvas->xFirst(), w.timeline()->axis().first);
+        QCOMPARE(canvas->xLast(), w.timeline()->axis().last);
+        const double first = w.timeline()->axis().first, last = w.timeline()->axis().last;
+        for (double t : {0.0, 0.1, 0.37, 0.5, 0.9, 1.0}) {
+            const double frame = first + t * (last - first);
+            const auto [onTimeline, onPlot] = screenXOfFrame(w, frame);
+            QVERIFY2(std::abs(onTimeline - onPlot) < 0.5,
+                     qPrintable(QStringLiteral("frame %1: timeline x %2, plot x %3").arg(frame).arg(onTimeline).arg(onPlot)));
+            // And back: the plot's pixel maps to the timeline's frame.
+            QCOMPARE(canvas->frameAtX(int(std::lround(onPlot - canvas->mapToGlobal(QPoint(0, 0)).x()))),
+                     w.timeline()->frameAtX(int(std::lround(onTimeline - w.timeline()->mapToGlobal(QPoint(0, 0)).x()))));
+        }
+        // A resized window: still lined up.
+        w.resize(window - QSize(120, 0));
+        QTRY_VERIFY(w.timeline()->width() < window.width() - 100);
+        const auto [a, b] = screenXOfFrame(w, (first + last) / 2);
+        QVERIFY2(std::abs(a - b) < 0.5, qPrintable(QStringLiteral("%1 vs %2").arg(a).arg(b)));
+        // Unlinked: its own margins.
+        plot->setLinked(false);
+        QVERIFY(!canvas->layout().aligned);
+        plot->setLinked(true);
+        QVERIFY(canvas->layout().aligned);
+    }
+
+    // Issue 26 item 5: the plot's x axis in the time unit, at round values; a file without
+    // frame times reads in frame numbers with a note (plot status and timeline ruler).
+    void xAxisReadsInTheTimeUnit_data()
+    {
+        QTest::addColumn<int>("unit");
+        QTest::addColumn<bool>("recovered");
+        QTest::newRow("frames") << int(TimeUnit::Frame) << false;
+        QTest::newRow("game time") << int(TimeUnit::GameTime) << false;
+        QTest::newRow("utc") << int(TimeUnit::Utc) << false;
+        QTest::newRow("game time, recovered file") << int(TimeUnit::GameTime) << true;
+        QTest::newRow("utc, recovered file") << int(TimeUnit::Utc) << true;
+    }
+    void xAxisReadsInTheTimeUnit()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(int, unit);
+        QFETCH(bool, recovered);
+        QTemporaryDir dir;
+        QString path = samplePath();
+        if (recovered) {
+            // Without its footer: recovery finds the frames, the frame times are lost.
+            auto full = vtx::ReplayFile::open(path.toStdString());
+            VTX_VERIFY_OK(full);
+            QFile in(path), out(dir.path() + "/cut.vtx");
+            QVERIFY(in.open(QIODevice::ReadOnly) && out.open(QIODevice::WriteOnly));
+            QVERIFY(out.write(in.read(qint64((*full)->footerBlob().offset))) > 0);
+            out.close();
+            path = out.fileName();
+        }
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, path));
+        PlotPanel* plot = w.plot();
+        plot->setTimeUnit(TimeUnit(unit));
+        w.timeline()->setTimeUnit(TimeUnit(unit));
+        plot->addPropertySeries({0, kSimple}, "Health");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        const auto& ticks = plot->canvas()->layout().xTicks;
+        QVERIFY(ticks.size() >= 3);
+        const bool inFrames = recovered || unit == int(TimeUnit::Frame);
+        for (const PlotXTick& t : ticks) {
+            if (inFrames) {
+                QCOMPARE(t.label, QString::number(qint64(t.frame)));
+            } else {
+                QVERIFY2(t.label.endsWith(" s") || t.label.count(':') >= 1, qPrintable(t.label));
+                QVERIFY(!t.label.startsWith("0.000")); // issue 26: "0.000 s" on every tick
+            }
+        }
+        QSet<QString> distinct;
+        for (const PlotXTick& t : ticks)
+            distinct.insert(t.label);
+        QCOMPARE(distinct.size(), qsizetype(ticks.size()));
+        if (recovered) {
+            QVERIFY2(plot->canvas()->xNote().contains("no "), qPrintable(plot->canvas()->xNote()));
+            QVERIFY2(plot->statusText().contains("x axis in frames"), qPrintable(plot->statusText()));
+            QVERIFY(!w.timeline()->rulerNote().isEmpty());
+        } else {
+            QVERIFY(plot->canvas()->xNote().isEmpty());
+            QVERIFY(w.timeline()->rulerNote().isEmpty());
+        }
+        // The timeline's ruler reads the same way.
+        const auto ruler = w.timeline()->rulerTicks();
+        QVERIFY(ruler.size() >= 3);
+        for (const FrameClock::Tick& t : ruler)
+            QVERIFY2(inFrames ? t.label == QString::number(qint64(t.frame)) : !t.label.startsWith("0.000"), qPrintable(t.label));
     }
 
     // Analysis ▸ Entity lifetimes from the menu: on a worker, one row per unique id, sorted

@@ -8,6 +8,7 @@
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
 #include "timeline/TimeFormat.hpp"
+#include "timeline/TimelineScrubber.hpp"
 #include "vtx/analysis/Analyses.hpp"
 
 #include <QAction>
@@ -19,12 +20,12 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QListView>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QWheelEvent>
@@ -36,6 +37,43 @@ namespace vtxw {
 namespace {
 constexpr int kDragThreshold = 4; ///< px: below this a press-release is a click (seek)
 constexpr double kMinSpan = 20; ///< frames: the timeline's smallest zoom, so linking never fights
+constexpr int kLegendRows = 2; ///< the legend row grows to this many lines, then scrolls
+
+/// The legend as a row above the plot (series flow left to right and wrap): beside the plot it
+/// would take the width the x axis needs to line up with the timeline's.
+class LegendRow : public QListView {
+public:
+    explicit LegendRow(QWidget* parent) : QListView(parent)
+    {
+        setFlow(QListView::LeftToRight);
+        setWrapping(true);
+        setResizeMode(QListView::Adjust);
+        setSpacing(1);
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        setFrameShape(QFrame::NoFrame);
+        setIconSize(QSize(10, 10)); // the series' colour: a swatch, not a tile
+    }
+    QSize sizeHint() const override
+    {
+        // As many lines as the series need (where the last one lands), at most kLegendRows.
+        const int line = std::max(iconSize().height(), fontMetrics().height()) + 2 * spacing() + 2;
+        int rows = 1;
+        if (model() && model()->rowCount() > 0) {
+            const QRect last = rectForIndex(model()->index(model()->rowCount() - 1, 0));
+            rows = std::clamp(last.bottom() / std::max(1, line) + 1, 1, kLegendRows);
+        }
+        return {200, rows * line + 2 * frameWidth()};
+    }
+    QSize minimumSizeHint() const override { return {60, fontMetrics().height() + 4}; }
+
+protected:
+    void updateGeometries() override
+    {
+        QListView::updateGeometries();
+        updateGeometry(); // the rows the series need now
+    }
+};
 } // namespace
 
 PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* parent) : QWidget(parent), m_session(session), m_model(model)
@@ -57,13 +95,16 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
         m_scene.playhead = f;
         update();
     });
-    m_scene.xLabel = [this](int frame, double stepFrames) {
-        const auto& file = m_session->file();
-        if (!file || m_unit == TimeUnit::Frame)
-            return QString::number(frame);
-        const int to = std::clamp(frame + int(stepFrames), 0, std::max(0, file->frameCount() - 1));
-        const double stepSeconds = std::abs(double(file->gameTimeTicks(to) - file->gameTimeTicks(frame))) / double(vtx::kTicksPerSecond);
-        return rulerLabel(*file, frame, m_unit, stepSeconds > 0 ? stepSeconds : 1.0);
+    // The x axis reads like the timeline's ruler: round values of the time unit (FrameClock),
+    // frame numbers with a note when the file has no such times.
+    m_scene.xTicks = [this](double first, double last, double pixels, const QFont& font) {
+        const QFontMetrics fm(font);
+        std::vector<PlotXTick> out;
+        for (const FrameClock::Tick& t : m_clock.ticks(first, last, pixels, [&fm](std::string_view s) {
+                 return double(fm.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size()))));
+             }))
+            out.push_back({t.frame, t.label});
+        return out;
     };
     m_scene.frameText = [this](int frame) {
         const auto& file = m_session->file();
@@ -79,18 +120,60 @@ void PlotCanvas::rebuildSeries()
     m_scene.series.clear();
     for (const PlotSeriesEntry& e : m_model->entries())
         if (e.visible && e.data)
-            m_scene.series.push_back({e.shownName, e.colour, e.data, e.summary});
+            m_scene.series.push_back({e.shownName, e.colour, e.data, e.summary, extentOf(*e.data, e.summary.get())});
     m_stale = true;
 }
 
 const PlotLayout& PlotCanvas::layout()
 {
-    if (m_stale || m_scene.size != size()) {
+    // Asked at every layout: the timeline may have moved or resized without this widget
+    // resizing (a dock dragged, the window's other column resized).
+    const auto [x0, x1] = m_alignTo ? m_alignTo() : std::pair<double, double>(-1, -1);
+    if (x0 != m_scene.alignX0 || x1 != m_scene.alignX1) {
+        m_scene.alignX0 = x0;
+        m_scene.alignX1 = x1;
+        m_stale = true;
+    }
+    m_clock.set(m_session->file(), m_unit);
+    const QString note = m_clock.note();
+    if (note != m_scene.xNote) {
+        m_scene.xNote = note;
+        m_stale = true;
+    }
+    if (m_stale || m_scene.size != size() || m_scene.font != font()) {
         m_scene.size = size();
+        m_scene.font = font();
+        switch (m_clock.shownUnit()) {
+        case TimeUnit::GameTime: m_scene.xUnit = tr("game"); break;
+        case TimeUnit::Utc: m_scene.xUnit = tr("UTC"); break;
+        case TimeUnit::Frame: m_scene.xUnit = tr("frame"); break;
+        }
         layoutPlot(m_scene, m_layout);
         m_stale = false;
     }
     return m_layout;
+}
+
+QString PlotCanvas::xNote()
+{
+    layout();
+    return m_scene.xNote;
+}
+
+void PlotCanvas::setStacked(bool stacked)
+{
+    if (stacked == m_scene.stacked)
+        return;
+    m_scene.stacked = stacked;
+    m_stale = true;
+    update();
+}
+
+void PlotCanvas::setAlignment(std::function<std::pair<double, double>()> edges)
+{
+    m_alignTo = std::move(edges);
+    m_stale = true;
+    update();
 }
 
 void PlotCanvas::setXRange(double first, double last)
@@ -151,6 +234,7 @@ void PlotCanvas::setYRange(double lo, double hi)
 void PlotCanvas::setTimeUnit(TimeUnit unit)
 {
     m_unit = unit;
+    m_stale = true;
     update();
 }
 
@@ -249,6 +333,12 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     m_link = new QCheckBox(tr("Link to timeline"), this);
     m_link->setToolTip(tr("The plot shows the timeline's visible range; zooming or panning either moves both"));
     m_link->setChecked(QSettings().value("plot/linkTimeline", true).toBool());
+    m_stack = new QCheckBox(tr("Stack lanes"), this);
+    m_stack->setObjectName("plotStackLanes");
+    m_stack->setToolTip(tr("Series of very different ranges each get a lane of their own (series of comparable ranges share one); "
+                           "off: one lane, with a second y axis at the right for the series that do not fit the first"));
+    // On by default: Health (0–100) and Money (0–16000) are both readable without doing anything.
+    m_stack->setChecked(QSettings().value("plot/stackLanes", true).toBool());
     m_fitY = new QCheckBox(tr("Fit Y"), this);
     m_fitY->setChecked(true);
     m_fitY->setToolTip(tr("Y follows the visible data; uncheck to set the range (or Shift+wheel on the plot)"));
@@ -258,6 +348,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
         s->setRange(-1e12, 1e12);
         s->setDecimals(3);
         s->setEnabled(false);
+        s->setVisible(false); // only while the range is manual: the row must fit 1024 px
         s->setKeyboardTracking(false);
         s->setMaximumWidth(110);
         s->setMinimumWidth(50); // the ±1e12 range would ask for 150 px each
@@ -284,6 +375,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_cancelButton->setVisible(false);
     top->addWidget(m_link);
+    top->addWidget(m_stack);
     top->addWidget(m_fitY);
     top->addWidget(m_yMin);
     top->addWidget(m_yMax);
@@ -299,16 +391,14 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     top->addWidget(clearAll);
     layout->addLayout(top);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    m_legend = new QListView(split);
+    m_legend = new LegendRow(this);
     m_legend->setModel(m_model);
     m_legend->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_legend->setMinimumSize(60, 18); // a row: with the compare lane the window must still fit 800×600
     auto* remove = new QAction(tr("Remove series"), m_legend);
     remove->setShortcut(QKeySequence::Delete);
     remove->setShortcutContext(Qt::WidgetShortcut);
     m_legend->addAction(remove);
-    m_legend->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_legend->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(remove, &QAction::triggered, this, [this] {
         QList<quint64> ids;
         for (const QModelIndex& i : m_legend->selectionModel()->selectedIndexes())
@@ -316,12 +406,34 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
         for (quint64 id : ids)
             removeSeries(id);
     });
-    m_canvas = new PlotCanvas(session, m_model, split);
-    split->addWidget(m_legend);
-    split->addWidget(m_canvas);
-    split->setStretchFactor(1, 1);
-    split->setSizes({150, 600});
-    layout->addWidget(split, 1);
+    connect(m_legend, &QListView::customContextMenuRequested, this, [this, remove](const QPoint& pos) {
+        // A vector's series offer the other way to plot it (x / y / z ↔ length).
+        QMenu menu(m_legend);
+        menu.addAction(remove);
+        const int row = m_legend->indexAt(pos).row();
+        if (row >= 0 && size_t(row) < m_model->entries().size() && !m_model->entries()[size_t(row)].vectorPath.isEmpty()) {
+            const PlotSeriesEntry& e = m_model->entries()[size_t(row)];
+            const EntityKey entity{e.bucket, e.uniqueId};
+            const QString vector = e.vectorPath;
+            menu.addSeparator();
+            menu.addAction(tr("Plot %1 as x / y / z").arg(vector), this,
+                           [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Components); });
+            menu.addAction(tr("Plot the length of %1").arg(vector), this,
+                           [this, entity, vector] { addVectorSeries(entity, vector, VectorPlot::Length); });
+        }
+        menu.exec(m_legend->viewport()->mapToGlobal(pos));
+    });
+    m_canvas = new PlotCanvas(session, m_model, this);
+    m_canvas->setStacked(m_stack->isChecked());
+    m_canvas->setAlignment([this] { return timelineEdges(); });
+    layout->addWidget(m_legend);
+    layout->addWidget(m_canvas, 1);
+    // No series, no legend row: its height goes to the plot.
+    auto showLegend = [this] { m_legend->setVisible(m_model->rowCount() > 0); };
+    showLegend();
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_legend, showLegend);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, m_legend, showLegend);
+    connect(m_model, &QAbstractItemModel::modelReset, m_legend, showLegend);
     updateStatus();
 
     connect(m_cancelButton, &QPushButton::clicked, this, &PlotPanel::cancel);
@@ -343,13 +455,20 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     });
     connect(m_link, &QCheckBox::toggled, this, [this](bool on) {
         QSettings().setValue("plot/linkTimeline", on);
+        m_canvas->update(); // lined up with the timeline, or back to its own margins
         if (on && m_view->zoomLast() > m_view->zoomFirst())
             m_canvas->setXRange(m_view->zoomFirst(), m_view->zoomLast());
     });
+    connect(m_stack, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue("plot/stackLanes", on);
+        m_canvas->setStacked(on);
+    });
     connect(m_fitY, &QCheckBox::toggled, this, [this](bool fit) {
         m_canvas->setFitY(fit);
-        m_yMin->setEnabled(!fit);
-        m_yMax->setEnabled(!fit);
+        for (QDoubleSpinBox* s : {m_yMin, m_yMax}) {
+            s->setEnabled(!fit);
+            s->setVisible(!fit);
+        }
         if (!fit) {
             const QSignalBlocker a(m_yMin), b(m_yMax);
             m_yMin->setValue(m_canvas->yMin());
@@ -400,6 +519,13 @@ void PlotPanel::onOpened()
     m_canvas->setFrameCount(m_session->frameCount());
     if (isLinked() && m_view->zoomLast() > m_view->zoomFirst())
         m_canvas->setXRange(m_view->zoomFirst(), m_view->zoomLast());
+    updateStatus(); // the x axis' note, when the file has no times of the unit
+}
+
+void PlotPanel::setTimeUnit(TimeUnit unit)
+{
+    m_canvas->setTimeUnit(unit);
+    updateStatus();
 }
 
 bool PlotPanel::isLinked() const
@@ -411,18 +537,85 @@ void PlotPanel::setLinked(bool linked)
     m_link->setChecked(linked);
 }
 
+void PlotPanel::setTimeline(const TimelineScrubber* timeline)
+{
+    m_timeline = timeline;
+    m_canvas->update();
+}
+
+void PlotPanel::setStacked(bool stacked)
+{
+    m_stack->setChecked(stacked);
+}
+
+bool PlotPanel::isStacked() const
+{
+    return m_canvas->isStacked();
+}
+
+std::pair<double, double> PlotPanel::timelineEdges() const
+{
+    constexpr std::pair<double, double> kOwnMargins{-1, -1};
+    if (!isLinked())
+        return kOwnMargins;
+    // The main window hands its timeline over (setTimeline); until it does, its first one.
+    const TimelineScrubber* timeline = m_timeline ? m_timeline.data() : window()->findChild<const TimelineScrubber*>();
+    if (!timeline || !timeline->isVisible() || timeline->window() != window())
+        return kOwnMargins;
+    const TimelineAxis& axis = timeline->axis();
+    const double offset = m_canvas->mapFromGlobal(timeline->mapToGlobal(QPoint(0, 0))).x();
+    const double x0 = offset + axis.x0, x1 = offset + axis.x1;
+    // Only when the timeline's whole span lies inside the plot with room for the y labels at
+    // its left (a plot docked beside the timeline keeps its own margins).
+    if (x0 < 24 || x1 > m_canvas->width())
+        return kOwnMargins;
+    return {x0, x1};
+}
+
 quint64 PlotPanel::addPropertySeries(const EntityKey& entity, const QString& path)
 {
     const uint32_t bucket = uint32_t(std::max(0, entity.bucket));
     const std::string id = entity.uniqueId.toStdString(), p = path.toStdString();
     if (!m_session->isOpen())
         return 0;
+    // A vector (or a transform) in the frame on screen plots as its components in one go.
+    const vtx::FrameHandle& shown = m_view->shownFrame();
+    if (auto parsed = vtx::PropertyPath::parse(p); parsed && !shown.isNull() && size_t(bucket) < shown->bucketCount()) {
+        const vtx::Value v = parsed->evaluate(vtx::findEntity(shown.view(), bucket, id), m_session->file()->schema());
+        if (const QString vector = vectorPathOf(v, path); !vector.isEmpty())
+            return addVectorSeries(entity, vector, VectorPlot::Components);
+    }
     const quint64 series = m_model->addProperty(entity.bucket, entity.uniqueId, path, [bucket, id, p](const vtx::ReplayFile& file) {
         return vtx::propertySampler(file.schema(), bucket, id, p);
     });
     updateSeriesNames();
     startScan();
     return series;
+}
+
+quint64 PlotPanel::addVectorSeries(const EntityKey& entity, const QString& vectorPath, VectorPlot how)
+{
+    if (!m_session->isOpen())
+        return 0;
+    const uint32_t bucket = uint32_t(std::max(0, entity.bucket));
+    const std::string id = entity.uniqueId.toStdString(), vector = vectorPath.toStdString();
+    quint64 first = 0;
+    if (how == VectorPlot::Length) {
+        first = m_model->addProperty(
+            entity.bucket, entity.uniqueId, vectorLengthName(vectorPath),
+            [bucket, id, vector](const vtx::ReplayFile& file) { return vectorLengthSampler(file.schema(), bucket, id, vector); }, vectorPath);
+    } else {
+        for (const QString& component : vectorComponentPaths(vectorPath)) {
+            const std::string p = component.toStdString();
+            const quint64 added = m_model->addProperty(
+                entity.bucket, entity.uniqueId, component,
+                [bucket, id, p](const vtx::ReplayFile& file) { return vtx::propertySampler(file.schema(), bucket, id, p); }, vectorPath);
+            first = first ? first : added;
+        }
+    }
+    updateSeriesNames();
+    startScan(); // one pass reads all three
+    return first;
 }
 
 void PlotPanel::updateSeriesNames()
@@ -605,6 +798,8 @@ void PlotPanel::updateStatus()
     }
     if (damaged > 0)
         parts << tr("⚠ %n point(s) not as recorded (marked)", nullptr, damaged);
+    if (const QString note = m_canvas->xNote(); !note.isEmpty())
+        parts << tr("x axis in frames: %1").arg(note);
     m_status->setText(parts.join(QStringLiteral("  ·  ")));
     m_status->setToolTip(m_status->text());
 }

@@ -1,19 +1,26 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Plot dock: several series, each over the whole replay, computed on a worker in one pass
-// over the chunks (progress, cancel); a legend with show/hide; axes in the timeline's time unit;
-// x zoom (wheel) and pan (drag) linked to the timeline's visible range (a toggle); y fit or
-// manual; a hover readout of every series; click to seek; CSV and PNG export. Painting is
-// PlotRenderer's: decimated to min/max per pixel column, so its cost follows the width, not
-// the number of points.
+// over the chunks (progress, cancel); a legend row with show/hide; series of different ranges
+// on their own axes (stacked lanes by default, or a second axis); a vector as x / y / z or its
+// length; the x axis in the timeline's time unit at round values; x zoom (wheel) and pan (drag)
+// linked to the timeline's visible range (a toggle), and then lined up with the timeline's
+// pixels; y fit or manual; a hover readout of every series; click to seek; CSV and PNG export.
+// Painting is PlotRenderer's: decimated to min/max per pixel column, so its cost follows the
+// width, not the number of points.
 
 #include "entities/EntityTreeModel.hpp"
 #include "plot/PlotRenderer.hpp"
 #include "plot/PlotSeriesModel.hpp"
+#include "plot/VectorSeries.hpp"
 #include "session/JobTracker.hpp"
 #include "shell/UserSettings.hpp"
+#include "timeline/TimeFormat.hpp"
 
+#include <QPointer>
 #include <QWidget>
+#include <functional>
+#include <utility>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -25,6 +32,7 @@ class QPushButton;
 namespace vtxw {
 
 class ReplaySession;
+class TimelineScrubber;
 class ViewState;
 
 class PlotCanvas : public QWidget {
@@ -43,6 +51,15 @@ public:
     double yMin() { return layout().yMin; }
     double yMax() { return layout().yMax; }
     void setTimeUnit(TimeUnit unit);
+    /// Stacked lanes (each group of comparable series its own lane) or one lane with a second
+    /// y axis for the series that do not fit the first.
+    void setStacked(bool stacked);
+    bool isStacked() const { return m_scene.stacked; }
+    /// The data area's left and right edges in this widget's pixels, asked for at each layout;
+    /// (-1, -1): the plot's own margins. The panel points it at the timeline when linked.
+    void setAlignment(std::function<std::pair<double, double>()> edges);
+    /// Why the x axis reads in frames although another unit was chosen, or empty.
+    QString xNote();
     int frameAtX(int x) { return frameAtPixel(layout(), x); }
     int xOfFrame(double frame) { return int(layout().map.x(frame)); }
     /// The layout as painted (decimated columns per shown series), recomputed when stale.
@@ -75,6 +92,8 @@ private:
     PlotSeriesModel* m_model;
     PlotScene m_scene;
     PlotLayout m_layout;
+    FrameClock m_clock; ///< the x axis' frames in the time unit
+    std::function<std::pair<double, double>()> m_alignTo;
     bool m_stale = true;
     int m_frameCount = 1;
     TimeUnit m_unit = TimeUnit::Frame;
@@ -89,8 +108,12 @@ public:
     PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
     ~PlotPanel() override;
 
-    /// Plots entity.path (the inspector's path syntax) over the whole replay.
+    /// Plots entity.path (the inspector's path syntax) over the whole replay. A vector (or a
+    /// transform: its translation) plots as its x, y and z (addVectorSeries); the id of the first.
     quint64 addPropertySeries(const EntityKey& entity, const QString& path);
+    /// Plots the vector at entity.vectorPath as three series (x, y, z) or as its length; the
+    /// id of the first series added.
+    quint64 addVectorSeries(const EntityKey& entity, const QString& vectorPath, VectorPlot how);
     /// Plots a query expression over the whole replay: per frame, how many entities match it
     /// ("count(Player.Health < 20)"), or 1/0 for an expression about the frame (any/all). An
     /// expression that does not compile adds nothing; its error (column, what was expected, a
@@ -116,7 +139,12 @@ public:
 
     void setLinked(bool linked);
     bool isLinked() const;
-    void setTimeUnit(TimeUnit unit) { m_canvas->setTimeUnit(unit); }
+    /// The timeline whose pixels the x axis lines up with while linked (same frame, same screen
+    /// x). Without one the panel uses the first timeline of its window.
+    void setTimeline(const TimelineScrubber* timeline);
+    void setStacked(bool stacked);
+    bool isStacked() const;
+    void setTimeUnit(TimeUnit unit);
 
     /// Every computed series by frame (frame, game time, one column per series; empty where a
     /// series has no value). False with `error` set when the file cannot be written.
@@ -133,6 +161,8 @@ private:
     void updateStatus();
     void updateSeriesNames();
     void onOpened();
+    /// The timeline's axis edges in the canvas' pixels, or (-1, -1) when they cannot line up.
+    std::pair<double, double> timelineEdges() const;
     ReplaySession* m_session;
     ViewState* m_view;
     PlotSeriesModel* m_model;
@@ -142,10 +172,12 @@ private:
     QProgressBar* m_progress;
     QPushButton* m_cancelButton;
     QCheckBox* m_link;
+    QCheckBox* m_stack;
     QCheckBox* m_fitY;
     QDoubleSpinBox* m_yMin;
     QDoubleSpinBox* m_yMax;
     std::vector<vtx::FrameSpan> m_failed;
+    QPointer<const TimelineScrubber> m_timeline;
     JobTracker m_jobs{this};
 };
 

@@ -11,52 +11,28 @@
 namespace vtxw {
 
 namespace {
-constexpr int kLeft = 64, kTop = 8, kRight = 12, kBottom = 22;
+constexpr int kLeft = 64, kTop = 4, kRight = 12, kBottom = 19;
+constexpr int kMinLeft = 30; ///< px: the y labels' margin is never narrower (own margins)
+constexpr int kLaneGap = 4; ///< px between stacked lanes
+constexpr int kMinAligned = 60; ///< px: a narrower aligned data area is not worth it
+const QColor kWarning(0xD5, 0x5E, 0x00);
+
+TextWidth widthOf(const QFontMetrics& fm)
+{
+    return [&fm](std::string_view s) { return double(fm.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size())))); };
 }
 
-QRect plotArea(QSize size)
+/// The y range of `axis` over the visible columns (padded), or the manual one.
+void fitAxis(const PlotScene& scene, const PlotLayout& L, PlotYAxis& axis)
 {
-    return QRect(QPoint(0, 0), size).adjusted(kLeft, kTop, -kRight, -kBottom);
-}
-
-double niceStep(double raw)
-{
-    if (!(raw > 0) || !std::isfinite(raw))
-        return 1;
-    const double p = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * p >= raw)
-            return m * p;
-    return 10 * p;
-}
-
-int frameAtPixel(const PlotLayout& layout, double x)
-{
-    const vtx::ColumnMap& m = layout.map;
-    const double f = m.first + (x - m.x0) / std::max(1e-9, m.x1 - m.x0) * (m.last - m.first);
-    return int(std::lround(std::clamp(f, m.first, m.last)));
-}
-
-void layoutPlot(const PlotScene& scene, PlotLayout& layout)
-{
-    layout.plot = plotArea(scene.size);
-    layout.map = {scene.first, std::max(scene.first + 1e-9, scene.last), double(layout.plot.left()), double(layout.plot.right() + 1)};
-    layout.columns.resize(scene.series.size());
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t i = 0; i < scene.series.size(); ++i) {
-        const auto& d = scene.series[i].data;
-        if (!d) {
-            layout.columns[i].clear();
-            continue;
-        }
-        vtx::decimate(d->frames, d->values, layout.map, layout.columns[i], scene.series[i].summary.get());
-        for (const vtx::PlotColumn& c : layout.columns[i]) {
-            if (c.x < layout.plot.left() || c.x > layout.plot.right())
+    for (size_t i : axis.series)
+        for (const vtx::PlotColumn& c : L.columns[i]) {
+            if (c.x < L.plot.left() || c.x > L.plot.right())
                 continue; // the points beyond the edges only steer the line
             lo = std::min(lo, c.min);
             hi = std::max(hi, c.max);
         }
-    }
     if (!scene.fitY) {
         lo = scene.yMin;
         hi = scene.yMax;
@@ -70,18 +46,147 @@ void layoutPlot(const PlotScene& scene, PlotLayout& layout)
         const double half = std::max(0.5, std::abs(hi) * 0.05);
         lo -= half, hi += half;
     }
-    layout.yMin = lo;
-    layout.yMax = hi;
+    axis.lo = lo;
+    axis.hi = hi;
+}
+} // namespace
+
+QRect plotArea(QSize size)
+{
+    return QRect(QPoint(0, 0), size).adjusted(kLeft, kTop, -kRight, -kBottom);
+}
+
+int frameAtPixel(const PlotLayout& layout, double x)
+{
+    const vtx::ColumnMap& m = layout.map;
+    const double f = m.first + (x - m.x0) / std::max(1e-9, m.x1 - m.x0) * (m.last - m.first);
+    return int(std::lround(std::clamp(f, m.first, m.last)));
+}
+
+SeriesExtent extentOf(const vtx::SeriesData& data, const vtx::SeriesSummary* summary)
+{
+    SeriesExtent e{INFINITY, -INFINITY};
+    auto scan = [&](size_t from, size_t to) {
+        for (size_t k = from; k < to; ++k)
+            if (const double v = data.values[k]; std::isfinite(v)) {
+                e.lo = std::min(e.lo, v);
+                e.hi = std::max(e.hi, v);
+            }
+    };
+    const size_t n = data.values.size();
+    if (!summary || summary->points != n) {
+        scan(0, n);
+        return e;
+    }
+    // The summary's wide blocks: their min and max where every value is finite, else a scan
+    // of that block (a series of a million points costs 16k steps).
+    constexpr size_t kWide = vtx::SeriesSummary::kWideBlock;
+    for (size_t b = 0; b < summary->wideBlocks.size(); ++b) {
+        const auto& block = summary->wideBlocks[b];
+        if (block.clean) {
+            e.lo = std::min(e.lo, block.min);
+            e.hi = std::max(e.hi, block.max);
+        } else {
+            scan(b * kWide, std::min(n, (b + 1) * kWide));
+        }
+    }
+    scan(std::min(n, summary->wideBlocks.size() * kWide), n); // the tail no block covers
+    return e;
+}
+
+void layoutPlot(const PlotScene& scene, PlotLayout& L)
+{
+    const QFontMetrics fm(scene.font);
+    const size_t n = scene.series.size();
+    std::vector<SeriesExtent> extents(n);
+    for (size_t i = 0; i < n; ++i) {
+        extents[i] = scene.series[i].extent;
+        if (extents[i].empty() && scene.series[i].data)
+            extents[i] = extentOf(*scene.series[i].data, scene.series[i].summary.get());
+    }
+    const PlotArrangement arrangement = arrangeSeries(extents, scene.stacked);
+    L.placements = arrangement.placements;
+    L.lanes.assign(size_t(arrangement.lanes), {});
+    for (size_t i = 0; i < n; ++i) {
+        PlotLane& lane = L.lanes[size_t(L.placements[i].lane)];
+        while (lane.axes.size() <= size_t(L.placements[i].axis))
+            lane.axes.push_back({});
+        lane.axes[size_t(L.placements[i].axis)].series.push_back(i);
+    }
+    for (PlotLane& lane : L.lanes) {
+        if (lane.axes.empty())
+            lane.axes.push_back({});
+        for (size_t a = 0; a < lane.axes.size(); ++a)
+            lane.axes[a].right = a > 0;
+    }
+
+    // Vertical: lanes share the height between the top margin and the x axis.
+    const int top = kTop, bottom = scene.size.height() - kBottom;
+    const int lanes = int(L.lanes.size());
+    const int laneHeight = std::max(8, (bottom - top - kLaneGap * (lanes - 1)) / std::max(1, lanes));
+
+    // Horizontal: the timeline's edges when aligned, else a margin as wide as the y labels
+    // (found in a second pass when the first one's labels do not fit).
+    L.aligned = scene.alignX0 >= 0 && scene.alignX1 - scene.alignX0 >= kMinAligned && scene.alignX1 <= scene.size.width();
+    double x0 = L.aligned ? scene.alignX0 : kLeft;
+    const double x1 = L.aligned ? scene.alignX1 : std::max(x0 + 10, double(scene.size.width() - kRight));
+    L.columns.resize(n);
+    double widest = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        L.map = {scene.first, std::max(scene.first + 1e-9, scene.last), x0, x1};
+        L.plot = QRect(QPoint(int(std::floor(x0)), top), QPoint(int(std::ceil(x1)) - 1, std::max(top, bottom - 1)));
+        for (size_t i = 0; i < n; ++i) {
+            const auto& d = scene.series[i].data;
+            if (d)
+                vtx::decimate(d->frames, d->values, L.map, L.columns[i], scene.series[i].summary.get());
+            else
+                L.columns[i].clear();
+        }
+        widest = 0;
+        for (int l = 0; l < lanes; ++l) {
+            PlotLane& lane = L.lanes[size_t(l)];
+            const int laneTop = top + l * (laneHeight + kLaneGap);
+            lane.rect = QRect(L.plot.left(), laneTop, L.plot.width(), l + 1 == lanes ? bottom - laneTop : laneHeight);
+            for (PlotYAxis& axis : lane.axes) {
+                fitAxis(scene, L, axis);
+                // Vertical spacing: a label's "width" along the axis is the line height.
+                axis.ticks = axisTicks(
+                    AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), [&fm](std::string_view) { return double(fm.height()); }, 6);
+                if (!axis.right)
+                    for (const AxisTick& t : axis.ticks.ticks)
+                        widest = std::max(widest, widthOf(fm)(t.label));
+            }
+        }
+        const double need = std::max<double>(kMinLeft, std::ceil(widest) + 10);
+        if (L.aligned || need == x0)
+            break;
+        x0 = need;
+    }
+    L.yLabelsInside = L.aligned && widest + 8 > x0;
+    L.yMin = L.lanes.front().axes.front().lo;
+    L.yMax = L.lanes.front().axes.front().hi;
+
+    L.xTicks.clear();
+    const double pixels = L.map.x1 - L.map.x0;
+    if (scene.xTicks) {
+        L.xTicks = scene.xTicks(L.map.first, L.map.last, pixels, scene.font);
+    } else {
+        for (const AxisTick& t : axisTicks(AxisUnit::Frame, L.map.first, L.map.last, pixels, widthOf(fm), 16).ticks)
+            L.xTicks.push_back({t.value, QString::fromStdString(t.label)});
+    }
 }
 
 void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
 {
     const QPalette& pal = scene.palette;
     const QRect r = L.plot;
+    p.setFont(scene.font);
     p.fillRect(QRect(QPoint(0, 0), scene.size), pal.base());
     const QColor text = pal.color(QPalette::Text), dim = pal.color(QPalette::PlaceholderText);
     QColor grid = pal.color(QPalette::Mid);
     grid.setAlpha(70);
+    QColor backing = pal.color(QPalette::Base);
+    backing.setAlpha(200);
     const QFontMetrics fm = p.fontMetrics();
 
     // Frames no series could read: hatched, so a hole is never mistaken for a flat line.
@@ -93,50 +198,97 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         p.fillRect(hole, QColor(0xD5, 0x5E, 0x00, 40));
         p.fillRect(hole, QBrush(QColor(0xD5, 0x5E, 0x00, 140), Qt::BDiagPattern));
         if (hole.width() > fm.horizontalAdvance(QStringLiteral("unreadable")) + 6) {
-            p.setPen(QColor(0xD5, 0x5E, 0x00));
+            p.setPen(kWarning);
             p.drawText(hole.adjusted(3, 2, -3, -2), Qt::AlignTop | Qt::AlignHCenter, QCoreApplication::translate("PlotRenderer", "unreadable"));
         }
     }
 
-    // Y axis: 1-2-5 steps about 36 px apart.
-    const double yStep = niceStep((L.yMax - L.yMin) / std::max(1.0, r.height() / 36.0));
-    p.setPen(text);
-    for (double v = std::ceil(L.yMin / yStep) * yStep; v <= L.yMax; v += yStep) {
-        const int y = int(std::lround(L.y(v)));
-        p.setPen(grid);
-        p.drawLine(r.left(), y, r.right(), y);
-        p.setPen(text);
-        const double shown = std::abs(v) < yStep * 1e-6 ? 0.0 : v;
-        p.drawText(QRect(0, y - 8, kLeft - 6, 16), Qt::AlignRight | Qt::AlignVCenter, QString::number(shown, 'g', 6));
+    // Lanes: grid, frame and y labels per axis. With two axes in a lane each axis' labels take
+    // the colour of its first series, so it is clear which curve reads against which.
+    const int lh = fm.height();
+    for (const PlotLane& lane : L.lanes) {
+        const QRect lr = lane.rect;
+        for (const PlotXTick& t : L.xTicks) {
+            const int x = int(std::lround(L.map.x(t.frame)));
+            p.setPen(grid);
+            p.drawLine(x, lr.top(), x, lr.bottom());
+        }
+        for (const PlotYAxis& axis : lane.axes) {
+            const bool coloured = lane.axes.size() > 1 && !axis.series.empty();
+            const QColor labelColour = coloured ? scene.series[axis.series.front()].colour : text;
+            int lastTop = INT_MAX; // labels go up the axis; one pushed inside the lane may meet the next
+            for (const AxisTick& t : axis.ticks.ticks) {
+                const int y = int(std::lround(lane.y(axis, t.value)));
+                if (!axis.right) {
+                    p.setPen(grid);
+                    p.drawLine(lr.left(), y, lr.right(), y);
+                }
+                const QString label = QString::fromStdString(t.label);
+                const int w = fm.horizontalAdvance(label);
+                // Keep the label inside its lane: the first and last ones may sit on its edge.
+                const int ty = std::clamp(y - lh / 2, lr.top(), lr.bottom() + 1 - lh);
+                if (ty + lh > lastTop)
+                    continue;
+                lastTop = ty;
+                QRect box;
+                if (axis.right)
+                    box = QRect(lr.right() - 3 - w, ty, w, lh);
+                else if (L.yLabelsInside)
+                    box = QRect(lr.left() + 3, ty, w, lh);
+                else
+                    box = QRect(lr.left() - 6 - w, ty, w, lh);
+                if (axis.right || L.yLabelsInside)
+                    p.fillRect(box.adjusted(-2, 0, 2, 0), backing);
+                p.setPen(labelColour);
+                p.drawText(box, Qt::AlignRight | Qt::AlignVCenter, label);
+            }
+        }
+        p.setPen(pal.color(QPalette::Mid));
+        p.drawRect(lr.adjusted(0, 0, -1, -1));
     }
-    // X axis: labels at least 90 px apart.
-    const double pxPerFrame = (L.map.x1 - L.map.x0) / std::max(1e-9, L.map.last - L.map.first);
-    const double xStep = std::max(1.0, niceStep(90 / std::max(1e-9, pxPerFrame)));
-    for (double f = std::ceil(L.map.first / xStep) * xStep; f <= L.map.last; f += xStep) {
-        const int x = int(std::lround(L.map.x(f)));
-        p.setPen(grid);
-        p.drawLine(x, r.top(), x, r.bottom());
+
+    // X axis under the last lane: round values of the unit, each label just right of its tick
+    // as on the timeline's ruler (so the two read alike when lined up), kept inside the widget;
+    // none overlaps the one before.
+    int labelEnd = INT_MIN, firstLabel = INT_MAX;
+    for (const PlotXTick& t : L.xTicks) {
+        const int x = int(std::lround(L.map.x(t.frame)));
         p.setPen(text);
-        p.drawLine(x, r.bottom() + 1, x, r.bottom() + 4);
-        const QString label = scene.xLabel ? scene.xLabel(int(f), xStep) : QString::number(qint64(f));
-        p.drawText(QRect(x - 60, r.bottom() + 4, 120, kBottom - 4), Qt::AlignHCenter | Qt::AlignTop, label);
+        p.drawLine(x, r.bottom() + 1, x, r.bottom() + 6);
+        const int w = fm.horizontalAdvance(t.label);
+        const int left = std::min(x + 3, scene.size.width() - w - 1);
+        if (left < labelEnd + 8)
+            continue;
+        p.drawText(QRect(left, r.bottom() + 3, w + 1, kBottom - 3), Qt::AlignLeft | Qt::AlignTop, t.label);
+        labelEnd = left + w;
+        firstLabel = std::min(firstLabel, left);
     }
-    p.setPen(pal.color(QPalette::Mid));
-    p.drawRect(r.adjusted(0, 0, -1, -1));
+    const int unitRight = std::min(r.left() - 4, firstLabel - 8);
+    if (!scene.xUnit.isEmpty() && unitRight > 12) {
+        // The x axis' unit in the corner under the y labels; orange when the file has no times
+        // of the chosen unit (the panel's status line says so in words).
+        const QString& unit = scene.xUnit;
+        p.setPen(scene.xNote.isEmpty() ? dim : kWarning);
+        p.drawText(QRect(2, r.bottom() + 3, unitRight - 2, kBottom - 3), Qt::AlignRight | Qt::AlignTop,
+                   fm.elidedText(unit, Qt::ElideRight, unitRight - 2));
+    }
 
     if (scene.series.empty()) {
         p.setPen(dim);
         p.drawText(r, Qt::AlignCenter | Qt::TextWordWrap, scene.emptyText);
     }
 
-    // The curves: per column first → min → max → last, one polyline per joined run.
-    p.save();
-    p.setClipRect(r);
+    // The curves: per column first → min → max → last, one polyline per joined run, each in
+    // its lane against its axis.
     // Integer points: the columns are whole pixels and the pen is not antialiased, so nothing is
     // lost, and the raster engine's integer polyline path skips the float → fixed conversion.
     QPolygon run;
     run.reserve(4 * qsizetype(std::max(1, r.width())));
     for (size_t i = 0; i < scene.series.size(); ++i) {
+        const PlotLane& lane = L.laneOf(i);
+        const PlotYAxis& axis = L.axisOf(i);
+        p.save();
+        p.setClipRect(lane.rect);
         // A cosmetic 1 px pen: the raster engine strokes it on its fast path (a wider pen goes
         // through the general stroker: 133 → 17 ms for 10 × 1600 columns in a dev build).
         QPen pen(scene.series[i].colour, 1);
@@ -149,11 +301,11 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
                 p.drawPolyline(run);
             run.clear();
         };
+        auto y = [&](double v) { return int(std::lround(std::clamp(lane.y(axis, v), -1e6, 1e6))); };
         for (const vtx::PlotColumn& c : L.columns[i]) {
             if (!c.joined)
                 flush();
             const int x = c.x;
-            auto y = [&](double v) { return int(std::lround(std::clamp(L.y(v), -1e6, 1e6))); };
             // Points that land on the previous one's pixel add nothing to the stroke.
             auto add = [&](const QPoint& q) {
                 if (run.isEmpty() || run.constLast() != q)
@@ -174,18 +326,43 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         // Points not as recorded (their stored hash disagrees): a tick under the curve.
         const auto& dmg = scene.series[i].data ? scene.series[i].data->damagedFrames : std::vector<int32_t>{};
         if (!dmg.empty()) {
-            p.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));
+            p.setPen(QPen(kWarning, 2));
             int lastX = INT_MIN;
             for (auto it = std::lower_bound(dmg.begin(), dmg.end(), int32_t(std::floor(L.map.first))); it != dmg.end() && *it <= L.map.last; ++it) {
                 const int x = int(L.map.x(*it));
                 if (x == lastX)
                     continue;
                 lastX = x;
-                p.drawLine(x, r.bottom() - 6, x, r.bottom());
+                p.drawLine(x, lane.rect.bottom() - 6, x, lane.rect.bottom());
             }
         }
+        p.restore();
     }
-    p.restore();
+
+    // Lane legends: which series a lane (and each of its axes) holds, top left inside the
+    // lane, when there is more than one lane or axis to tell apart.
+    if (L.lanes.size() > 1 || L.lanes.front().axes.size() > 1) {
+        QColor see = backing; // see-through: a curve under the name still shows
+        see.setAlpha(150);
+        for (const PlotLane& lane : L.lanes) {
+            int x = lane.rect.left() + (L.yLabelsInside ? 60 : 4);
+            const int y = lane.rect.top() + 2;
+            for (const PlotYAxis& axis : lane.axes)
+                for (size_t i : axis.series) {
+                    const int room = lane.rect.right() - 4 - x - 14;
+                    if (room < 30)
+                        break;
+                    QString name = scene.series[i].name + (axis.right ? QStringLiteral(" ▸") : QString());
+                    name = fm.elidedText(name, Qt::ElideMiddle, std::min(room, 260));
+                    const int w = fm.horizontalAdvance(name);
+                    p.fillRect(QRect(x - 2, y, w + 18, lh), see);
+                    p.fillRect(QRect(x, y + lh / 2 - 4, 9, 9), scene.series[i].colour);
+                    p.setPen(text);
+                    p.drawText(QRect(x + 13, y, w + 2, lh), Qt::AlignLeft | Qt::AlignVCenter, name);
+                    x += w + 26;
+                }
+        }
+    }
 
     if (scene.playhead >= L.map.first && scene.playhead <= L.map.last) {
         const int x = int(L.map.x(scene.playhead));
@@ -212,7 +389,6 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         int w = 0;
         for (const QString& l : lines)
             w = std::max(w, fm.horizontalAdvance(l));
-        const int lh = fm.height();
         QRect box(0, r.top() + 4, w + 24, lh * int(lines.size()) + 6);
         box.moveLeft(x + 10 + box.width() < r.right() ? x + 10 : x - 10 - box.width());
         QColor bg = pal.color(QPalette::ToolTipBase);

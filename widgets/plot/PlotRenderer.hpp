@@ -2,14 +2,22 @@
 #pragma once
 // What the plot dock paints, apart from the widget (like MapRenderer): a scene (series, x range,
 // y mode, failed spans, playhead, hover) → a layout computed when the range, the size or the
-// data change (decimated columns, y range) → the painting, which visits only the columns. The
-// bench paints the same scene offscreen.
+// data change (lanes and y axes, decimated columns, ticks) → the painting, which visits only
+// the columns. The bench paints the same scene offscreen.
+//
+// Series of different ranges get their own y axis (PlotArrangement): stacked lanes on one x
+// axis, or one lane with a second axis at the right. When the plot is linked to the timeline
+// the data area's left and right edges are the timeline's (alignX0/alignX1), so a frame sits
+// at the same screen x in both.
 
+#include "plot/PlotArrangement.hpp"
+#include "timeline/AxisTicks.hpp"
 #include "vtx/analysis/ReplayWalk.hpp"
 #include "vtx/plot/Decimate.hpp"
 #include "vtx/plot/SeriesScan.hpp"
 
 #include <QColor>
+#include <QFont>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -26,41 +34,83 @@ struct PlotSeriesView {
     QColor colour;
     std::shared_ptr<const vtx::SeriesData> data;
     std::shared_ptr<const vtx::SeriesSummary> summary; ///< of `data`: speeds decimation up (optional)
+    /// Its values over the whole replay (which axis it shares); from `data` when left empty.
+    SeriesExtent extent{1, 0};
+};
+
+/// A tick of the x axis: where (a fractional frame) and what it says.
+struct PlotXTick {
+    double frame = 0;
+    QString label;
 };
 
 struct PlotScene {
     QSize size{600, 200};
     double first = 0, last = 1; ///< visible frames
-    bool fitY = true; ///< y range from the visible data; else [yMin, yMax]
+    bool fitY = true; ///< y range from the visible data; else [yMin, yMax] on every axis
     double yMin = 0, yMax = 1;
+    bool stacked = true; ///< one lane per group of comparable series; else one lane, two axes
     std::vector<PlotSeriesView> series; ///< the shown ones, drawn in order
     std::vector<vtx::FrameSpan> failed; ///< frames no series could read: hatched
     int playhead = -1;
     int hoverX = -1; ///< pixel; -1: no readout
-    /// Axis label of `frame` when labels are `stepFrames` apart (frame / game time / UTC).
-    std::function<QString(int frame, double stepFrames)> xLabel;
+    /// The data area's left and right pixel edges (the timeline's, when linked); -1: the
+    /// plot's own margins.
+    double alignX0 = -1, alignX1 = -1;
+    /// The x axis' ticks for frames [first, last] over `pixels` (frame numbers, game time or
+    /// UTC at round values); frame numbers when unset.
+    std::function<std::vector<PlotXTick>(double first, double last, double pixels, const QFont& font)> xTicks;
+    /// The x axis' unit, under the y labels ("frame", "game", "UTC"); `xNote` says why it reads
+    /// in frames although another unit was chosen.
+    QString xUnit, xNote;
     /// The hover readout's frame line ("frame 120 · 2.000 s").
     std::function<QString(int frame)> frameText;
     QString emptyText;
     QPalette palette;
+    QFont font;
+};
+
+/// One y axis of a lane: its range, ticks and the series drawn against it.
+struct PlotYAxis {
+    double lo = 0, hi = 1;
+    AxisTickSet ticks;
+    std::vector<size_t> series; ///< scene indices
+    bool right = false; ///< labels at the lane's right edge
+};
+
+struct PlotLane {
+    QRect rect; ///< this lane's part of the data area
+    std::vector<PlotYAxis> axes; ///< one, or two when not stacked and ranges differ
+    double y(const PlotYAxis& a, double v) const { return rect.bottom() + 1 - (v - a.lo) / std::max(1e-300, a.hi - a.lo) * rect.height(); }
 };
 
 struct PlotLayout {
-    QRect plot; ///< the data area inside the axes
+    QRect plot; ///< the whole data area (every lane) inside the axes
     vtx::ColumnMap map;
     std::vector<std::vector<vtx::PlotColumn>> columns; ///< per scene series
-    double yMin = 0, yMax = 1;
+    std::vector<PlotLane> lanes;
+    std::vector<AxisSlot> placements; ///< per scene series: its lane and axis
+    std::vector<PlotXTick> xTicks;
+    bool aligned = false; ///< the data area's edges are the scene's alignX0 / alignX1
+    bool yLabelsInside = false; ///< the left margin is too narrow: labels drawn over the data
+    double yMin = 0, yMax = 1; ///< the first lane's left axis (the one manual y sets)
     double y(double v) const { return plot.bottom() + 1 - (v - yMin) / std::max(1e-300, yMax - yMin) * plot.height(); }
+    const PlotLane& laneOf(size_t series) const { return lanes[size_t(placements[series].lane)]; }
+    const PlotYAxis& axisOf(size_t series) const { return laneOf(series).axes[size_t(placements[series].axis)]; }
+    /// The pixel y of `value` of scene series `series`.
+    double yOf(size_t series, double value) const { return laneOf(series).y(axisOf(series), value); }
 };
 
-/// The data area for a widget of `size`.
+/// The data area for a widget of `size` with the default margins.
 QRect plotArea(QSize size);
-/// Decimates every series to the pixel columns and settles the y range.
+/// Arranges the lanes, decimates every series to the pixel columns and settles the y ranges
+/// and ticks.
 void layoutPlot(const PlotScene& scene, PlotLayout& layout);
 void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& layout);
-/// A "nice" step (1-2-5 × 10^k) of at least `raw`.
-double niceStep(double raw);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
+/// The range of a series' values (non-finite ones skipped); lo > hi when it has none. With the
+/// series' summary, most values are not visited.
+SeriesExtent extentOf(const vtx::SeriesData& data, const vtx::SeriesSummary* summary = nullptr);
 
 } // namespace vtxw

@@ -25,13 +25,14 @@ quint64 PlotSeriesModel::add(const QString& name, SamplerFactory factory)
     return m_entries.back().id;
 }
 
-quint64 PlotSeriesModel::addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory)
+quint64 PlotSeriesModel::addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory, const QString& vectorPath)
 {
     const quint64 id = add(QStringLiteral("%1.%2").arg(uniqueId, path), std::move(factory));
     PlotSeriesEntry& e = m_entries.back();
     e.bucket = bucket;
     e.uniqueId = uniqueId;
     e.path = path;
+    e.vectorPath = vectorPath;
     return id;
 }
 

@@ -25,6 +25,7 @@ struct PlotSeriesEntry {
     int bucket = -1; ///< a property series: its entity (bucket, id) and path; else bucket -1
     QString uniqueId;
     QString path;
+    QString vectorPath; ///< a component or the length of this vector ("Transform.translation"), else empty
     QColor colour;
     bool visible = true;
     SamplerFactory factory;
@@ -43,7 +44,9 @@ public:
     quint64 add(const QString& name, SamplerFactory factory);
     /// Adds the series of `path` on entity (bucket, uniqueId): named "uniqueId.path" until
     /// setEntityLabels gives its entity a label.
-    quint64 addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory);
+    /// `vectorPath`: the vector this series is a component or the length of (the legend offers
+    /// the other way to plot it).
+    quint64 addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory, const QString& vectorPath = {});
     /// Names each property series by its entity's label (`labelOf(bucket, id)`, empty: the id):
     /// "label · path". Emits dataChanged for the rows whose name changed.
     void setEntityLabels(const std::function<QString(int bucket, const QString& uniqueId)>& labelOf);

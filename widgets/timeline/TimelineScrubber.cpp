@@ -186,9 +186,9 @@ QString TimelineScrubber::legend(Lane lane) const
     case OverviewLane:
         return tr("<b>Overview</b>: the whole replay; the frame shows the part on screen when zoomed. Click or drag to move the view.");
     case RulerLane:
-        return tr("<b>Ruler</b> in the time unit chosen in Settings; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' jump). "
-                  "Drag to pan.")
-            .arg(kBookmarkColour.name());
+        return tr("<b>Ruler</b> in the time unit chosen in Settings%2; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' "
+                  "jump). Drag to pan.")
+            .arg(kBookmarkColour.name(), clock().note().isEmpty() ? QString() : QStringLiteral(" (%1)").arg(clock().note().toHtmlEscaped()));
     case EventsLane: return tr("<b>Events</b> from the footer, coloured by type; a number counts events folded into one marker.");
     case GapsLane:
         return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed "
@@ -434,6 +434,32 @@ void TimelineScrubber::setTimeUnit(TimeUnit unit)
     update();
 }
 
+const FrameClock& TimelineScrubber::clock() const
+{
+    m_clock.set(m_session->file(), m_unit);
+    return m_clock;
+}
+
+QString TimelineScrubber::rulerUnitName() const
+{
+    switch (clock().shownUnit()) {
+    case TimeUnit::GameTime: return tr("game");
+    case TimeUnit::Utc: return tr("UTC");
+    case TimeUnit::Frame: break;
+    }
+    return m_clock.note().isEmpty() ? tr("frame") : tr("frame ⚠");
+}
+
+std::vector<FrameClock::Tick> TimelineScrubber::rulerTicks()
+{
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
+    const QFontMetrics fm(small);
+    return clock().ticks(
+        m_axis.first, m_axis.last, m_axis.x1 - m_axis.x0,
+        [&fm](std::string_view s) { return double(fm.horizontalAdvance(QString::fromUtf8(s.data(), qsizetype(s.size())))); }, 14);
+}
+
 QString TimelineScrubber::rulerText(int frame, double stepSeconds) const
 {
     const auto& f = m_session->file();
@@ -463,20 +489,23 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         return;
     const double firstVisible = m_axis.first, lastVisible = m_axis.last;
 
-    // Ruler: 1-2-5 steps, labels every ~90 px.
+    // Ruler: round values of the unit (AxisTicks), one precision for all labels, placed at the
+    // frames where those values fall; a file without times of the unit reads in frames.
     const QRect ruler = laneRect(RulerLane);
-    const double step = m_axis.labelStep(90);
-    // The time between two labels sets the time units' precision (the footer's ticks, so a
-    // replay with pauses or varying frame rates gets the precision it needs where it is).
-    const int stepFrom = std::clamp(int(firstVisible), 0, std::max(0, int(m_axis.frameCount) - 1));
-    const int stepTo = std::clamp(int(firstVisible + step), 0, std::max(0, int(m_axis.frameCount) - 1));
-    const double stepSeconds = std::abs(double(m_session->gameTimeTicks(stepTo) - m_session->gameTimeTicks(stepFrom))) / 1e7;
+    const QFontMetrics fm = p.fontMetrics();
     p.setPen(text);
-    for (double f = std::ceil(firstVisible / step) * step; f <= lastVisible; f += step) {
-        const int x = int(m_axis.x(f));
+    int labelEnd = INT_MIN; // a clock that runs unevenly can bunch ticks: never overlap labels
+    for (const FrameClock::Tick& t : rulerTicks()) {
+        const int x = int(std::lround(m_axis.x(t.frame)));
+        if (x + 2 < labelEnd + 6)
+            continue;
         p.drawLine(x, ruler.bottom() - 4, x, ruler.bottom());
-        p.drawText(QRect(x + 2, ruler.top(), 90, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, rulerText(int(f), stepSeconds));
+        p.drawText(QRect(x + 2, ruler.top(), fm.horizontalAdvance(t.label) + 2, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, t.label);
+        labelEnd = x + 2 + fm.horizontalAdvance(t.label);
     }
+    p.setPen(clock().note().isEmpty() ? dim : QColor(0xD5, 0x5E, 0x00));
+    p.drawText(QRect(4, ruler.top(), kLabelWidth - 8, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft,
+               fm.elidedText(rulerUnitName(), Qt::ElideRight, kLabelWidth - 8));
 
     // Bookmarks: a flag on the ruler with the name when there is room.
     for (size_t i = 0; i < size_t(m_bookmarks.size()); ++i) {
@@ -630,6 +659,10 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.setPen(text);
         p.drawText(QRect(kLabelWidth, sr.bottom() + 1, width() - kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignVCenter,
                    frameLabel(m_axis.frameIndexAt(m_hoverX)));
+    } else if (!clock().note().isEmpty()) { // why the ruler reads in frames, where the hover text goes
+        p.setPen(QColor(0xD5, 0x5E, 0x00));
+        p.drawText(QRect(kLabelWidth, sr.bottom() + 1, width() - kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("Ruler in frame numbers: %1").arg(clock().note()));
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include "shell/Bookmarks.hpp"
 #include "shell/UserSettings.hpp"
+#include "timeline/TimeFormat.hpp"
 #include "timeline/TimelineAxis.hpp"
 
 #include "vtx/cache/ChunkCache.hpp"
@@ -59,6 +60,11 @@ public:
     TimeUnit timeUnit() const { return m_unit; }
     /// The ruler label of `frame` in the current unit, `stepSeconds` apart from the next one.
     QString rulerText(int frame, double stepSeconds = 1.0) const;
+    /// The ruler's ticks as painted (frame, label) for the visible range and the current unit.
+    std::vector<FrameClock::Tick> rulerTicks();
+    /// Why the ruler reads in frames although another unit was chosen (no such times in the
+    /// file), or empty.
+    QString rulerNote() const { return clock().note(); }
 
 signals:
     void seekRequested(int frame);
@@ -88,6 +94,7 @@ private:
     void reload();
     void refreshCacheState();
     QString frameLabel(int frame) const;
+    QString rulerUnitName() const;
 
     struct EventMark {
         int frame;
@@ -107,6 +114,10 @@ private:
     std::vector<vtx::ChunkState> m_chunkStates;
     QList<Bookmark> m_bookmarks;
     TimeUnit m_unit = TimeUnit::Frame;
+    /// The file's frames in m_unit, for the ruler's ticks: a cache, rebuilt when the file or
+    /// the unit changes (clock()).
+    mutable FrameClock m_clock;
+    const FrameClock& clock() const;
     int m_hoverX = -1;
     enum class Drag { None, Seek, Pan, Overview } m_drag = Drag::None;
     double m_panStartFrame = 0;
