@@ -7,9 +7,9 @@
 #include "common/ExportPath.hpp"
 #include "compare/CompareSession.hpp"
 #include "info/TimeDataModel.hpp"
+#include "info/TimeDataPanel.hpp"
 #include "library/LibraryModel.hpp"
 #include "library/LibraryPanel.hpp"
-#include "info/TimeDataPanel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -567,7 +567,10 @@ private slots:
                                   .arg(diff->height())
                                   .arg(plot->width())
                                   .arg(plot->height())
-                                  .arg(w.centralWidget()->width());
+                                  .arg(w.centralWidget()->width())
+                                  .append(QString(", timeline %1 (min %2)")
+                                              .arg(w.findChild<QDockWidget*>("timelineDock")->height())
+                                              .arg(w.findChild<QDockWidget*>("timelineDock")->minimumSizeHint().height()));
         switch (p) {
         case LayoutPresets::Preset::Inspect: QVERIFY2(w.centralWidget()->width() >= size.width() * 3 / 10, qPrintable(sizes)); break;
         case LayoutPresets::Preset::Map:

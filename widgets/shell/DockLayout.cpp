@@ -46,8 +46,9 @@ void DockLayout::reset()
     // The saved default state holds the arrangement; the sizes are applied again because the
     // state captured before the first show does not know them yet.
     m_window->restoreState(m_default);
+    // Every dock shows, except those shown on demand (the Library, once a folder is opened).
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
-        d->setVisible(true);
+        d->setVisible(!d->property(OnDemandProperty).toBool());
     applyDefaultSizes();
 }
 

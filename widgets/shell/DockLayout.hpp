@@ -15,6 +15,9 @@ namespace vtxw {
 
 class DockLayout {
 public:
+    /// A dock with this property true stays hidden on reset (it shows when its content exists).
+    static constexpr const char* OnDemandProperty = "vtxscopeOnDemand";
+
     explicit DockLayout(QMainWindow* window) : m_window(window) { }
 
     /// Remembers the current arrangement as the default (call once the docks are built).

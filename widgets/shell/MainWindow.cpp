@@ -167,6 +167,7 @@ void MainWindow::wirePanels()
         m_session->setFollowing(false);
         m_status->setFollowError(message);
     });
+    m_plot->setTimeline(m_timeline); // its x axis lines up with the timeline's while linked
     auto plotProperty = [this](const EntityKey& e, const QString& p) {
         m_plot->addPropertySeries(e, p); // over the whole replay; the x range follows the timeline when linked
         raiseDock("plotDock");
@@ -403,6 +404,7 @@ void MainWindow::buildDocks()
     tabifyDockWidget(plotDock, analysisDock);
     QDockWidget* libraryDock = dock("libraryDock", tr("Library"), m_library, Qt::BottomDockWidgetArea);
     tabifyDockWidget(analysisDock, libraryDock);
+    libraryDock->setProperty(DockLayout::OnDemandProperty, true);
     libraryDock->hide(); // until a folder is opened
     plotDock->raise();
     m_layout->applyDefaultSizes();

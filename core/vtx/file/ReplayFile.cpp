@@ -463,6 +463,11 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
             one.limits = m_options.decode;
             one.what = what;
             auto chunk = std::make_shared<const DecodedChunk>(kPartialChunk, int32_t(global), std::move(one), m_hashTrust);
+            // The frame is evidence for the hash verdicts like any decoded chunk: a jump that
+            // stops here must not leave the file's hashes unverified (the diff would then compare
+            // every value where the whole-chunk path skips equal hashes).
+            if (m_options.sampleHashes)
+                m_hashTrust->observeChunk(*chunk);
             stream.ready(int32_t(global), FrameHandle(std::move(chunk), int32_t(global)));
             if (stopAfterReady)
                 return std::shared_ptr<const DecodedChunk>();
