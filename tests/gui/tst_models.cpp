@@ -1025,6 +1025,38 @@ private slots:
         }
     }
 
+    // Issue 26 item 3: at any width the inspector's values fit its viewport — whole, or elided
+    // with the whole value in the tooltip — and none is cut off at the edge.
+    void inspectorValuesNeverCutOff_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("narrow, 260 px") << 260;
+        QTest::newRow("Map layout, 300 px") << 300;
+        QTest::newRow("wide, 700 px") << 700;
+    }
+    void inspectorValuesNeverCutOff()
+    {
+        QFETCH(int, width);
+        MainWindow w;
+        QVERIFY(openAndWait(w, demoPath()));
+        InspectorPanel panel(w.session(), w.viewState());
+        panel.resize(width, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        w.viewState()->setSelection({0, "player_0"});
+        QTRY_VERIFY(panel.model()->rowCount() > 0);
+        QTreeView* tree = panel.view();
+        QCoreApplication::processEvents();
+        QCOMPARE(tree->horizontalScrollBar()->maximum(), 0);
+        for (int r = 0; r < panel.model()->rowCount(); ++r) {
+            const QModelIndex value = panel.model()->index(r, PropertyTreeModel::ValueColumn);
+            const QRect rect = tree->visualRect(value);
+            QVERIFY2(rect.right() <= tree->viewport()->width() && rect.width() >= 40,
+                     qPrintable(QString("row %1: value at %2..%3 of %4").arg(r).arg(rect.left()).arg(rect.right()).arg(tree->viewport()->width())));
+            QVERIFY(!value.data(Qt::ToolTipRole).toString().isEmpty());
+        }
+    }
+
     // Issue 26 8a: the selection belongs to its file. After opening another replay nothing is
     // selected (no row highlighted while the inspector says "Select an entity"), and clicking
     // the entity's row in the new file selects it.

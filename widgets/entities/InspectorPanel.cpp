@@ -17,6 +17,7 @@
 #include <QStyledItemDelegate>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace vtxw {
 
@@ -75,9 +76,15 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     m_view->setAlternatingRowColors(true);
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     m_view->setItemDelegate(new ChangeDelegate(m_view));
+    // The value column takes the width that is left, so a value is never cut off at the
+    // viewport's edge: it shows whole or elided in the middle with the whole in its tooltip
+    // (issue 26 item 3). The name column keeps at most a third; the type goes first when narrow.
+    m_view->header()->setStretchLastSection(false);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->header()->setSectionResizeMode(PropertyTreeModel::ValueColumn, QHeaderView::Stretch);
     m_view->header()->resizeSection(PropertyTreeModel::NameColumn, 180);
-    m_view->header()->resizeSection(PropertyTreeModel::ValueColumn, 300);
+    m_view->header()->resizeSection(PropertyTreeModel::TypeColumn, 110);
+    m_view->viewport()->installEventFilter(this);
     m_bytes = new ByteInspector(this);
     m_bytes->setVisible(false);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -269,8 +276,17 @@ void InspectorPanel::showMenu(const QPoint& pos)
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
+void InspectorPanel::fitColumns()
+{
+    const int w = m_view->viewport()->width();
+    m_view->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
+    m_view->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(w / 3, 90, 180));
+}
+
 bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fitColumns();
     // With the tree focused, ← / → collapse and expand rows (the tree's own keys) instead of
     // stepping frames: the window's frame-step shortcuts would otherwise take them first.
     if (watched == m_view && event->type() == QEvent::ShortcutOverride) {
