@@ -272,7 +272,15 @@ void InspectorPanel::showMenu(const QPoint& pos)
     menu.addSeparator();
     menu.addAction(tr("Watch"), this, [this, path] { emit watchRequested(m_entity, path); });
     QAction* plot = menu.addAction(tr("Plot"), this, [this, path] { emit plotRequested(m_entity, path); });
-    plot->setEnabled(i.data(PropertyTreeModel::NumberRole).isValid());
+    // A number plots as one series; a vector (x, y, z) or a transform (its translation) as its
+    // three components (PlotPanel::addPropertySeries splits them).
+    const QModelIndex row = i.siblingAtColumn(PropertyTreeModel::NameColumn);
+    bool vectorLike = false;
+    for (int r = 0; r < m_model->rowCount(row) && !vectorLike; ++r) {
+        const QString child = m_model->index(r, PropertyTreeModel::NameColumn, row).data().toString();
+        vectorLike = child == QLatin1String("x") || child == QLatin1String("translation");
+    }
+    plot->setEnabled(i.data(PropertyTreeModel::NumberRole).isValid() || vectorLike);
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
