@@ -654,6 +654,26 @@ private slots:
         QVERIFY(w.bannerText().contains(QString::fromStdString(w.session()->file()->recovery().summary())));
     }
 
+    // Issue 26 8e, second half: a file cut on disk while it is open says so when a frame past
+    // the cut fails, instead of "the rest of the file is fine".
+    void aFileThatShrinksWhileOpenSaysSo()
+    {
+        const QString path = m_dir.path() + "/shrinks.vtx";
+        QFile::remove(path);
+        QVERIFY(QFile::copy(demoPath(), path));
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        QVERIFY(w.bannerText().isEmpty());
+        QFile f(path);
+        QVERIFY(f.resize(f.size() / 2));
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
+        w.playback()->seek(w.session()->frameCount() - 1);
+        QVERIFY(failed.count() > 0 || failed.wait(20000));
+        QVERIFY2(w.bannerText().startsWith("The file shrank on disk"), qPrintable(w.bannerText()));
+        QVERIFY(!w.bannerText().contains("the rest of the file is fine"));
+    }
+
     // File > Follow: the window opens a recording that is still being written (recovery mode,
     // banner), then the timeline grows as a writer thread appends chunks, the tailing playhead
     // stays on the last frame, and the finished file loses its "recovered" banner.

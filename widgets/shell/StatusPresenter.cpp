@@ -6,6 +6,7 @@
 #include "shell/UserSettings.hpp"
 #include "timeline/TimeFormat.hpp"
 
+#include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
 #include <QStatusBar>
@@ -153,6 +154,15 @@ void StatusPresenter::updateBanner()
     } else if (f->isRecovered() && f->frameCount() == 0) {
         // Recovery found no complete chunk: there is no frame to be unavailable (issue 26 8e).
         text = tr("Nothing to show: this incomplete recording holds no complete chunk — %1").arg(QString::fromStdString(f->recovery().summary()));
+    } else if (qint64 now = 0; !m_view->frameError().isEmpty() && (now = QFileInfo(m_session->path()).size()) < qint64(f->fileSize())) {
+        // The file was cut on disk after it was opened (issue 26 8e): a failing frame is lost with
+        // the cut, not damaged, and the rest of the file is not "fine". Only stat()ed when a frame
+        // failed.
+        text = tr("The file shrank on disk since it was opened (now %1 of %2 bytes): frame %3 is lost with the cut. "
+                  "Open it again to see what recovery keeps.")
+                   .arg(now)
+                   .arg(f->fileSize())
+                   .arg(m_view->requestedFrame());
     } else if (!m_view->frameError().isEmpty()) {
         // The frame on screen is older than the playhead: say so first — and only call the rest
         // of the file fine when it was read whole.
