@@ -82,8 +82,7 @@ private:
     {
         static const char* words[] = {"",
                                       "alpha",
-                                      "\xce\x94"
-                                      "elta",
+                                      "\xce\x94\x65lta", // "Δelta": \x65 is 'e', which a hex escape would swallow
                                       "\xe6\x97\xa5\xe6\x9c\xac",
                                       "x y z",
                                       "long-string-value-0123456789"};
@@ -168,7 +167,7 @@ private slots:
                 for (auto& c : b.entities)
                     fillContentHashes(c);
             expected.push_back(std::move(e));
-            QVERIFY((*w)->addFrame(std::move(f), i * 1000, 5'000'000 + i * 1000).isOk());
+            QVERIFY((*w)->addFrame(std::move(f), int64_t(i) * 1000, 5'000'000 + int64_t(i) * 1000).isOk());
         }
         (*w)->addEvent({1.5f, "Kill", "a killed b", {1, 2, 3}, "e1"});
         (*w)->addGapMarker(5);
@@ -264,7 +263,7 @@ private slots:
         QFile a(QString::fromStdString(committed)), b(QString::fromStdString(path("demo.vtx")));
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         QVERIFY2(a.readAll() == b.readAll(), "fixtures/demo.vtx differs from `vtxscope-cli generate demo` output");
-        QVERIFY(a.size() <= 2 * 1024 * 1024);
+        QVERIFY(a.size() <= qint64(2) * 1024 * 1024);
     }
 };
 

@@ -209,7 +209,7 @@ private slots:
         QVERIFY(proxy.rowCount() >= 1);
         entities.setFrame({}, nullptr);
         props.clear();
-        watch.removeRows({0, 1});
+        watch.removeWatches({0, 1});
         QCOMPARE(watch.rowCount(), 0);
     }
 

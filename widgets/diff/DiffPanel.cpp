@@ -315,7 +315,7 @@ void DiffPanel::requestFrames()
         if (&slot == &m_b && followsPlayhead() && !m_comparing)
             return; // the playhead's frame arrives as the shown frame (onFrameReady)
         vtx::FrameHandle* target = &slot;
-        m_session->requestFrame(want, channel, [this, target, want](const vtx::FrameHandle& h) {
+        m_session->requestFrame(want, channel, [this, target](const vtx::FrameHandle& h) {
             const int current = target == &m_a ? m_wantA : m_wantB;
             if (h.index() != current)
                 return; // superseded by a newer want

@@ -78,7 +78,7 @@ void WatchModel::addWatch(const Watch& w)
     endInsertRows();
 }
 
-void WatchModel::removeRows(const QList<int>& rows)
+void WatchModel::removeWatches(const QList<int>& rows)
 {
     QList<int> sorted = rows;
     std::sort(sorted.begin(), sorted.end(), std::greater<int>());

@@ -22,7 +22,7 @@ public:
     };
     explicit WatchModel(ViewState* view, QObject* parent = nullptr);
     void addWatch(const Watch& w);
-    void removeRows(const QList<int>& rows);
+    void removeWatches(const QList<int>& rows);
     /// Removes every watch (another replay was opened: the entities they name are gone).
     void clear();
     const QList<Watch>& watches() const { return m_watches; }

@@ -31,7 +31,7 @@ void WatchPanel::removeSelected()
     QList<int> rows;
     for (const QModelIndex& i : selectionModel()->selectedRows())
         rows << i.row();
-    m_model->removeRows(rows);
+    m_model->removeWatches(rows);
 }
 
 void WatchPanel::plotSelected()

@@ -187,7 +187,7 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
     const JobToken job = jobs.start();
     // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
     requestFromSource(frame,
-                      [job, channel, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
+                      [job, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
                           if (!r)
                               return;
                           job.finishWith([done, h = *r] { done(h); });
