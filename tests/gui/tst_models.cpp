@@ -1134,7 +1134,14 @@ private slots:
         QCOMPARE(row.siblingAtColumn(EntityTreeModel::NameColumn).data().toString(), QString("s1mple"));
         QCOMPARE(row.siblingAtColumn(EntityTreeModel::IdColumn).data().toString(), id);
         QCOMPARE(row.siblingAtColumn(EntityTreeModel::TypeColumn).data().toString(), QString("Player"));
-        QVERIFY(!w.entityList()->view()->isColumnHidden(EntityTreeModel::IdColumn));
+        // The Id column shows when a readable part of the ids fits beside the names and types
+        // (issue 26 item 3); the row's tooltip has the id either way.
+        QVERIFY(row.siblingAtColumn(EntityTreeModel::NameColumn).data(Qt::ToolTipRole).toString().contains(id));
+        auto* dock = w.findChild<QDockWidget*>("entitiesDock");
+        w.resizeDocks({dock}, {160}, Qt::Horizontal);
+        QTRY_VERIFY(w.entityList()->view()->isColumnHidden(EntityTreeModel::IdColumn));
+        w.resizeDocks({dock}, {480}, Qt::Horizontal);
+        QTRY_VERIFY(!w.entityList()->view()->isColumnHidden(EntityTreeModel::IdColumn));
         QCOMPARE(w.entityList()->view()->textElideMode(), Qt::ElideMiddle);
         // Bone data has no name: its Name column shows the id, the Id column nothing more.
         const QModelIndex bones = model->indexOf({1, id});

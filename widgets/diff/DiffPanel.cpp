@@ -2,6 +2,7 @@
 #include "diff/DiffPanel.hpp"
 
 #include "common/ExportPath.hpp"
+#include "common/HintTreeView.hpp"
 #include "common/Prompts.hpp"
 #include "shell/Theme.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
@@ -127,7 +128,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     connect(m_viewState, &ViewState::entityLabelsChanged, m_model, &DiffModel::labelsChanged);
     m_proxy = new DiffFilterProxy(this);
     m_proxy->setSourceModel(m_model);
-    m_view = new QTreeView(this);
+    m_view = new HintTreeView(this);
     m_view->setModel(m_proxy);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
         connect(m_proxy, signal, this, [this](const QModelIndex& under) {
@@ -365,8 +366,17 @@ void DiffPanel::recompute()
 
 void DiffPanel::updateSummary()
 {
+    // What to do next is said in the empty list, not above it: the summary line is for what
+    // the list shows.
+    auto showHint = [this](const QString& hint) {
+        m_summary->clear();
+        m_summary->setVisible(false);
+        m_view->setHint(hint);
+    };
+    m_view->setHint({});
+    m_summary->setVisible(true);
     if (!m_session->isOpen()) {
-        m_summary->setText(tr("No replay open."));
+        showHint(tr("No replay open."));
         return;
     }
     if (m_comparing) {
@@ -376,8 +386,8 @@ void DiffPanel::updateSummary()
         }
     }
     if (!isActive()) {
-        m_summary->setText(tr("Press <b>A</b> to pin frame A at the playhead, then scrub to compare it with B — "
-                              "or <b>Ctrl+D</b> to diff each frame with the previous one."));
+        showHint(tr("Press <b>A</b> to pin frame A at the playhead, then scrub to compare it with B — "
+                    "or <b>Ctrl+D</b> to diff each frame with the previous one."));
         return;
     }
     QString text = previousFrameMode() ? tr("Previous frame: A=%1 B=%2").arg(m_wantA).arg(m_wantB)

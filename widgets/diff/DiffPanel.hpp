@@ -10,6 +10,8 @@
 
 #include "vtx/diff/FrameDiff.hpp"
 
+#include "common/HintTreeView.hpp"
+
 #include <QWidget>
 
 class QCheckBox;
@@ -88,7 +90,7 @@ private:
     ViewState* m_viewState;
     DiffModel* m_model;
     DiffFilterProxy* m_proxy;
-    QTreeView* m_view;
+    HintTreeView* m_view;
     QLabel* m_summary;
     QLineEdit* m_filter;
     QComboBox* m_bucketFilter;

@@ -4,6 +4,8 @@
 #include <QAbstractItemModel>
 #include <QEvent>
 #include <QHeaderView>
+#include <QSet>
+#include <QStyleOptionViewItem>
 #include <QTreeView>
 
 #include <algorithm>
@@ -11,7 +13,7 @@
 namespace vtxw {
 
 EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int idColumn, int typeColumn)
-    : QObject(view), m_view(view), m_viewport(view->viewport()), m_id(idColumn), m_type(typeColumn)
+    : QObject(view), m_view(view), m_viewport(view->viewport()), m_name(nameColumn), m_id(idColumn), m_type(typeColumn)
 {
     view->header()->setStretchLastSection(false);
     view->header()->setSectionResizeMode(nameColumn, QHeaderView::Stretch);
@@ -26,20 +28,67 @@ EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int idColumn, int 
     }
 }
 
+void EntityColumns::setIdsWanted(bool wanted)
+{
+    if (wanted == m_idsWanted)
+        return;
+    m_idsWanted = wanted;
+    fit();
+}
+
+int EntityColumns::textWidth(int column) const
+{
+    // The widest cell of the column as the delegate draws it, over the rows under each bucket;
+    // each distinct text is measured once, and at most MeasuredRows rows are looked at (types
+    // repeat, and ids have one length in a replay).
+    const QAbstractItemModel* model = m_view->model();
+    if (!model)
+        return 0;
+    constexpr int MeasuredRows = 400;
+    QStyleOptionViewItem option;
+    option.initFrom(m_view);
+    option.font = m_view->font();
+    option.fontMetrics = m_view->fontMetrics();
+    QSet<QString> seen;
+    int widest = 0, looked = 0;
+    for (int b = 0; b < model->rowCount() && looked < MeasuredRows; ++b) {
+        const QModelIndex bucket = model->index(b, 0);
+        for (int r = 0; r < model->rowCount(bucket) && looked < MeasuredRows; ++r, ++looked) {
+            const QModelIndex cell = model->index(r, column, bucket);
+            const QString text = cell.data().toString();
+            if (text.isEmpty() || seen.contains(text))
+                continue;
+            seen.insert(text);
+            widest = std::max(widest, m_view->itemDelegate()->sizeHint(option, cell).width());
+        }
+    }
+    return widest;
+}
+
 void EntityColumns::fit()
 {
+    QHeaderView* header = m_view->header();
     const int viewport = m_view->viewport()->width();
-    const bool ids = !m_view->isColumnHidden(m_id);
-    auto fitColumn = [&](int column, int cap) {
-        const int contents = std::max(static_cast<QAbstractItemView*>(m_view)->sizeHintForColumn(column), m_view->header()->sectionSizeHint(column));
-        const int width = std::max(std::min(contents, cap), m_view->header()->minimumSectionSize());
-        if (m_view->header()->sectionSize(column) != width)
-            m_view->header()->resizeSection(column, width);
+    const int charWidth = m_view->fontMetrics().averageCharWidth();
+    // The name column also holds the tree's indentation and the branch mark.
+    const int nameRoom = MinNameChars * charWidth + 2 * m_view->indentation();
+    // Measured from the model, not with sizeHintForColumn: the view measures only the rows it
+    // has laid out and shows, which is none while a dock is being rearranged.
+    auto contentsOf = [&](int column) { return std::max({textWidth(column), header->sectionSizeHint(column), header->minimumSectionSize()}); };
+    auto show = [&](int column, bool shown, int width) {
+        if (m_view->isColumnHidden(column) == shown)
+            m_view->setColumnHidden(column, !shown);
+        if (shown && header->sectionSize(column) != width)
+            header->resizeSection(column, width);
     };
-    // With ids, Type a quarter and Id a fifth: the names keep more than half of the view.
-    fitColumn(m_type, ids ? viewport / 4 : viewport * 2 / 5);
-    if (ids)
-        fitColumn(m_id, viewport / 5);
+    // Type: its text up to a third of the view, never under MinTypeChars; or not at all.
+    const int type = std::min(contentsOf(m_type), std::max(viewport / 3, MinTypeChars * charWidth));
+    const bool typeShown = viewport - type >= nameRoom;
+    show(m_type, typeShown, type);
+    // Id: up to a fifth of the view (or its whole text if shorter), only if MinIdChars fit.
+    const int left = viewport - (typeShown ? type : 0) - nameRoom;
+    const int id = std::min({contentsOf(m_id), std::max(viewport / 5, MinIdChars * charWidth), left});
+    show(m_id, m_idsWanted && id >= MinIdChars * charWidth, id);
 }
 
 bool EntityColumns::eventFilter(QObject* watched, QEvent* event)

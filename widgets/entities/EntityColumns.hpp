@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The entity list's columns: the Id and Type columns as wide as their text but at most a fifth
-// and a quarter of the view (Type alone two fifths when the Id column is hidden), the Name
-// column the rest. ResizeToContents alone let long type names ("BoneCompressionSettings") squeeze the names
-// out of a narrow dock. Ids are long: the view elides them in the middle.
+// The entity list's columns, in the order they matter: the Name column keeps room for a name
+// (MinNameChars), the Type column as wide as its text (up to a third of the view, at least
+// MinTypeChars) when that leaves the names their room, and
+// the Id column (elided in the middle) only when at least MinIdChars of it fit besides both:
+// an id cut to "e…0" or a type cut to "E…y" says nothing and takes the names' room (issue 26
+// item 3, the entity list at 1024 px). A hidden column's text stays in the row's tooltip.
+// ResizeToContents alone let long type names ("BoneCompressionSettings") squeeze the names out of
+// a narrow dock.
 
 #include <QObject>
 
@@ -17,15 +21,24 @@ public:
     EntityColumns(QTreeView* view, int nameColumn, int idColumn, int typeColumn);
     /// Re-fits now (after the rows changed).
     void fit();
+    /// Whether the rows have ids apart from their names (without labels the names are the ids).
+    void setIdsWanted(bool wanted);
+
+    static constexpr int MinNameChars = 12;
+    static constexpr int MinIdChars = 14;
+    static constexpr int MinTypeChars = 8;
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    int textWidth(int column) const;
     QTreeView* m_view;
     QObject* m_viewport; ///< only compared, never called
+    int m_name;
     int m_id;
     int m_type;
+    bool m_idsWanted = true;
 };
 
 } // namespace vtxw

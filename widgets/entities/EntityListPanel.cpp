@@ -67,10 +67,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     auto showFrame = [this, columns] {
         m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity(), &m_viewState->entityLabels());
         // Without any label the Name column shows the ids: a second column of them says nothing.
-        if (const bool hide = !m_model->hasLabels(); hide != m_view->isColumnHidden(EntityTreeModel::IdColumn)) {
-            m_view->setColumnHidden(EntityTreeModel::IdColumn, hide);
-            columns->fit();
-        }
+        columns->setIdsWanted(m_model->hasLabels());
     };
     connect(view, &ViewState::shownFrameChanged, this, showFrame);
     connect(view, &ViewState::entityLabelsChanged, this, showFrame);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "entities/InspectorPanel.hpp"
 
+#include "common/ElidedLabel.hpp"
+
 #include "entities/ByteInspector.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -47,8 +49,9 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     layout->setContentsMargins(0, 0, 0, 0);
     auto* top = new QHBoxLayout;
     top->setContentsMargins(6, 4, 6, 0);
-    m_header = new QLabel(tr("Select an entity"), this);
-    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Elided in the middle: the label and the type at the ends say more than the id's digits.
+    m_header = new ElidedLabel(tr("Select an entity"), this, Qt::ElideMiddle);
+    m_header->setObjectName("inspectorHeader");
     QFont bold = m_header->font();
     bold.setBold(true);
     m_header->setFont(bold);

@@ -15,6 +15,8 @@ class QTreeView;
 
 namespace vtxw {
 
+class ElidedLabel;
+
 class ByteInspector;
 class ReplaySession;
 class ViewState;
@@ -61,7 +63,7 @@ private:
     PropertyTreeModel* m_model;
     QTreeView* m_view;
     ByteInspector* m_bytes;
-    QLabel* m_header;
+    ElidedLabel* m_header;
     QLabel* m_loading;
     QLabel* m_damage; ///< shown when the entity's stored hash disagrees with its values
     EntityKey m_entity;

@@ -55,7 +55,11 @@ bool DebugMenu::isVisible() const
 
 void DebugMenu::updateVisibility()
 {
-    m_menu->menuAction()->setVisible(m_forced || m_settings->developerTools());
+    const bool shown = m_forced || m_settings->developerTools();
+    if (shown == m_menu->menuAction()->isVisible())
+        return;
+    m_menu->menuAction()->setVisible(shown);
+    emit visibilityChanged(shown);
 }
 
 } // namespace vtxw

@@ -26,6 +26,10 @@ public:
     void forceVisible(bool on);
     bool isVisible() const;
 
+signals:
+    /// The menu was shown or hidden (the setting, or --debug).
+    void visibilityChanged(bool shown);
+
 private:
     void updateVisibility();
     UserSettings* m_settings;

@@ -37,8 +37,11 @@ void DockLayout::applyDefaultSizes()
     const int w = m_window->width();
     m_window->resizeDocks({ent, diff}, {std::min(260, w * 22 / 100), std::min(560, w * 36 / 100)}, Qt::Horizontal);
     m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
-    // Room for a plot with readable axes; the inspector keeps the rest.
-    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {230}, Qt::Vertical);
+    // Room for a plot with readable axes; the inspector keeps the rest. Below 800 px of height
+    // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).
+    // Before the first show the window's height is not the one it will have: full room then.
+    const int h = m_window->isVisible() ? m_window->height() : 800;
+    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {std::clamp(h - 570, 120, 230)}, Qt::Vertical);
 }
 
 void DockLayout::reset()

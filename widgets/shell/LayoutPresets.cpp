@@ -87,16 +87,23 @@ void LayoutPresets::apply(Preset preset)
         QDockWidget* diff = dock("diffDock");
         m_window->splitDockWidget(dock("entitiesDock"), diff, Qt::Horizontal);
         hide({"plotDock", "analysisDock"});
+        // Four columns need more than a small window has: under 1100 px the tab group goes, and
+        // the diff and the inspector share its room (at 800 px the four minimums were 854 px).
+        if (w < 1100)
+            hide(tabGroup);
         m_window->resizeDocks({dock("entitiesDock"), diff}, {w / 6, w * 9 / 20}, Qt::Horizontal);
         m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
         break;
     }
     case Preset::Plot:
-        // The plot half the window's height: the tab group goes, the diff stays.
+        // The plot half the window's height beside the entity list and the inspector (where
+        // series are picked); the tab group and the diff go: above a half-height plot the diff
+        // kept its controls and no row (issue 26 item 3).
         hide(tabGroup);
+        hide({"diffDock"});
         dock("plotDock")->raise();
-        m_window->resizeDocks({dock("plotDock")}, {h / 2}, Qt::Vertical);
-        m_window->resizeDocks({dock("diffDock")}, {w / 4}, Qt::Horizontal);
+        // Under 800 px a half-height plot left the inspector four rows: three eighths then.
+        m_window->resizeDocks({dock("plotDock")}, {h < 800 ? h * 3 / 8 : h / 2}, Qt::Vertical);
         break;
     }
     remember(presetName(preset));

@@ -311,6 +311,8 @@ void MainWindow::buildActions()
     add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
 
     m_debugMenu = new DebugMenu(m_session, m_settings, *m_actions, menuBar(), this);
+    connect(m_debugMenu, &DebugMenu::visibilityChanged, m_status, &StatusPresenter::setDeveloperFields);
+    m_status->setDeveloperFields(m_debugMenu->isVisible());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, "shortcuts", tr("&Keyboard shortcuts"), QKeySequence(Qt::Key_F1), [this] {

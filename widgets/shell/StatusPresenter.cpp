@@ -23,6 +23,9 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     m_cache = new QLabel(bar);
     for (QLabel* l : {m_frame, m_time, m_latency, m_cache})
         bar->addPermanentWidget(l);
+    // Request latency and cache statistics are for developers (issue 26 item 7): shown with the
+    // Debug menu; the Cache panel has the statistics for everyone.
+    setDeveloperFields(false);
     m_progress = new QProgressBar(bar);
     m_progress->setRange(0, 100);
     m_progress->setMaximumWidth(140);
@@ -33,21 +36,25 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     connect(m_view, &ViewState::requestedFrameChanged, this, &StatusPresenter::updateLabels);
     connect(m_view, &ViewState::shownFrameChanged, this, &StatusPresenter::refresh);
     connect(m_view, &ViewState::frameFailed, this, &StatusPresenter::refresh);
-    connect(session, &ReplaySession::opening, this, [this](const QString& p) { showMessage(tr("Opening %1…").arg(p)); });
+    // Messages name the file, not its path: the title bar has the path, and a long path pushed
+    // the rest of a message under the permanent fields at 1024 px.
+    connect(session, &ReplaySession::opening, this, [this](const QString& p) { showMessage(tr("Opening %1…").arg(QFileInfo(p).fileName())); });
     connect(session, &ReplaySession::opened, this, [this] {
         m_followError.clear();
         const auto& f = m_session->file();
+        const QString fileName = QFileInfo(m_session->path()).fileName();
         // "Opened" alone would hide that recovery found nothing (issue 26 8e).
         if (f && f->isRecovered() && f->frameCount() == 0)
-            showMessage(tr("Opened %1: no complete chunk, nothing to show").arg(m_session->path()), 8000);
+            showMessage(tr("Opened %1: no complete chunk, nothing to show").arg(fileName), 8000);
         else if (f && f->isRecovered())
-            showMessage(tr("Opened %1: recovered %n frame(s) of an incomplete recording", nullptr, f->frameCount()).arg(m_session->path()), 8000);
+            showMessage(tr("Opened %1: recovered %n frame(s) of an incomplete recording", nullptr, f->frameCount()).arg(fileName), 8000);
         else
-            showMessage(tr("Opened %1").arg(m_session->path()), 5000);
+            showMessage(tr("Opened %1").arg(fileName), 5000);
         refresh();
     });
     connect(session, &ReplaySession::closed, this, &StatusPresenter::refresh);
-    connect(session, &ReplaySession::openFailed, this, [this](const QString& path) { showMessage(tr("Could not open %1").arg(path), 8000); });
+    connect(session, &ReplaySession::openFailed, this,
+            [this](const QString& path) { showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000); });
     connect(session, &ReplaySession::grew, this, [this](int before, int after) {
         refresh();
         showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
@@ -101,6 +108,17 @@ void StatusPresenter::setFollowError(const QString& message)
 QString StatusPresenter::bannerText() const
 {
     return m_banner->isVisible() ? m_banner->text() : QString();
+}
+
+void StatusPresenter::setDeveloperFields(bool shown)
+{
+    m_latency->setVisible(shown);
+    m_cache->setVisible(shown);
+}
+
+bool StatusPresenter::developerFieldsShown() const
+{
+    return !m_cache->isHidden();
 }
 
 void StatusPresenter::setCacheSummary(const QString& text)

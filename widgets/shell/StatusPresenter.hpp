@@ -44,6 +44,9 @@ public:
     /// The banner's text when it is shown, else empty.
     QString bannerText() const;
     void setCacheSummary(const QString& text);
+    /// The latency and cache fields, shown with the developer tools.
+    void setDeveloperFields(bool shown);
+    bool developerFieldsShown() const;
     /// The entity filter's expression error ("Filter: …" until it compiles; empty: none).
     void showFilterError(const QString& error);
 

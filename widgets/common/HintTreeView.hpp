@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A tree view that says what to do while it has no rows ("Press A to pin frame A…"), in its own
+// viewport instead of a label above it: the label took three lines of a short dock's height
+// even when the list below it was full (issue 26 item 3: the diff showed no rows at 1024×700).
+
+#include <QTreeView>
+
+namespace vtxw {
+
+class HintTreeView : public QTreeView {
+    Q_OBJECT
+public:
+    using QTreeView::QTreeView;
+
+    /// Rich text shown centred in the viewport while the model has no rows; empty hides it.
+    void setHint(const QString& text);
+    QString hint() const { return m_hint; }
+    /// True when the hint is on screen now (set, and no rows).
+    bool isHintShown() const;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+
+private:
+    QString m_hint;
+};
+
+} // namespace vtxw
