@@ -7,6 +7,7 @@
 
 #include "TestSupport.hpp"
 #include "vtx/model/PropertyTree.hpp"
+#include "vtx/model/Value.hpp"
 
 #include <QtTest>
 
@@ -16,6 +17,8 @@
 #include <cstring>
 #include <limits>
 #include <unordered_set>
+
+Q_DECLARE_METATYPE(vtx::Value)
 
 using namespace vtx;
 
@@ -249,6 +252,43 @@ private slots:
         QFETCH(double, value);
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(readableDouble(value)), text);
+    }
+    // Issue 26 item 3: a delta on screen has the precision of its values, a rotation's change
+    // is the angle turned; exports keep the exact text.
+    void deltaOnScreen_data()
+    {
+        QTest::addColumn<Value>("a");
+        QTest::addColumn<Value>("b");
+        QTest::addColumn<QString>("shown");
+        const double s45 = std::sqrt(0.5);
+        const Quat identity{0, 0, 0, 1}, quarterTurn{0, 0, float(s45), float(s45)};
+        QTest::newRow("float noise") << Value::ofFloat(891.93f) << Value::ofFloat(892.01f) << "+0.08";
+        QTest::newRow("float finer operand") << Value::ofFloat(1.5f) << Value::ofFloat(1.5000001f) << "+0.0000001";
+        QTest::newRow("double") << Value::ofDouble(1.5) << Value::ofDouble(1.25) << "-0.25";
+        QTest::newRow("double exponent") << Value::ofDouble(1e-20) << Value::ofDouble(2e-20) << "+1e-20";
+        QTest::newRow("int") << Value::ofInt(5) << Value::ofInt(3) << "-2";
+        QTest::newRow("vector") << Value::ofVector({882.9375, -271.40625, 4.96875}) << Value::ofVector({883.1875, -271.40625, 5.0})
+                                << "(+0.25, 0, +0.03125)";
+        QTest::newRow("quarter turn") << Value::ofQuat(identity) << Value::ofQuat(quarterTurn) << "∠90.0°";
+        QTest::newRow("same rotation, other sign") << Value::ofQuat(quarterTurn) << Value::ofQuat({0, 0, -float(s45), -float(s45)}) << "∠0°";
+        Transform t{{1, 2, 3}, identity, {1, 1, 1}}, turned = t, scaled = t;
+        turned.rotation = quarterTurn;
+        scaled.scale = {2, 1, 1};
+        QTest::newRow("transform turned") << Value::ofTransform(t) << Value::ofTransform(turned) << "(0, 0, 0) ∠90.0°";
+        QTest::newRow("transform scaled") << Value::ofTransform(t) << Value::ofTransform(scaled) << "(0, 0, 0) scale (+1, 0, 0)";
+    }
+    void deltaOnScreen()
+    {
+        QFETCH(Value, a);
+        QFETCH(Value, b);
+        QFETCH(QString, shown);
+        QCOMPARE(QString::fromStdString(formatDeltaOf(a, b, true)), shown);
+        // Exports: every component's exact difference, as before.
+        const auto d = deltaOf(a, b);
+        QVERIFY(d);
+        const std::string exact = formatDeltaOf(a, b, false);
+        for (size_t i = 0; i < d->size; ++i)
+            QVERIFY2(exact.find(formatDelta(a.kind, d->values[i], false)) != std::string::npos, exact.c_str());
     }
     void groupedDigits_data()
     {

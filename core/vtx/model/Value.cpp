@@ -155,6 +155,76 @@ std::string formatDelta(Value::Kind kind, double delta, bool forReading)
     return text;
 }
 
+namespace {
+
+// Digits after the decimal point of a number's shortest text; -1 when it has an exponent (no
+// fixed number of decimals to keep).
+int decimalsOf(const std::string& text)
+{
+    if (text.find_first_of("eE") != std::string::npos)
+        return -1;
+    const size_t dot = text.find('.');
+    return dot == std::string::npos ? 0 : int(text.size() - dot - 1);
+}
+
+// A delta on screen at the precision of the two values it separates: 891.93 → 892.01 is +0.08,
+// not +0.0800170898 (the float subtraction's noise). Falls back to the exact text when either
+// value is written with an exponent.
+std::string deltaForReading(Value::Kind kind, double a, double b, double delta)
+{
+    const bool floatTyped = kind == Value::Kind::Float || kind == Value::Kind::Quat || kind == Value::Kind::Range;
+    auto text = [&](double x) { return floatTyped ? formatFloat(float(x)) : readableDouble(x); };
+    const int da = decimalsOf(text(a)), db = decimalsOf(text(b));
+    if (da < 0 || db < 0 || kind == Value::Kind::Int || !std::isfinite(delta))
+        return formatDelta(kind, delta, true);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", std::max(da, db), delta);
+    std::string out = buf;
+    // The values are shortest texts: zeros after the last digit they have say nothing.
+    if (out.find('.') != std::string::npos) {
+        out.erase(out.find_last_not_of('0') + 1);
+        if (out.back() == '.')
+            out.pop_back();
+    }
+    if (out.find_first_not_of("-0.") == std::string::npos)
+        return "0";
+    if (delta > 0)
+        out.insert(out.begin(), '+');
+    return out;
+}
+
+// The angle between two rotations in degrees: how far the entity turned, which four quaternion
+// component deltas do not say. From the relative rotation's vector part and scalar (atan2), which
+// stays accurate near 0°, where acos of the dot product does not.
+double rotationAngleDegrees(const Quat& p, const Quat& q)
+{
+    const double px = p.x, py = p.y, pz = p.z, pw = p.w, qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+    // r = conj(p) * q
+    const double rw = pw * qw + px * qx + py * qy + pz * qz;
+    const double rx = pw * qx - px * qw - py * qz + pz * qy;
+    const double ry = pw * qy + px * qz - py * qw - pz * qx;
+    const double rz = pw * qz - px * qy + py * qx - pz * qw;
+    const double v = std::sqrt(rx * rx + ry * ry + rz * rz);
+    if (v == 0 && rw == 0)
+        return std::nan(""); // a zero quaternion is no rotation
+    return 2 * std::atan2(v, std::fabs(rw)) * 180 / 3.14159265358979323846;
+}
+
+std::string angleText(double degrees)
+{
+    if (std::isnan(degrees))
+        return "∠ ?";
+    // float32 components resolve an angle to about 1e-5°: below 5e-4° the two are the same
+    // rotation written differently (q and −q, or a rounding apart).
+    if (degrees < 5e-4)
+        return "∠0°";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, degrees >= 10 ? "∠%.1f°" : "∠%.3g°", degrees);
+    return buf;
+}
+
+} // namespace
+
 std::string formatDeltaOf(const Value& a, const Value& b, bool forReading)
 {
     if (a.isBytes && b.isBytes) {
@@ -174,6 +244,35 @@ std::string formatDeltaOf(const Value& a, const Value& b, bool forReading)
     auto d = deltaOf(a, b);
     if (!d)
         return {};
+    if (forReading && a.kind != Value::Kind::Int) {
+        // On screen: each component at its values' precision, a rotation as the angle turned.
+        const ValueComponents ca = componentsOf(a), cb = componentsOf(b);
+        auto part = [&](size_t from, size_t to) {
+            std::string out;
+            for (size_t i = from; i < to; ++i)
+                out += (i > from ? ", " : "") + deltaForReading(a.kind, ca.values[i], cb.values[i], d->values[i]);
+            return to - from == 1 ? out : "(" + out + ")";
+        };
+        auto unchanged = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i)
+                if (d->values[i] != 0)
+                    return false;
+            return true;
+        };
+        switch (a.kind) {
+        case Value::Kind::Quat: return angleText(rotationAngleDegrees(a.transform.rotation, b.transform.rotation));
+        case Value::Kind::Transform: {
+            // Translation, then what else changed: the angle turned, the scale.
+            std::string out = part(0, 3);
+            if (!unchanged(3, 7))
+                out += " " + angleText(rotationAngleDegrees(a.transform.rotation, b.transform.rotation));
+            if (!unchanged(7, 10))
+                out += " scale " + part(7, 10);
+            return out;
+        }
+        default: return part(0, d->size);
+        }
+    }
     if (d->size == 1)
         return formatDelta(a.kind, d->values[0], forReading);
     std::string out = "(";

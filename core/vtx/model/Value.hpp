@@ -150,7 +150,10 @@ std::optional<ValueComponents> deltaOf(const Value& a, const Value& b);
 /// `forReading`: float64 components to 9 significant digits (readableDouble), for display.
 std::string formatDelta(Value::Kind kind, double delta, bool forReading = false);
 /// The whole delta of a change as text: "+1.5", or "(+1, 0, -2)" for vectors, "312 of 1,808
-/// bytes differ, first at 0x2c" for byte arrays; empty when none.
+/// bytes differ, first at 0x2c" for byte arrays; empty when none. `forReading` (the screen, not
+/// exports): each component rounded to the decimals its two values are written with (891.93 →
+/// 892.01 is "+0.08"), a quaternion's change as the angle turned ("∠12.5°"), a transform's as its
+/// translation delta, then the angle and the scale delta when those changed.
 std::string formatDeltaOf(const Value& a, const Value& b, bool forReading = false);
 
 /// Display text, the same the inspector shows ("87.5", "(1, 2, 3)", "\"Delta\"", "[4]").
