@@ -10,6 +10,7 @@
 #include "vtx/file/ReplayWriter.hpp"
 #include "vtx/query/Expression.hpp"
 #include "vtx/query/QueryScan.hpp"
+#include "vtx/query/QueryVocabulary.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -560,6 +561,78 @@ private slots:
         QFETCH(QString, name);
         QFETCH(QString, expected);
         QCOMPARE(QString::fromStdString(vtx::query::closestName(name.toStdString(), {"Health", "Armor", "Name", "Position"})), expected);
+    }
+
+    // Issue 26 item 6: the query bar completes the word being typed from the schema.
+    void completion_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<QString>("candidates");
+        QTest::newRow("type name") << "Pl"
+                                   << "Player";
+        QTest::newRow("after a type") << "Player."
+                                      << "Alive,Armor,Health,Höhe,Name,Position,Score,Speed,Trail,Weapon";
+        QTest::newRow("after a type, typed") << "Player.He"
+                                             << "Health";
+        QTest::newRow("after a struct property") << "Player.Weapon."
+                                                 << "Ammo,Name";
+        QTest::newRow("after a vector") << "Position."
+                                        << "x,y,z";
+        QTest::newRow("keywords and names") << "Health < 20 && a"
+                                            << "Alive,all(,Ammo,any(,Armor";
+        QTest::newRow("non-ASCII") << "Hö"
+                                   << "Höhe";
+        QTest::newRow("inside a string") << "Name contains \"Pl"
+                                         << "";
+        QTest::newRow("a number") << "Health < 2"
+                                  << "";
+        QTest::newRow("after an array element") << "Trail[2]."
+                                                << "";
+        QTest::newRow("a whole word") << "Player"
+                                      << "";
+    }
+    void completion()
+    {
+        QFETCH(QString, before);
+        QFETCH(QString, candidates);
+        const std::string text = before.toStdString();
+        const vtx::query::Completion c = vtx::query::complete(m_file->schema(), text);
+        QStringList got;
+        for (const std::string& w : c.candidates)
+            got << QString::fromStdString(w);
+        QCOMPARE(got.join(','), candidates);
+        QCOMPARE(c.tokenStart + c.prefix.size(), text.size());
+        QVERIFY(text.compare(c.tokenStart, std::string::npos, c.prefix) == 0);
+    }
+
+    // Every example the bar shows compiles against the file it is shown for: this schema, the
+    // SDK's samples and every generated kind.
+    void examplesCompile()
+    {
+        std::vector<std::string> paths;
+        if (vtxtest::samplesAvailable())
+            for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx", "arena_from_fbs_ds.vtx",
+                                  "arena_from_proto_ds.vtx", "allkinds_fbs.vtx"})
+                paths.push_back(vtxtest::samplePath(s));
+        for (vtxgen::Kind kind : {vtxgen::Kind::Demo, vtxgen::Kind::Cs2, vtxgen::Kind::Rl})
+            paths.push_back(vtxtest::generatedReplay(m_dir.path(), kind, vtx::Backend::FlatBuffers, 40, 20));
+        auto check = [](const vtx::Schema& schema, const std::string& what) {
+            for (bool withChanged : {false, true}) {
+                const auto examples = vtx::query::exampleExpressions(schema, withChanged);
+                QVERIFY2(examples.size() >= 3, what.c_str());
+                for (const std::string& e : examples) {
+                    ExpressionError error;
+                    QVERIFY2(Expression::compile(e, schema, &error), (what + ": " + e + ": " + error.text()).c_str());
+                    QVERIFY2(withChanged || e.find("changed(") == std::string::npos, e.c_str());
+                }
+            }
+        };
+        check(m_file->schema(), "test schema");
+        for (const std::string& p : paths) {
+            auto f = ReplayFile::open(p);
+            VTX_VERIFY_OK(f);
+            check((*f)->schema(), p);
+        }
     }
 
     // The scan (chunk by chunk, the previous frame kept across chunk boundaries) gives what

@@ -10,10 +10,14 @@
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityColumns.hpp"
 #include "entities/EntityTreeModel.hpp"
+#include "find/QueryBar.hpp"
+#include "find/SearchCommands.hpp"
 #include "info/TimeDataModel.hpp"
 #include "info/TimeDataPanel.hpp"
 #include "library/LibraryModel.hpp"
 #include "library/LibraryPanel.hpp"
+#include "plot/PlotPanel.hpp"
+#include "plot/PlotSeriesModel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -42,6 +46,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -644,6 +649,113 @@ private slots:
         }
         QCOMPARE(w.layouts()->lastChosen(), LayoutPresets::presetName(p));
         qInfo("%s", qPrintable(sizes));
+    }
+
+    // Issue 26 item 6: one inline query bar. A bad expression stays as typed with its error and
+    // column under it; a good one runs the mode's command and joins the mode's history.
+    void queryBarKeepsWhatWasTyped()
+    {
+        QSettings().remove("query");
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        QueryBar* bar = w.queryBar();
+        actionNamed(w, "findAll")->trigger();
+        QCOMPARE(bar->mode(), QueryBar::Mode::FindAll);
+        QTRY_VERIFY(bar->field()->hasFocus());
+        bar->setText("Player.Helth < 20");
+        QSignalSpy submitted(bar, &QueryBar::submitted);
+        QVERIFY(!bar->submit());
+        QCOMPARE(bar->text(), QString("Player.Helth < 20")); // never lost
+        QCOMPARE(bar->errorColumn(), 7);
+        QVERIFY2(bar->errorText().contains("Health"), qPrintable(bar->errorText()));
+        QCOMPARE(submitted.count(), 0);
+        // Typing clears the error about the old text.
+        QTest::keyClick(bar->field(), Qt::Key_End);
+        QTest::keyClick(bar->field(), Qt::Key_Backspace);
+        QVERIFY(bar->errorText().isEmpty());
+        // Fixed and run: Find all marks the frames.
+        QSignalSpy found(w.search(), &SearchCommands::matchesFound);
+        bar->setText("Player.Health < 50");
+        QVERIFY(bar->submit());
+        QTRY_COMPARE_WITH_TIMEOUT(found.count(), 1, 30000);
+        QCOMPARE(found.first().at(0).toString(), QString("Player.Health < 50"));
+        bar->setText("Player.Money > 100");
+        QVERIFY(bar->submit());
+        QTRY_COMPARE_WITH_TIMEOUT(found.count(), 2, 30000);
+        QCOMPARE(bar->history(QueryBar::Mode::FindAll), (QStringList{"Player.Money > 100", "Player.Health < 50"}));
+        // ↑ / ↓ walk the history and come back to the draft.
+        bar->setText("Player.Ki");
+        bar->field()->setFocus();
+        QTest::keyClick(bar->field(), Qt::Key_Up);
+        QCOMPARE(bar->text(), QString("Player.Money > 100"));
+        QTest::keyClick(bar->field(), Qt::Key_Up);
+        QCOMPARE(bar->text(), QString("Player.Health < 50"));
+        QTest::keyClick(bar->field(), Qt::Key_Up); // the oldest stays
+        QCOMPARE(bar->text(), QString("Player.Health < 50"));
+        QTest::keyClick(bar->field(), Qt::Key_Down);
+        QTest::keyClick(bar->field(), Qt::Key_Down);
+        QCOMPARE(bar->text(), QString("Player.Ki"));
+        // Completion from the schema: the word before the cursor; Tab takes a single candidate.
+        bar->field()->setCursorPosition(int(bar->text().size()));
+        QCOMPARE(bar->completionsAtCursor(), QStringList{"Kills"});
+        QTest::keyClick(bar->field(), Qt::Key_Tab);
+        QCOMPARE(bar->text(), QString("Player.Kills"));
+        bar->setText("Player.Weapon");
+        bar->field()->setCursorPosition(int(bar->text().size()));
+        QVERIFY(bar->completionsAtCursor().isEmpty()); // a whole word: nothing to add
+        // The other modes: the filter reaches the view state, a plot gets its series, Find
+        // next seeks and is what F4 repeats.
+        bar->setMode(QueryBar::Mode::Filter);
+        bar->setText("changed(Health)");
+        QVERIFY(!bar->submit()); // the filter sees one frame
+        QVERIFY(bar->errorText().contains("previous frame"));
+        bar->setText("Player.Health > 0");
+        QVERIFY(bar->submit());
+        QCOMPARE(w.viewState()->entityFilter(), QString("Player.Health > 0"));
+        bar->setMode(QueryBar::Mode::Plot);
+        bar->setText("Player.Health < 50");
+        QVERIFY(bar->submit());
+        QTRY_COMPARE(w.plot()->model()->rowCount(), 1);
+        QVERIFY(w.plot()->model()->index(0, 0).data().toString().contains("Player.Health < 50"));
+        bar->setMode(QueryBar::Mode::FindNext);
+        bar->setText("Player.Health < 50");
+        QVERIFY(bar->submit());
+        QCOMPARE(QSettings().value("search/lastCondition").toString(), QString("Player.Health < 50"));
+    }
+
+    // Every example the bar offers runs, in every mode, on the demo and the SDK's samples.
+    void queryBarExamplesRun_data()
+    {
+        QTest::addColumn<QString>("replay");
+        QTest::newRow("demo") << demoPath();
+        if (vtxtest::samplesAvailable())
+            for (const char* s : {"sdk_cs_fbs.vtx", "sdk_rl_proto.vtx", "arena_from_fbs_ds.vtx"})
+                QTest::newRow(s) << QString::fromStdString(vtxtest::samplePath(s));
+    }
+    void queryBarExamplesRun()
+    {
+        QFETCH(QString, replay);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, replay));
+        QueryBar* bar = w.queryBar();
+        for (auto mode : {QueryBar::Mode::Filter, QueryBar::Mode::FindNext, QueryBar::Mode::FindAll, QueryBar::Mode::Plot}) {
+            bar->setMode(mode);
+            const QStringList examples = bar->examples();
+            QVERIFY2(examples.size() >= 3, qPrintable(QueryBar::modeName(mode)));
+            QVERIFY2(bar->field()->placeholderText().contains(examples.front()), qPrintable(bar->field()->placeholderText()));
+            for (const QString& e : examples) {
+                w.search()->cancel();
+                bar->setText(e);
+                QVERIFY2(bar->submit(), qPrintable(QueryBar::modeName(mode) + ": " + e + ": " + bar->errorText()));
+            }
+        }
+        w.search()->cancel();
     }
 
     // The user's own layouts: saved by name, applied, deleted; the Layout menu lists them.

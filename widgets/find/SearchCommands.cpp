@@ -5,6 +5,7 @@
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
 #include "find/MatchFinder.hpp"
+#include "find/QueryBar.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
 #include "shell/ActionTable.hpp"
@@ -55,17 +56,16 @@ void SearchCommands::addActions(ActionTable& actions, QMenu* go)
     actions.add(go, "nextChange", tr("Next change of the selected property"), QKeySequence(Qt::Key_F3), [this] { seekPropertyChange(true); });
     actions.add(go, "prevChange", tr("Previous change of the selected property"), QKeySequence(Qt::SHIFT | Qt::Key_F3),
                 [this] { seekPropertyChange(false); });
+    // The expressions are typed in the query bar (issue 26 item 6): these commands open it.
     actions.add(
-        go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [this] { findConditionDialog(); },
-        When::ReplayOpen);
+        go, "findCondition", tr("Find frame where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
+        [this] { emit expressionWanted(QueryBar::Mode::FindNext); }, When::ReplayOpen);
     actions.add(go, "findNextWhere", tr("Find next frame where (last expression)"), QKeySequence(Qt::Key_F4), [this] { repeatConditionSeek(true); });
     actions.add(go, "findPrevWhere", tr("Find previous frame where (last expression)"), QKeySequence(Qt::SHIFT | Qt::Key_F4),
                 [this] { repeatConditionSeek(false); });
-    actions.add(go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), [this] {
-        const QString c = askExpression(tr("Find all frames where…"), tr("Marks every frame where it holds on the timeline's matches lane:"));
-        if (!c.isEmpty())
-            findAll(c);
-    });
+    actions.add(
+        go, "findAll", tr("Find all frames where…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+        [this] { emit expressionWanted(QueryBar::Mode::FindAll); }, When::ReplayOpen);
 }
 
 bool SearchCommands::requireOpenReplay()
@@ -109,35 +109,18 @@ bool SearchCommands::isRunning() const
     return m_seeker->isRunning() || m_matchFinder->isRunning();
 }
 
-QString SearchCommands::askExpression(const QString& title, const QString& what)
+void SearchCommands::findNextWhere(const QString& condition)
 {
-    if (!requireOpenReplay())
-        return {};
-    QSettings settings;
-    QString c = settings.value(LastConditionKey, QStringLiteral("Player.Health < 20")).toString();
-    const bool ok = prompts().askText(m_window, title,
-                                      tr("Expression (e.g. Player.Health < 20, type == Weapon && Clip == 0,\n"
-                                         "any(IsAlive == false), changed(Money); see README \"Query language\").\n%1")
-                                          .arg(what),
-                                      c);
-    if (!ok || c.trimmed().isEmpty())
-        return {};
-    settings.setValue(LastConditionKey, c);
-    return c;
-}
-
-void SearchCommands::findConditionDialog()
-{
-    const QString c = askExpression(tr("Find frame where…"), tr("Searches forward from the playhead for the next frame where it becomes true:"));
-    if (!c.isEmpty())
-        seekCondition(c, true);
+    // F4 / Shift+F4 repeat it.
+    QSettings().setValue(LastConditionKey, condition);
+    seekCondition(condition, true);
 }
 
 void SearchCommands::repeatConditionSeek(bool forward)
 {
     const QString last = QSettings().value(LastConditionKey).toString();
     if (last.isEmpty())
-        findConditionDialog();
+        emit expressionWanted(QueryBar::Mode::FindNext);
     else
         seekCondition(last, forward);
 }

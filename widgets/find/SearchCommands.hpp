@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The Go menu's searches: the next / previous change of the selected property (F3 / Shift+F3),
-// the next frame where an expression holds (Ctrl+Shift+F, then F4 / Shift+F4 with the last
-// expression), every frame where it holds (Ctrl+Shift+E) and go to a frame or time (Ctrl+G).
+// the next frame where an expression holds (typed in the query bar, which Ctrl+Shift+F opens;
+// then F4 / Shift+F4 with the last expression), every frame where it holds (Ctrl+Shift+E opens
+// the bar for it) and go to a frame or time (Ctrl+G).
 // Owns the two search jobs. It reports through signals, so the window decides where messages,
 // progress, matches and seeks go; it knows no panel.
 
 #include "entities/EntityTreeModel.hpp"
+#include "find/QueryBar.hpp"
 
 #include <QObject>
 #include <QString>
@@ -43,6 +45,8 @@ public:
     void seekCondition(const QString& condition, bool forward);
     /// Every frame where `expression` holds; `matchesFound` carries them.
     void findAll(const QString& expression);
+    /// The next frame where `condition` holds, remembered for F4 / Shift+F4.
+    void findNextWhere(const QString& condition);
     /// Ctrl+G: asks for a frame number or a time in seconds.
     void goToDialog();
     /// Esc: stops whichever search runs.
@@ -61,11 +65,10 @@ signals:
     void progressFinished(const QString& message, int timeoutMs);
     /// A search started or ended (the window enables Esc from it).
     void runningChanged();
+    /// A command needs an expression typed: the window opens the query bar in `mode`.
+    void expressionWanted(vtxw::QueryBar::Mode mode);
 
 private:
-    /// Asks for a query expression, offering the last one used; empty when cancelled.
-    QString askExpression(const QString& title, const QString& what);
-    void findConditionDialog();
     void repeatConditionSeek(bool forward);
     bool requireOpenReplay();
 

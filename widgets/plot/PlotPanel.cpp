@@ -365,7 +365,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     expression->setText(tr("Expression…"));
     expression->setObjectName("plotExpression");
     expression->setToolTip(tr("Plot how many entities match a query expression, frame by frame"));
-    connect(expression, &QToolButton::clicked, this, &PlotPanel::askForExpression);
+    connect(expression, &QToolButton::clicked, this, &PlotPanel::expressionWanted);
     auto* clearAll = new QToolButton(this);
     clearAll->setText(tr("Clear"));
     m_progress = new QProgressBar(this);
@@ -650,22 +650,6 @@ quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)
     }
     const QString name = compiled->perEntity() ? QStringLiteral("count(%1)").arg(text.trimmed()) : text.trimmed();
     return addSeries(name, [t](const vtx::ReplayFile& f) { return vtx::expressionSampler(f.schema(), t); });
-}
-
-void PlotPanel::askForExpression()
-{
-    if (!m_session->isOpen())
-        return;
-    QSettings settings;
-    QString text = settings.value("plot/lastExpression", QStringLiteral("Player.Health < 50")).toString();
-    const bool ok = prompts().askText(this, tr("Plot an expression"),
-                                      tr("Plots, per frame, how many entities match (for any()/all(): 1 when it holds, else 0),\n"
-                                         "e.g. Player.Health < 20, type == Projectile, any(Player.IsAlive == false):"),
-                                      text);
-    if (!ok || text.trimmed().isEmpty())
-        return;
-    settings.setValue("plot/lastExpression", text);
-    addExpressionSeries(text);
 }
 
 quint64 PlotPanel::addSeries(const QString& name, SamplerFactory factory)

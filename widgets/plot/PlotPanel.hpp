@@ -119,8 +119,6 @@ public:
     /// expression that does not compile adds nothing; its error (column, what was expected, a
     /// "did you mean") goes to `*error` and the status line.
     quint64 addExpressionSeries(const QString& text, QString* error = nullptr);
-    /// Asks for an expression (the last one offered again) and plots it.
-    void askForExpression();
     /// Plots any sampler (the plug-in point for series that are not a property path); 0 and
     /// nothing added when no replay is open.
     quint64 addSeries(const QString& name, SamplerFactory factory);
@@ -155,6 +153,8 @@ signals:
     void seekRequested(int frame);
     /// A computation finished and its series are on screen.
     void finished();
+    /// "Expression…": the window opens the query bar to plot one.
+    void expressionWanted();
 
 private:
     void startScan();

@@ -9,6 +9,7 @@
 #include "entities/InspectorPanel.hpp"
 #include "entities/WatchModel.hpp"
 #include "entities/WatchPanel.hpp"
+#include "find/QueryBar.hpp"
 #include "find/SearchCommands.hpp"
 #include "info/CachePanel.hpp"
 #include "info/EventsModel.hpp"
@@ -95,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_analysis = new AnalysisPanel(m_session, m_viewState, this);
     m_diff = new DiffPanel(m_session, m_viewState, this);
     m_entities = new EntityListPanel(m_viewState, this);
+    m_queryBar = new QueryBar(this);
     m_search = new SearchCommands(
         m_session, m_viewState, [this] { return selectedProperty(); }, this);
 
@@ -151,6 +153,23 @@ void MainWindow::wirePanels()
     connect(m_search, &SearchCommands::runningChanged, escape, updateEscape);
     connect(m_fieldKeys, &TextFieldKeys::lastLeftChanged, escape, updateEscape);
 
+    // The query bar: what its Enter runs, the schema its completion and examples come from.
+    m_fieldKeys->watch(m_queryBar->field());
+    connect(m_search, &SearchCommands::expressionWanted, m_queryBar, &QueryBar::activate);
+    connect(m_plot, &PlotPanel::expressionWanted, m_queryBar, [this] { m_queryBar->activate(QueryBar::Mode::Plot); });
+    connect(m_queryBar, &QueryBar::submitted, this, [this](QueryBar::Mode mode, const QString& expression) {
+        switch (mode) {
+        case QueryBar::Mode::Filter: m_viewState->setEntityFilter(expression); break;
+        case QueryBar::Mode::FindNext: m_search->findNextWhere(expression); break;
+        case QueryBar::Mode::FindAll: m_search->findAll(expression); break;
+        case QueryBar::Mode::Plot:
+            raiseDock("plotDock");
+            m_plot->addExpressionSeries(expression);
+            break;
+        }
+    });
+    connect(m_session, &ReplaySession::opened, m_queryBar, [this] { m_queryBar->setSchema(&m_session->file()->schema()); });
+    connect(m_session, &ReplaySession::closed, m_queryBar, [this] { m_queryBar->setSchema(nullptr); });
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
     connect(m_session, &ReplaySession::openFailed, this, &MainWindow::onOpenFailed);
     connect(m_session, &ReplaySession::closed, this, &MainWindow::onClosed);
@@ -249,6 +268,7 @@ void MainWindow::buildActions()
         if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
             m_playback->seek(f);
     });
+    add(go, "queryBar", tr("Query bar"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { m_queryBar->activate(m_queryBar->mode()); });
     add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
         m_entities->filterField()->setFocus();
         m_entities->filterField()->selectAll();
@@ -305,7 +325,7 @@ void MainWindow::buildActions()
     analysis->addSeparator();
     add(analysis, "plotExpression", tr("&Plot an expression…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_P), [this] {
         raiseDock("plotDock");
-        m_plot->askForExpression();
+        m_queryBar->activate(QueryBar::Mode::Plot);
     });
     analysis->addSeparator();
     add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
@@ -336,6 +356,9 @@ void MainWindow::buildDocks()
 {
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    // The query bar in the menu bar's free right end (issue 26 item 6): a row of its own cost
+    // 34 px of height, which a 600 px window does not have.
+    menuBar()->setCornerWidget(m_queryBar, Qt::TopRightCorner);
     auto dock = [this](const QString& name, const QString& title, QWidget* w, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
@@ -446,6 +469,12 @@ void MainWindow::updateFileActions()
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
+    // The query bar takes the menu bar's room right of the last menu.
+    int menusRight = 0;
+    for (QAction* a : menuBar()->actions())
+        if (a->isVisible())
+            menusRight = std::max(menusRight, menuBar()->actionGeometry(a).right());
+    m_queryBar->setRoom(e->size().width() - menusRight - 24);
     m_layout->windowResized(e->oldSize(), e->size());
 }
 

@@ -50,6 +50,7 @@ class MapView;
 class CompareSession;
 class CompareBar;
 class DivergenceLane;
+class QueryBar;
 class StatusPresenter;
 class ActionTable;
 class EntityListPanel;
@@ -77,6 +78,7 @@ public:
     PlotPanel* plot() const { return m_plot; }
     AnalysisPanel* analysis() const { return m_analysis; }
     DiffPanel* diffPanel() const { return m_diff; }
+    QueryBar* queryBar() const { return m_queryBar; }
     /// Go ▸ searches: property changes (F3), frames where an expression holds, go to.
     SearchCommands* search() const { return m_search; }
     MapView* map() const { return m_map; }
@@ -150,6 +152,7 @@ private:
     WelcomePage* m_welcome;
     QLabel* m_banner;
     StatusPresenter* m_status = nullptr; ///< the status bar and the banner
+    QueryBar* m_queryBar = nullptr;
     ActionTable* m_actions = nullptr; ///< every command: menus, shortcuts, when enabled
     QMenu* m_recentMenu;
     QMenu* m_viewMenu;
