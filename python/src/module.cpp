@@ -452,7 +452,7 @@ public:
         vtx::Json j;
         {
             py::gil_scoped_release release;
-            j = vtx::validationJson(vtx::validate(f));
+            j = vtx::validationJson(vtx::validate(f), f.schema()); // types by name, as the CLI prints them
         }
         return jsonObject(j);
     }

@@ -165,6 +165,16 @@ def test_query_and_diff_equal_cli():
         assert r.diff(0, len(r) - 1, epsilon=0.01) == cli_json("diff", path, 0, "last", "--json", "--epsilon", 0.01)
 
 
+def test_validate_equals_cli():
+    # Types by name, as vtxscope-cli validate prints them (issue 26 8i), not by number.
+    path = sample("sdk_cs_fbs.vtx")
+    with vtxscope.open(path) as r:
+        v = r.validate()
+    assert v == cli_json("validate", path)
+    assert "Player" in v["entities_per_type_total"] and "Player" in v["hash_variants_per_type"]
+    assert all(not k.isdigit() for k in v["entities_per_type_total"])
+
+
 def test_diverge_equals_cli(tmp_path):
     a, b = sample("sdk_cs_fbs.vtx"), sample("sdk_cs_proto.vtx")
     import subprocess, json
