@@ -651,7 +651,22 @@ private slots:
             QVERIFY2(w.bannerText().startsWith("Incomplete recording"), qPrintable(w.bannerText()));
             QVERIFY2(w.statusBar()->currentMessage().contains("recovered"), qPrintable(w.statusBar()->currentMessage()));
         }
-        QVERIFY(w.bannerText().contains(QString::fromStdString(w.session()->file()->recovery().summary())));
+        // In words (issue 26 item 7): no raw bytes in the banner; the technical account is its
+        // tooltip.
+        const vtx::RecoveryReport& report = w.session()->file()->recovery();
+        QVERIFY2(!w.bannerText().contains("sentinel") && !w.bannerText().contains("offset"), qPrintable(w.bannerText()));
+        QVERIFY2(w.bannerText().contains("no usable footer"), qPrintable(w.bannerText()));
+        if (report.frames > 0)
+            QVERIFY2(w.bannerText().contains(QString("%1 frame").arg(report.frames)), qPrintable(w.bannerText()));
+        auto* banner = w.findChild<QLabel*>("banner");
+        QVERIFY(banner);
+        QVERIFY(banner->toolTip().contains(QString::fromStdString(report.summary())));
+        // No frame times: the status bar's game time is unknown, not 0.000 s.
+        if (report.frames > 0) {
+            auto* time = w.statusBar()->findChild<QLabel*>("timeLabel");
+            QVERIFY(time);
+            QVERIFY2(time->text().contains("game —"), qPrintable(time->text()));
+        }
     }
 
     // Issue 26 8e, second half: a file cut on disk while it is open says so when a frame past

@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* centreLayout = new QVBoxLayout(centreHost);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     m_banner = new QLabel(centreHost);
+    m_banner->setObjectName("banner");
     m_banner->setWordWrap(true);
     m_banner->setStyleSheet("background: #FFF3CD; color: #5C4400; padding: 4px;");
     m_banner->setVisible(false);

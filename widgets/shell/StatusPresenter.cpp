@@ -8,10 +8,30 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QStatusBar>
 
 namespace vtxw {
+
+namespace {
+
+// What recovery found, in words (issue 26 item 7): counts and consequences. The technical
+// detail (the footer's bytes, offsets) is the banner's tooltip and the File panel's.
+QString recoveryInWords(const vtx::RecoveryReport& r)
+{
+    QString s = r.frames > 0 ? QObject::tr("%n frame(s) recovered", nullptr, r.frames) + QObject::tr(" from %n chunk(s)", nullptr, int(r.chunks))
+                             : QObject::tr("no complete chunk was found");
+    s += QObject::tr("; the file has no usable footer (cut short, or still being recorded), so the frame times, events, gaps and "
+                     "segments are missing");
+    if (!r.corruptRecords.empty())
+        s += QObject::tr("; %n damaged chunk(s) skipped, the frames after them renumbered", nullptr, int(r.corruptRecords.size()));
+    if (r.lostBytes)
+        s += QObject::tr("; the last %1 bytes are an unfinished chunk").arg(QLocale().toString(qulonglong(r.lostBytes)));
+    return s;
+}
+
+} // namespace
 
 StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession* session, UserSettings* settings, QObject* parent)
     : QObject(parent), m_bar(bar), m_banner(banner), m_session(session), m_view(session->viewState()), m_settings(settings)
@@ -19,6 +39,7 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     m_frame = new QLabel(bar);
     m_frame->setObjectName("frameLabel");
     m_time = new QLabel(bar);
+    m_time->setObjectName("timeLabel");
     m_latency = new QLabel(bar);
     m_cache = new QLabel(bar);
     for (QLabel* l : {m_frame, m_time, m_latency, m_cache})
@@ -171,7 +192,7 @@ void StatusPresenter::updateBanner()
         text.clear();
     } else if (f->isRecovered() && f->frameCount() == 0) {
         // Recovery found no complete chunk: there is no frame to be unavailable (issue 26 8e).
-        text = tr("Nothing to show: this incomplete recording holds no complete chunk — %1").arg(QString::fromStdString(f->recovery().summary()));
+        text = tr("Nothing to show: this incomplete recording holds no complete chunk — %1").arg(recoveryInWords(f->recovery()));
     } else if (qint64 now = 0; !m_view->frameError().isEmpty() && (now = QFileInfo(m_session->path()).size()) < qint64(f->fileSize())) {
         // The file was cut on disk after it was opened (issue 26 8e): a failing frame is lost with
         // the cut, not damaged, and the rest of the file is not "fine". Only stat()ed when a frame
@@ -187,13 +208,13 @@ void StatusPresenter::updateBanner()
         text = f->isRecovered()
             ? tr("Frame %1 is unavailable: %2. Incomplete recording: %3")
                   .arg(m_view->requestedFrame())
-                  .arg(m_view->frameError(), QString::fromStdString(f->recovery().summary()))
+                  .arg(m_view->frameError(), recoveryInWords(f->recovery()))
             : tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {
         text = tr("Incomplete recording: %1%2")
-                   .arg(QString::fromStdString(f->recovery().summary()),
+                   .arg(recoveryInWords(f->recovery()),
                         m_session->isFollowing()
                             ? QString()
                             : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
@@ -208,6 +229,10 @@ void StatusPresenter::updateBanner()
     }
     if (m_banner->text() != text)
         m_banner->setText(text);
+    // The technical account for whoever needs it: what the footer held, where bytes were lost.
+    const QString details = f && f->isRecovered() ? tr("Details: %1").arg(QString::fromStdString(f->recovery().summary())) : QString();
+    if (m_banner->toolTip() != details)
+        m_banner->setToolTip(details);
     m_banner->setVisible(!text.isEmpty());
 }
 

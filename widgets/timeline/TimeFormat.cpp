@@ -66,12 +66,16 @@ QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit, double
 
 QString statusTimeText(const vtx::ReplayFile& file, int frame, TimeUnit unit)
 {
+    // A file without frame times (recovered without its footer) has no game time to show: "—",
+    // as for UTC, not "0.000 s".
+    const bool known = file.footer().times.gameTime.size() == size_t(file.frameCount()) && file.frameCount() > 0;
+    const QString game = known ? gameTimeText(file.gameTimeTicks(frame)) : QStringLiteral("—");
     switch (unit) {
-    case TimeUnit::GameTime: return QObject::tr("game %1").arg(gameTimeText(file.gameTimeTicks(frame)));
+    case TimeUnit::GameTime: return QObject::tr("game %1").arg(game);
     case TimeUnit::Utc: return QObject::tr("UTC %1").arg(utcText(file, frame));
     case TimeUnit::Frame: break;
     }
-    return QObject::tr("game %1 · UTC %2").arg(gameTimeText(file.gameTimeTicks(frame)), utcText(file, frame));
+    return QObject::tr("game %1 · UTC %2").arg(game, utcText(file, frame));
 }
 
 namespace {
