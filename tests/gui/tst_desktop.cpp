@@ -748,6 +748,7 @@ private slots:
             bar->setMode(mode);
             const QStringList examples = bar->examples();
             QVERIFY2(examples.size() >= 3, qPrintable(QueryBar::modeName(mode)));
+            qInfo("%s: %s", qPrintable(QueryBar::modeName(mode)), qPrintable(examples.join(" | ")));
             QVERIFY2(bar->field()->placeholderText().contains(examples.front()), qPrintable(bar->field()->placeholderText()));
             for (const QString& e : examples) {
                 w.search()->cancel();

@@ -125,22 +125,73 @@ std::vector<std::string> exampleExpressions(const Schema& schema, bool withChang
 {
     // The first type with a numeric scalar property and the first with a string one: real names
     // from this file, so every example can be run as it is.
-    std::string numeric, text, typeName;
-    for (const StructDef& s : schema.structs()) {
-        for (const FieldDef& f : s.fields) {
+    // Entity types first: a struct that some property holds (BoneCompressionSettings inside
+    // the bone data) makes a poor example, since no entity has that type.
+    std::set<int32_t> nested;
+    for (const StructDef& s : schema.structs())
+        for (const FieldDef& f : s.fields)
+            if (f.key.type == FieldType::Struct)
+                nested.insert(f.key.structTypeId);
+    std::vector<const StructDef*> order;
+    for (bool wantNested : {false, true})
+        for (const StructDef& s : schema.structs())
+            if (nested.count(s.typeId) == size_t(wantNested))
+                order.push_back(&s);
+    // The property an example reads best with: a gameplay number (Health, Score, Speed…), else
+    // a float (it changes), else an integer; never an id (SteamId < 20 says nothing).
+    auto lower = [](std::string t) {
+        for (char& c : t)
+            c = char(std::tolower(static_cast<unsigned char>(c)));
+        return t;
+    };
+    auto isId = [&](const std::string& name) {
+        const std::string l = lower(name);
+        return l.size() >= 2 && l.compare(l.size() - 2, 2, "id") == 0;
+    };
+    auto numberScore = [&](const FieldDef& f) {
+        if (isId(f.name))
+            return 0;
+        const std::string l = lower(f.name);
+        for (const char* w : {"health", "hp", "score", "speed", "ammo", "money", "kills", "armor", "boost"})
+            if (l.find(w) != std::string::npos)
+                return 4;
+        switch (f.key.type) {
+        case FieldType::Float:
+        case FieldType::Double: return 3;
+        case FieldType::Int8:
+        case FieldType::Int32:
+        case FieldType::Int64: return 2;
+        default: return 0;
+        }
+    };
+    const StructDef* numericType = nullptr;
+    const FieldDef* numericField = nullptr;
+    int best = 0;
+    for (const StructDef* sp : order)
+        for (const FieldDef& f : sp->fields) {
             if (f.shadowed || f.key.container != ContainerKind::Scalar)
                 continue;
-            const bool isNumber = f.key.type == FieldType::Int32 || f.key.type == FieldType::Int64 || f.key.type == FieldType::Float ||
-                f.key.type == FieldType::Double || f.key.type == FieldType::Int8;
-            if (isNumber && numeric.empty()) {
-                numeric = s.name + "." + f.name;
-                typeName = s.name; // "type == Player && Player.Health >= 0": one type
+            if (const int score = numberScore(f); score > best) {
+                best = score;
+                numericType = sp;
+                numericField = &f;
             }
-            if (f.key.type == FieldType::String && text.empty())
-                text = s.name + "." + f.name;
         }
-        if (typeName.empty() && !s.fields.empty())
-            typeName = s.name;
+    std::string numeric, text, typeName;
+    if (numericField) {
+        numeric = numericType->name + "." + numericField->name;
+        typeName = numericType->name;
+    } else if (!order.empty()) {
+        typeName = order.front()->name;
+    }
+    // A string of the same type, a name rather than an id.
+    for (const StructDef* sp : order) {
+        if (!typeName.empty() && sp->name != typeName)
+            continue;
+        for (const FieldDef& f : sp->fields)
+            if (!f.shadowed && f.key.container == ContainerKind::Scalar && f.key.type == FieldType::String && !isId(f.name) &&
+                (text.empty() || lower(f.name).find("name") != std::string::npos) && text.find("Name") == std::string::npos)
+                text = sp->name + "." + f.name;
     }
     std::vector<std::string> candidates;
     if (!numeric.empty()) {
