@@ -4,6 +4,7 @@
 
 #include <cstring>
 #define ZSTD_STATIC_LINKING_ONLY // ZSTD_d_stableOutBuffer: decode straight into the output, no window copy
+#include <optional>
 #include <zstd.h>
 
 namespace vtx {
@@ -22,13 +23,19 @@ Buffer::~Buffer()
         freeLarge(m_data, m_size);
 }
 
-Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName)
+namespace {
+
+// What a stored blob will decode to, checked against the limit before anything is allocated:
+// nullopt for a raw (not zstd) blob, else the size its zstd frame declares. The whole-buffer
+// decode and the stream share it, so both refuse the same bombs with the same words.
+Result<std::optional<unsigned long long>> checkedDecodedSize(const Buffer& stored, size_t maxDecodedBytes, const std::string& what,
+                                                             const char* limitName)
 {
     if (!startsWithZstdMagic(stored.span())) {
         if (stored.size() > maxDecodedBytes)
             return Error{what + ": raw blob of " + std::to_string(stored.size()) + " bytes, more than the limit of " +
                          std::to_string(maxDecodedBytes) + " bytes (" + limitName + ")"};
-        return stored;
+        return std::optional<unsigned long long>{};
     }
     const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
     if (declared == ZSTD_CONTENTSIZE_UNKNOWN)
@@ -38,6 +45,19 @@ Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::stri
     if (declared > maxDecodedBytes)
         return Error{what + ": zstd frame declares " + std::to_string(declared) + " decompressed bytes, more than the limit of " +
                      std::to_string(maxDecodedBytes) + " bytes (" + limitName + "; decompression bomb or corrupt size)"};
+    return std::optional<unsigned long long>{declared};
+}
+
+} // namespace
+
+Result<Buffer> decodeBlob(Buffer stored, size_t maxDecodedBytes, const std::string& what, const char* limitName)
+{
+    auto size = checkedDecodedSize(stored, maxDecodedBytes, what, limitName);
+    if (!size)
+        return size.error();
+    if (!*size)
+        return stored;
+    const unsigned long long declared = **size;
     const size_t frameSize = ZSTD_findFrameCompressedSize(stored.data(), stored.size());
     if (ZSTD_isError(frameSize))
         return Error{what + ": truncated or corrupt zstd frame (" + ZSTD_getErrorName(frameSize) + ")"};
@@ -76,23 +96,16 @@ Result<BlobStream> BlobStream::open(Buffer stored, size_t maxDecodedBytes, const
 {
     BlobStream s;
     s.m_what = what;
-    if (!startsWithZstdMagic(stored.span())) {
-        if (stored.size() > maxDecodedBytes)
-            return Error{what + ": raw blob of " + std::to_string(stored.size()) + " bytes, more than the limit of " +
-                         std::to_string(maxDecodedBytes) + " bytes (" + limitName + ")"};
+    auto size = checkedDecodedSize(stored, maxDecodedBytes, what, limitName);
+    if (!size)
+        return size.error();
+    if (!*size) {
         s.m_out = std::move(stored);
         s.m_decoded = s.m_out.size();
         s.m_finished = true;
         return s;
     }
-    const unsigned long long declared = ZSTD_getFrameContentSize(stored.data(), stored.size());
-    if (declared == ZSTD_CONTENTSIZE_UNKNOWN)
-        return Error{what + ": zstd frame does not declare its decompressed size"};
-    if (declared == ZSTD_CONTENTSIZE_ERROR)
-        return Error{what + ": not a valid zstd frame header"};
-    if (declared > maxDecodedBytes)
-        return Error{what + ": zstd frame declares " + std::to_string(declared) + " decompressed bytes, more than the limit of " +
-                     std::to_string(maxDecodedBytes) + " bytes (" + limitName + "; decompression bomb or corrupt size)"};
+    const unsigned long long declared = **size;
     ZSTD_DCtx* dctx = threadDecoder();
     if (!dctx)
         return Error{what + ": zstd could not allocate a decompression context"};
