@@ -24,7 +24,7 @@ public:
     /// Whether the rows have ids apart from their names (without labels the names are the ids).
     void setIdsWanted(bool wanted);
 
-    static constexpr int MinNameChars = 12;
+    static constexpr int MinNameChars = 14;
     static constexpr int MinIdChars = 14;
     static constexpr int MinTypeChars = 8;
 
