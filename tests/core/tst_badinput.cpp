@@ -12,8 +12,11 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <zstd.h>
 
@@ -61,9 +64,13 @@ std::vector<uint8_t> assemble(Backend b, const std::vector<std::vector<uint8_t>>
     return out;
 }
 
+/// Which chunks exercise() need not render: chunk i's frames were already rendered when its
+/// bytes and its seek-table entry are the same as in a file exercise() read before.
+using AlreadyRendered = std::function<bool(size_t chunk, const ChunkEntry& entry)>;
+
 /// Opens and, when that works, decodes and renders every frame: must not crash or hang.
 /// Returns the number of frames that decoded.
-int exercise(std::vector<uint8_t> bytes, const ReaderOptions& opt = {})
+int exercise(std::vector<uint8_t> bytes, const ReaderOptions& opt = {}, const AlreadyRendered& skip = {})
 {
     auto f = ReplayFile::open(memorySource(std::move(bytes), "case.vtx"), opt);
     if (!f) {
@@ -73,6 +80,10 @@ int exercise(std::vector<uint8_t> bytes, const ReaderOptions& opt = {})
     }
     int ok = 0;
     for (size_t ci = 0; ci < (*f)->chunks().size(); ++ci) {
+        if (skip && skip(ci, (*f)->chunks()[ci])) {
+            ok += (*f)->chunks()[ci].endFrame - (*f)->chunks()[ci].startFrame + 1;
+            continue;
+        }
         auto chunk = (*f)->decodeChunk(ci);
         if (!chunk) {
             if (chunk.message().find("case.vtx") == std::string::npos)
@@ -256,12 +267,31 @@ private slots:
         }
         std::mt19937 rng(1234 + uint32_t(backend));
         for (const std::vector<uint8_t>* base : {&good, static_cast<const std::vector<uint8_t>*>(&raw)}) {
+            auto intact = ReplayFile::open(memorySource(*base, "intact.vtx"));
+            VTX_VERIFY_OK(intact);
+            const std::vector<ChunkEntry> intactChunks = (*intact)->chunks();
             for (int round = 0; round < 150; ++round) {
                 auto bytes = *base;
                 const int flips = 1 + int(rng() % 8);
-                for (int k = 0; k < flips; ++k)
-                    bytes[rng() % bytes.size()] ^= uint8_t(1u << (rng() % 8));
-                (void)exercise(std::move(bytes));
+                std::vector<size_t> flipped;
+                for (int k = 0; k < flips; ++k) {
+                    flipped.push_back(rng() % bytes.size());
+                    bytes[flipped.back()] ^= uint8_t(1u << (rng() % 8));
+                }
+                // A chunk no flip landed in, found where the intact file has it, decodes to the
+                // frames already rendered from the intact file: only the others are rendered
+                // again (rendering every frame of every round made this the slowest test under
+                // ASan, issue 29).
+                // A flip in the header (the schema every frame is read with) renders everything.
+                const bool headerIntact =
+                    std::none_of(flipped.begin(), flipped.end(), [&](size_t at) { return at < intactChunks.front().fileOffset; });
+                const AlreadyRendered unchanged = [&](size_t ci, const ChunkEntry& e) {
+                    if (!headerIntact || ci >= intactChunks.size() || !(e == intactChunks[ci]))
+                        return false;
+                    return std::none_of(flipped.begin(), flipped.end(),
+                                        [&](size_t at) { return at >= e.fileOffset && at < e.fileOffset + e.chunkSizeBytes; });
+                };
+                (void)exercise(std::move(bytes), {}, unchanged);
             }
         }
     }
