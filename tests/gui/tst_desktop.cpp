@@ -661,6 +661,8 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, demoPath()));
+        w.activateWindow(); // the focus check below needs the active window
+        QVERIFY(QTest::qWaitForWindowActive(&w));
         QueryBar* bar = w.queryBar();
         actionNamed(w, "findAll")->trigger();
         QCOMPARE(bar->mode(), QueryBar::Mode::FindAll);
