@@ -678,6 +678,12 @@ private slots:
         QTest::keyClick(bar->field(), Qt::Key_End);
         QTest::keyClick(bar->field(), Qt::Key_Backspace);
         QVERIFY(bar->errorText().isEmpty());
+        // Leaving the field takes the floating error away, never the text.
+        QVERIFY(!bar->submit());
+        QVERIFY(!bar->errorText().isEmpty());
+        w.timeline()->setFocus();
+        QTRY_VERIFY(bar->errorText().isEmpty());
+        QCOMPARE(bar->text(), QString("Player.Helth < 2"));
         // Fixed and run: Find all marks the frames.
         QSignalSpy found(w.search(), &SearchCommands::matchesFound);
         bar->setText("Player.Health < 50");

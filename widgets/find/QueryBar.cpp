@@ -426,6 +426,10 @@ void QueryBar::updatePlaceholder()
 
 bool QueryBar::eventFilter(QObject* watched, QEvent* event)
 {
+    // The floating error belongs to the text being edited: it goes when the keyboard leaves
+    // the field (Esc, a click elsewhere), the text stays.
+    if (watched == m_field && event->type() == QEvent::FocusOut && !m_completer->popup()->isVisible())
+        clearError();
     if (watched == m_field && event->type() == QEvent::KeyPress && !m_completer->popup()->isVisible()) {
         const auto* key = static_cast<QKeyEvent*>(event);
         switch (key->key()) {
