@@ -166,7 +166,9 @@ QStringList entityTypesOf(vtxgen::Kind kind)
 /// A copy of `source` with one float of frame `frame` changed (the first float of the first
 /// entity of bucket 0 that has one), written as the SDK wrote it (same backend, chunking and hash
 /// variant): a run that diverges from `source` exactly there.
-void writePerturbedCopy(const std::string& source, const std::string& out, int32_t frame, vtx::HashVariant hashes)
+/// A copy of `source` rewritten by our writer: with one float of `frame` changed (-1: none), and
+/// only its first `frames` frames (-1: all).
+void writePerturbedCopy(const std::string& source, const std::string& out, int32_t frame, vtx::HashVariant hashes, int32_t frames = -1)
 {
     auto file = vtx::ReplayFile::open(source);
     QVERIFY2(file.isOk(), file.isOk() ? "" : file.message().c_str());
@@ -178,7 +180,8 @@ void writePerturbedCopy(const std::string& source, const std::string& out, int32
     auto writer = vtx::ReplayWriter::create(out, f.header(), options);
     QVERIFY(writer.isOk());
     bool changed = false;
-    for (int32_t i = 0; i < f.frameCount(); ++i) {
+    const int32_t count = frames < 0 ? f.frameCount() : std::min(frames, f.frameCount());
+    for (int32_t i = 0; i < count; ++i) {
         auto handle = f.frame(i);
         QVERIFY(handle.isOk());
         vtx::FrameData data = vtx::toData(handle->view());
@@ -190,7 +193,7 @@ void writePerturbedCopy(const std::string& source, const std::string& out, int32
                 }
         QVERIFY((*writer)->addFrame(std::move(data), f.gameTimeTicks(i), f.createdUtcTicks(i)).isOk());
     }
-    QVERIFY(changed);
+    QVERIFY(changed || frame < 0);
     for (const vtx::TimelineEvent& e : f.footer().events)
         (*writer)->addEvent(e);
     QVERIFY((*writer)->finish().isOk());
@@ -232,6 +235,7 @@ class TestLibrary : public QObject {
     std::unique_ptr<LibraryPanel> m_checkPanel; ///< lists m_checkDir
     vtxtest::ScriptedPrompts* m_prompts = nullptr;
     static constexpr int32_t kPerturbedFrame = 137;
+    static constexpr int32_t kShorterFrames = 300;
 
     static constexpr size_t kTruncatedSource = 13; ///< Demo, Protobuf, 12 chunks
 
@@ -594,6 +598,10 @@ private slots:
         QTest::newRow("other backend") << "proto.vtx" << -1 << -1; // whatever the CLI says
         QTest::newRow("other game") << "rl.vtx" << -1 << -1;
         QTest::newRow("random bytes") << "garbage.vtx" << int(vtx::RunVerdict::Kind::Failed) << -1;
+        // As the gate: every paired frame equal but fewer of them diverges; a cut copy (no usable
+        // footer) is an error. The library said "matches" to both.
+        QTest::newRow("first frames only") << "shorter.vtx" << int(vtx::RunVerdict::Kind::Diverges) << -1;
+        QTest::newRow("cut copy") << "cut.vtx" << int(vtx::RunVerdict::Kind::Failed) << -1;
     }
 
     void baselineCheckAgreesWithDiverge()
@@ -611,15 +619,22 @@ private slots:
             QVERIFY(QFile::copy(m_random, checkFile("garbage.vtx")));
             writePerturbedCopy(vtxtest::samplePath("sdk_cs_fbs.vtx"), checkFile("perturbed.vtx").toStdString(), kPerturbedFrame,
                                vtx::HashVariant::SdkTail);
+            writePerturbedCopy(vtxtest::samplePath("sdk_cs_fbs.vtx"), checkFile("shorter.vtx").toStdString(), -1, vtx::HashVariant::SdkTail,
+                               kShorterFrames);
+            {
+                QFile whole(sample("sdk_cs_fbs.vtx"));
+                QVERIFY(whole.open(QIODevice::ReadOnly));
+                QVERIFY(writeBytes(checkFile("cut.vtx"), whole.read(whole.size() * 3 / 4)));
+            }
             if (QTest::currentTestFailed())
                 return;
             m_checkPanel = std::make_unique<LibraryPanel>();
             new QAbstractItemModelTester(m_checkPanel->model(), QAbstractItemModelTester::FailureReportingMode::QtTest, m_checkPanel.get());
             new QAbstractItemModelTester(m_checkPanel->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest, m_checkPanel.get());
             listAndWait(*m_checkPanel, m_checkDir.path());
-            QCOMPARE(m_checkPanel->model()->rowCount(), 6);
+            QCOMPARE(m_checkPanel->model()->rowCount(), 8);
             QStringList runs;
-            for (const QString n : {"baseline.vtx", "same.vtx", "perturbed.vtx", "proto.vtx", "rl.vtx", "garbage.vtx"})
+            for (const QString n : {"baseline.vtx", "same.vtx", "perturbed.vtx", "proto.vtx", "rl.vtx", "garbage.vtx", "shorter.vtx", "cut.vtx"})
                 runs << checkFile(n);
             checkAndWait(*m_checkPanel, checkFile("baseline.vtx"), runs); // the baseline among them is skipped
             QVERIFY(!m_checkPanel->view()->isColumnHidden(LibraryModel::Divergence));
@@ -637,29 +652,41 @@ private slots:
             QCOMPARE(m->index(row, LibraryModel::Divergence).data(LibraryModel::DivergenceFrameRole).toLongLong(), qint64(frame));
         }
 
-        // The CLI's answer for the same pair.
+        // The regression gate's answer for the same run (vtxscope-cli diverge --baseline).
         QProcess cli;
-        cli.start(QString::fromStdString(vtxtest::cliPath()), {"diverge", checkFile("baseline.vtx"), checkFile(run), "--json"});
+        cli.start(QString::fromStdString(vtxtest::cliPath()), {"diverge", "--baseline", checkFile("baseline.vtx"), checkFile(run), "--json"});
         QVERIFY(cli.waitForFinished(120000));
         const int exit = cli.exitCode();
+        const nlohmann::json gate = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+        const nlohmann::json& j = gate.at("runs").at(0);
         switch (v.kind) {
         case vtx::RunVerdict::Kind::Matches:
             QCOMPARE(exit, 0);
+            QCOMPARE(j.at("verdict").get<std::string>(), std::string("agrees"));
             QCOMPARE(m->index(row, LibraryModel::Divergence).data().toString(), QStringLiteral("matches"));
             break;
         case vtx::RunVerdict::Kind::Failed:
             QCOMPARE(exit, 2);
+            QCOMPARE(j.at("verdict").get<std::string>(), std::string("error"));
             QVERIFY(!v.error.empty());
             QCOMPARE(checkFile(run) + ": " + m->index(row, LibraryModel::Divergence).data().toString(), QString::fromStdString(v.error));
             break;
         case vtx::RunVerdict::Kind::Diverges: {
             QCOMPARE(exit, 1);
-            const nlohmann::json j = nlohmann::json::parse(cli.readAllStandardOutput().toStdString());
+            QCOMPARE(j.at("verdict").get<std::string>(), std::string("diverges"));
+            QCOMPARE(v.lengthDiffers, j.at("length_differs").get<bool>());
+            QCOMPARE(v.pairsCompared, j.at("pairs_compared").get<uint64_t>());
+            QCOMPARE(v.divergentPairs, j.at("divergent_frames").get<size_t>());
             const nlohmann::json& first = j.at("first_divergence");
+            QCOMPARE(v.first.has_value(), !first.is_null());
+            if (!v.first) { // every pair matched: the lengths differ
+                QVERIFY(v.lengthDiffers);
+                QVERIFY2(m->index(row, LibraryModel::Divergence).data().toString().startsWith("length: run"),
+                         qPrintable(m->index(row, LibraryModel::Divergence).data().toString()));
+                break;
+            }
             QCOMPARE(v.first->frameA, first.at("frame_a").get<int32_t>());
             QCOMPARE(v.first->frameB, first.at("frame_b").get<int32_t>());
-            QCOMPARE(v.pairsCompared, j.at("pairs_compared").get<uint64_t>());
-            QCOMPARE(v.divergentPairs, j.at("divergent_frames").size());
             const nlohmann::json& e = first.at("entities").at(0);
             QCOMPARE(v.uniqueId, e.at("unique_id").get<std::string>());
             QCOMPARE(v.entityType, e.at("type").get<std::string>());
@@ -682,13 +709,9 @@ private slots:
         // And the core API's, called directly.
         auto a = vtx::ReplayFile::open(checkFile("baseline.vtx").toStdString());
         QVERIFY(a.isOk());
-        auto b = vtx::ReplayFile::open(checkFile(run).toStdString());
-        if (!b) {
-            QCOMPARE(v.kind, vtx::RunVerdict::Kind::Failed);
-            QCOMPARE(v.error, b.message());
-            return;
-        }
-        const vtx::RunVerdict direct = vtx::runVerdict(vtx::diverge(**a, **b));
+        const vtx::RunVerdict direct = vtx::checkRun(**a, checkFile(run).toStdString(), {});
+        QCOMPARE(direct.error, v.error);
+        QCOMPARE(direct.lengthDiffers, v.lengthDiffers);
         QCOMPARE(direct.kind, v.kind);
         QCOMPARE(direct.first.has_value(), v.first.has_value());
         if (direct.first)

@@ -250,6 +250,8 @@ QVariant LibraryModel::checkDisplay(const Row& r, int column) const
         return {};
     if (v.kind == vtx::RunVerdict::Kind::Matches) // said when the runs differ in length: only the paired frames were compared
         return v.baselineFrames == v.runFrames ? tr("matches") : tr("matches (%1 vs %2 frames)").arg(v.baselineFrames).arg(v.runFrames);
+    if (v.kind == vtx::RunVerdict::Kind::Diverges && !v.first) // every pair matched; the lengths do not
+        return column == Divergence ? tr("length: run %1 frames, baseline %2").arg(v.runFrames).arg(v.baselineFrames) : QVariant();
     if (v.kind == vtx::RunVerdict::Kind::Failed) { // the row names the run already
         const QString error = qs(v.error), prefix = r.path + QStringLiteral(": ");
         return error.startsWith(prefix) ? error.mid(prefix.size()) : error;
@@ -282,8 +284,8 @@ QVariant LibraryModel::sortValue(const Row& r, int column) const
     case Divergence: // the earliest divergence first, then matches, then errors; unchecked rows last
         if (r.check == CheckState::Done) {
             const vtx::RunVerdict& v = *r.verdict;
-            if (v.kind == vtx::RunVerdict::Kind::Diverges)
-                return qint64(v.first->frameA);
+            if (v.kind == vtx::RunVerdict::Kind::Diverges) // a length difference where the shorter ends
+                return qint64(v.first ? v.first->frameA : std::min(v.baselineFrames, v.runFrames));
             return v.kind == vtx::RunVerdict::Kind::Matches ? std::numeric_limits<qint64>::max() - 1 : std::numeric_limits<qint64>::max();
         }
         return {};
@@ -314,12 +316,14 @@ QVariant LibraryModel::toolTip(const Row& r, int column) const
         if (v.kind == vtx::RunVerdict::Kind::Failed)
             return qs(v.error);
         QString t = tr("%1 of %2 frame pairs differ").arg(v.divergentPairs).arg(v.pairsCompared);
-        if (v.kind == vtx::RunVerdict::Kind::Diverges) {
+        if (v.kind == vtx::RunVerdict::Kind::Diverges && v.first) {
             t += tr("; %n entities differ in the first", nullptr, int(v.entitiesInFirst));
             if (v.deviation)
                 t += tr("; deviation %1").arg(*v.deviation);
             t += tr("\nClick to open the pair at this frame");
         }
+        if (v.lengthDiffers)
+            t += tr("\nThe run has %1 frames, the baseline %2: a regression gate counts that as a divergence").arg(v.runFrames).arg(v.baselineFrames);
         return t;
     }
     return {};

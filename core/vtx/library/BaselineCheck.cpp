@@ -49,7 +49,18 @@ RunVerdict checkRun(const ReplayFile& baseline, const std::string& runPath, cons
     auto run = ReplayFile::open(std::move(*source));
     if (!run)
         return runVerdict(run.error());
-    return runVerdict(diverge(baseline, **run, options));
+    // The same rules as `vtxscope-cli diverge --baseline` (DivergeGate): a run without a usable
+    // footer is an error (it is not the recording it claims to be), and runs paired frame by
+    // frame from the start diverge when their lengths differ, even if every pair matches: the
+    // library said "matches" for a truncated copy the gate failed.
+    if ((*run)->isRecovered())
+        return runVerdict(Error{runPath + ": no usable footer, a recovered recording: " + (*run)->recovery().summary()});
+    RunVerdict v = runVerdict(diverge(baseline, **run, options));
+    if (v.kind != RunVerdict::Kind::Failed && options.alignment == Alignment::Frame && options.offset == 0 && v.baselineFrames != v.runFrames) {
+        v.lengthDiffers = true;
+        v.kind = RunVerdict::Kind::Diverges;
+    }
+    return v;
 }
 
 } // namespace vtx

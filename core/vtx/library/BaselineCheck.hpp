@@ -35,6 +35,9 @@ struct RunVerdict {
     size_t entitiesInFirst = 0; ///< entities that differ in the first divergent pair
     int32_t baselineFrames = 0;
     int32_t runFrames = 0;
+    /// Paired frame by frame from the start, the two have different frame counts: the run
+    /// diverges even when every paired frame matches (then `first` is empty), as in the gate.
+    bool lengthDiffers = false;
     uint64_t pairsCompared = 0;
     size_t divergentPairs = 0;
     std::string error;
