@@ -723,6 +723,10 @@ private slots:
         bar->setText("Player.Health > 0");
         QVERIFY(bar->submit());
         QCOMPARE(w.viewState()->entityFilter(), QString("Player.Health > 0"));
+        // Typed in the entity list's own field, the filter shows in the bar too.
+        w.timeline()->setFocus();
+        w.viewState()->setEntityFilter("player_3");
+        QCOMPARE(bar->text(), QString("player_3"));
         bar->setMode(QueryBar::Mode::Plot);
         bar->setText("Player.Health < 50");
         QVERIFY(bar->submit());

@@ -169,6 +169,11 @@ void MainWindow::wirePanels()
             break;
         }
     });
+    // One filter, two fields: the entity list's own and the bar in Filter mode show the same text.
+    connect(m_viewState, &ViewState::entityFilterChanged, m_queryBar, [this](const QString& text) {
+        if (m_queryBar->mode() == QueryBar::Mode::Filter && !m_queryBar->field()->hasFocus() && m_queryBar->text() != text)
+            m_queryBar->setText(text);
+    });
     connect(m_session, &ReplaySession::opened, m_queryBar, [this] { m_queryBar->setSchema(&m_session->file()->schema()); });
     connect(m_session, &ReplaySession::closed, m_queryBar, [this] { m_queryBar->setSchema(nullptr); });
     connect(m_session, &ReplaySession::opened, this, &MainWindow::onOpened);
