@@ -36,6 +36,7 @@ ErrorContext chunkContext(const vtx::ReplayFile& file, size_t chunk)
 
 void registerErrorTranslator()
 {
+    // NOLINTNEXTLINE(performance-unnecessary-value-param): pybind11 takes a void(*)(std::exception_ptr)
     py::register_exception_translator([](std::exception_ptr p) {
         try {
             if (p)

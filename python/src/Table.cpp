@@ -241,6 +241,7 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
                 request.type + " has no property '" + first + "'" + (c.suggestion.empty() ? "" : " (did you mean '" + c.suggestion + "'?)"), c);
         }
         if (parsed->segments().size() == 1 && f->key.container == vtx::ContainerKind::Scalar && f->key.type == vtx::FieldType::Struct)
+            // NOLINTNEXTLINE(performance-inefficient-string-concatenation): the error leaves the loop
             throw BindError("bad_argument", "property '" + p + "' is a struct: name a property inside it ('" + p + ".…')",
                             ErrorContext{file.path(), {}, {}, {}, {}, {}});
         Source s;

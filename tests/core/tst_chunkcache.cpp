@@ -187,6 +187,7 @@ private slots:
         ChunkCache cache(m_file, {m_chunkBytes, 2, "adaptive"});
         std::atomic<int> wrong{0}, failed{0}, asyncDone{0};
         std::vector<std::thread> threads;
+        threads.reserve(6);
         for (int t = 0; t < 6; ++t) {
             threads.emplace_back([&, t] {
                 std::mt19937 rng{uint32_t(t)};

@@ -150,6 +150,7 @@ std::shared_ptr<HashTrust> trustFrom(const DecodedChunk& chunk)
     return t;
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): taken by value to move the containers out
 FrameData frameOf(std::vector<std::pair<std::string, PropertyContainerData>> entities, size_t bucket = 0)
 {
     FrameData f;

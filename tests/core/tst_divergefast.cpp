@@ -30,7 +30,7 @@ struct Spec {
 
 std::string writeReplay(const QTemporaryDir& dir, const std::string& name, const Spec& spec)
 {
-    const std::string path = dir.path().toStdString() + "/" + name;
+    std::string path = dir.path().toStdString() + "/" + name;
     ReplayHeader header;
     header.schemaJson = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + "," +
         field("Health", "Float") + "," + field("Name", "String") + "]}]}";

@@ -622,7 +622,10 @@ private slots:
                 QVERIFY2(examples.size() >= 3, what.c_str());
                 for (const std::string& e : examples) {
                     ExpressionError error;
-                    QVERIFY2(Expression::compile(e, schema, &error), (what + ": " + e + ": " + error.text()).c_str());
+                    const bool compiles = Expression::compile(e, schema, &error).has_value();
+                    QVERIFY2(
+                        compiles,
+                        qPrintable(QString::fromStdString(what) + ": " + QString::fromStdString(e) + ": " + QString::fromStdString(error.text())));
                     QVERIFY2(withChanged || e.find("changed(") == std::string::npos, e.c_str());
                 }
             }

@@ -49,6 +49,7 @@ flatbuffers::DetachedBuffer buildFrame(const std::vector<std::pair<int, std::vec
     int type = 0;
     for (const auto& [entities, ids] : buckets) {
         std::vector<flatbuffers::Offset<fbsvtx::PropertyContainer>> es;
+        es.reserve(size_t(entities));
         for (int i = 0; i < entities; ++i)
             es.push_back(fbsvtx::CreatePropertyContainer(fbb, type++));
         const auto ev = fbb.CreateVector(es);

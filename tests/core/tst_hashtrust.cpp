@@ -62,6 +62,7 @@ PropertyContainerData projectile(float fuse)
     return d;
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): taken by value to move the containers out
 FrameData frameOf(std::vector<std::pair<std::string, PropertyContainerData>> entities)
 {
     FrameData f;
@@ -297,7 +298,7 @@ private slots:
         const PropertyContainerData target = projectile(7.25f);
         for (int i = 0; i < 3; ++i) {
             const Status added = (*w)->addFrame(frameOf({{"m", matchState(i, HashVariant::SdkTail)}, {"p", i == 1 ? target : projectile(float(i))}}),
-                                                i * 1000, i * 1000);
+                                                int64_t(i) * 1000, int64_t(i) * 1000);
             VTX_VERIFY_OK(added);
         }
         const auto finished = (*w)->finish();

@@ -38,6 +38,7 @@ std::vector<FrameHandle> firstFrames(const ReplayFile& f, int n)
 std::vector<FrameView> views(const std::vector<FrameHandle>& h)
 {
     std::vector<FrameView> r;
+    r.reserve(h.size());
     for (const auto& x : h)
         r.push_back(x.view());
     return r;

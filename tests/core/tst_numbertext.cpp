@@ -50,6 +50,7 @@ template <class T> T parse(const std::string& s)
 
 template <class T> bool sameBits(T a, T b)
 {
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison): the bits are the point (-0, NaN payloads)
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 

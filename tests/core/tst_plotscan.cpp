@@ -179,6 +179,7 @@ private slots:
             {"player_0", "Health"},     {"player_1", "Health"},  {"player_2", "Armor"},      {"player_3", "Money"},  {"player_4", "Position.y"},
             {"player_5", "Velocity.x"}, {"player_0", "IsAlive"}, {"player_1", "Position.z"}, {"player_2", "Health"}, {"player_3", "Armor"}};
         std::vector<std::unique_ptr<SeriesSampler>> all;
+        all.reserve(specs.size());
         for (const auto& [id, path] : specs)
             all.push_back(sampler(**f, 0, id, path));
         const SeriesScanResult together = scanSeries(**f, all);

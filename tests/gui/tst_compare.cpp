@@ -54,7 +54,7 @@ using Perturb = std::function<void(int t, int p, vtx::PropertyContainerData&)>;
 /// index f * 60 / fps. `gapAfter` ≥ 0: the game clock jumps 1 s after that frame.
 std::string writeReplay(const QTemporaryDir& dir, const std::string& name, int frames, int fps, const Perturb& perturb, int gapAfter = -1)
 {
-    const std::string path = dir.path().toStdString() + "/" + name;
+    std::string path = dir.path().toStdString() + "/" + name;
     vtx::ReplayHeader header;
     header.schemaJson = kSchema;
     header.replayName = name;

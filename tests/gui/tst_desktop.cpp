@@ -423,10 +423,11 @@ private slots:
         const int n = tl->frameCount();
         tl->zoomIn(8, 0);
         const double span = tl->axis().span();
-        QVERIFY(tl->axis().last < n / 4);
+        QVERIFY(tl->axis().last < n / 4.0);
         // The playhead leaves the view: the view pages along.
-        w.playback()->seek(n / 2);
-        QVERIFY(tl->axis().first <= n / 2 && tl->axis().last >= n / 2);
+        const int middle = n / 2;
+        w.playback()->seek(middle);
+        QVERIFY(tl->axis().first <= middle && tl->axis().last >= middle);
         QCOMPARE(tl->axis().span(), span);
         // Overview click centres the view there.
         const int ovY = tl->laneCentreY("overview");
@@ -769,6 +770,58 @@ private slots:
             }
         }
         w.search()->cancel();
+    }
+
+    // Every preset from every other one, with docks floated and moved in between, as a user's
+    // drags leave them: the scripts/monkey crash (seed 225952838: Ctrl+4, drags, Ctrl+2) was
+    // QMainWindow::restoreState in QWidget::show, which reset() no longer calls.
+    void presetsFromAnyArrangement()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        const auto presets = {LayoutPresets::Preset::Inspect, LayoutPresets::Preset::Map, LayoutPresets::Preset::Compare,
+                              LayoutPresets::Preset::Plot};
+        auto* diff = w.findChild<QDockWidget*>("diffDock");
+        auto* map = w.findChild<QDockWidget*>("mapDock");
+        auto* analysis = w.findChild<QDockWidget*>("analysisDock");
+        for (auto from : presets)
+            for (auto to : presets) {
+                w.layouts()->apply(from);
+                QCoreApplication::processEvents();
+                diff->setFloating(true);
+                w.addDockWidget(Qt::LeftDockWidgetArea, map);
+                map->show();
+                w.splitDockWidget(map, analysis, Qt::Horizontal);
+                analysis->show();
+                QCoreApplication::processEvents();
+                w.layouts()->apply(to);
+                QCoreApplication::processEvents();
+                const QString at = LayoutPresets::presetName(from) + " -> " + LayoutPresets::presetName(to);
+                QVERIFY2(!diff->isFloating() && !map->isFloating(), qPrintable(at));
+                QCOMPARE(w.size(), QSize(1280, 800));
+                if (to == LayoutPresets::Preset::Map)
+                    QVERIFY2(map->isVisible() && w.tabifiedDockWidgets(map).isEmpty(), qPrintable(at));
+                else
+                    QVERIFY2(w.dockWidgetArea(map) == Qt::RightDockWidgetArea, qPrintable(at)); // back in the tab group
+                if (map->isVisible() && to != LayoutPresets::Preset::Map)
+                    QVERIFY2(w.tabifiedDockWidgets(map).contains(w.findChild<QDockWidget*>("watchDock")), qPrintable(at));
+                if (w.findChild<QDockWidget*>("plotDock")->isVisible()) // Map and Compare hide the plot and its tabs
+                    QVERIFY2(w.tabifiedDockWidgets(w.findChild<QDockWidget*>("plotDock")).contains(analysis), qPrintable(at));
+            }
+        // Reset layout from there too: the default arrangement, the library hidden.
+        diff->setFloating(true);
+        QAction* reset = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QObject::tr("Reset layout"))
+                reset = a;
+        QVERIFY(reset);
+        reset->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(!diff->isFloating());
+        QVERIFY(!w.findChild<QDockWidget*>("libraryDock")->isVisible());
     }
 
     // The user's own layouts: saved by name, applied, deleted; the Layout menu lists them.

@@ -264,6 +264,7 @@ struct Compare {
     template <class T> bool bytesEqual(const flatbuffers::Vector<T>* a, const flatbuffers::Vector<T>* b, const char* name)
     {
         const size_t n = count(a);
+        // NOLINTNEXTLINE(bugprone-sizeof-expression): the vector's stored elements, compared as bytes
         if (n != count(b) || (n && std::memcmp(a->Data(), b->Data(), n * sizeof(T)) != 0)) {
             where = name;
             return false;

@@ -19,7 +19,7 @@ std::string cliPath()
 
 std::string generatedReplay(const QString& dir, vtxgen::Kind kind, vtx::Backend backend, int32_t frames, int32_t chunkFrames)
 {
-    const std::string p = dir.toStdString() + "/" + vtxgen::kindName(kind) + "_" + vtx::backendName(backend) + "_" + std::to_string(frames) + "_" +
+    std::string p = dir.toStdString() + "/" + vtxgen::kindName(kind) + "_" + vtx::backendName(backend) + "_" + std::to_string(frames) + "_" +
         std::to_string(chunkFrames) + ".vtx";
     if (!QFile::exists(QString::fromStdString(p))) {
         vtxgen::GeneratorOptions o;
@@ -150,8 +150,12 @@ std::map<std::string, nlohmann::json> takeUnnamed(nlohmann::json& j, const std::
             out[path] = *it;
             j.erase(it);
         }
-        for (auto& [k, v] : j.items())
-            out.merge(takeUnnamed(v, path + "." + k));
+        for (auto& [k, v] : j.items()) {
+            std::string child = path;
+            child += '.';
+            child += k;
+            out.merge(takeUnnamed(v, child));
+        }
     } else if (j.is_array()) {
         for (size_t i = 0; i < j.size(); ++i)
             out.merge(takeUnnamed(j[i], path + "[" + std::to_string(i) + "]"));

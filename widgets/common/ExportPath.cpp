@@ -26,7 +26,7 @@ QString suggestedExportPath(const QString& replayPath, const QString& fileName)
 
 QString askExportPath(QWidget* parent, const QString& title, const QString& replayPath, const QString& fileName, const QString& filter)
 {
-    const QString path = prompts().saveFilePath(parent, title, suggestedExportPath(replayPath, fileName), filter);
+    QString path = prompts().saveFilePath(parent, title, suggestedExportPath(replayPath, fileName), filter);
     if (!path.isEmpty())
         QSettings().setValue(LastDirectoryKey, QFileInfo(path).absolutePath());
     return path;

@@ -3,15 +3,11 @@
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QPointer>
 #include <QSettings>
 #include <algorithm>
 
 namespace vtxw {
-
-void DockLayout::captureDefault()
-{
-    m_default = m_window->saveState();
-}
 
 void DockLayout::restoreSaved()
 {
@@ -46,9 +42,23 @@ void DockLayout::applyDefaultSizes()
 
 void DockLayout::reset()
 {
-    // The saved default state holds the arrangement; the sizes are applied again because the
-    // state captured before the first show does not know them yet.
-    m_window->restoreState(m_default);
+    // Docks moved back into place can make Qt grow the window to their size hints: the user's
+    // window size is kept.
+    const QSize size = m_window->size();
+    if (m_arrange)
+        m_arrange();
+    if (m_window->isVisible() && m_window->size() != size) {
+        // Now and once the layout has settled (a dock taken out of its tab group on the way
+        // widened the window's minimum for a moment).
+        m_window->resize(size);
+        QMetaObject::invokeMethod(
+            m_window,
+            [w = QPointer<QMainWindow>(m_window), size] {
+                if (w && w->size() != size)
+                    w->resize(size);
+            },
+            Qt::QueuedConnection);
+    }
     // Every dock shows, except those shown on demand (the Library, once a folder is opened).
     for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
         d->setVisible(!d->property(OnDemandProperty).toBool());

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The arrangement of the window's docks: the default one (captured once every dock is built),
+// The arrangement of the window's docks: the default one (the window's recipe, run again on
+// reset: never a restoreState() of a captured state, which crashed in Qt after docks were dragged),
 // View ▸ Reset layout, and the user's last arrangement saved and restored with QSettings
 // (`window/geometry`, `window/state`). Default sizes give the entity list, the diff and the plot
 // readable room; a dock a small window squeezed to its minimum gets its width back when the
 // window grows again.
 
-#include <QByteArray>
 #include <QSize>
+
+#include <functional>
 
 class QMainWindow;
 
@@ -20,8 +22,8 @@ public:
 
     explicit DockLayout(QMainWindow* window) : m_window(window) { }
 
-    /// Remembers the current arrangement as the default (call once the docks are built).
-    void captureDefault();
+    /// How the docks are placed by default (addDockWidget, splitDockWidget, tabifyDockWidget).
+    void setDefaultArrangement(std::function<void()> arrange) { m_arrange = std::move(arrange); }
     /// The user's last arrangement and window geometry, if saved.
     void restoreSaved();
     void save() const;
@@ -34,7 +36,7 @@ public:
 
 private:
     QMainWindow* m_window;
-    QByteArray m_default;
+    std::function<void()> m_arrange;
 };
 
 } // namespace vtxw

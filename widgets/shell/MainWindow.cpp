@@ -107,7 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildComparison();
     wirePanels();
 
-    m_layout->captureDefault();
+    m_layout->setDefaultArrangement([this] { placeDocksByDefault(); });
     m_layout->restoreSaved();
     applyUserSettings();
     updateRecentMenu();
@@ -369,6 +369,9 @@ void MainWindow::buildDocks()
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
         d->setWidget(w);
+        // Hidden until placeDocksByDefault() has put every dock in its place: a dozen docks side
+        // by side on the way would set the window's minimum size.
+        d->hide();
         addDockWidget(area, d);
         m_viewMenu->addAction(d->toggleViewAction());
         return d;
@@ -379,9 +382,8 @@ void MainWindow::buildDocks()
     // which needs the height. The map is not in the centre: the inspector is, and docks cannot
     // tab with it; a tab beside the diff would add a tab bar the 800 × 600 minimum has no room for.
     m_watchPanel = new WatchPanel(m_watchModel, this);
-    QDockWidget* watchDock = dock("watchDock", tr("Watch"), m_watchPanel, Qt::RightDockWidgetArea);
-    QDockWidget* diffDock = dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
-    splitDockWidget(watchDock, diffDock, Qt::Vertical);
+    dock("watchDock", tr("Watch"), m_watchPanel, Qt::RightDockWidgetArea);
+    dock("diffDock", tr("Diff"), m_diff, Qt::RightDockWidgetArea);
     auto* events = new EventsPanel(m_eventsModel, this);
     connect(events, &EventsPanel::seekRequested, m_playback, &PlaybackController::seek);
     m_fileInfo = new FileInfoPanel(this);
@@ -394,26 +396,19 @@ void MainWindow::buildDocks()
         const auto& d = m_diff->model()->diff();
         m_map->setComparisonFrame(m_diff->isUpToDate() && d ? d->a : vtx::FrameHandle{});
     });
-    QDockWidget* tabbed = watchDock;
     for (auto [name, title, widget] : {std::tuple{"eventsDock", tr("Events"), static_cast<QWidget*>(events)},
                                        {"fileDock", tr("File"), m_fileInfo},
                                        {"cacheDock", tr("Cache"), m_cachePanel},
                                        {"timeDataDock", tr("Time data"), m_timeData},
-                                       {"mapDock", tr("Map"), m_map}}) {
-        QDockWidget* d = dock(name, title, widget, Qt::RightDockWidgetArea);
-        tabifyDockWidget(tabbed, d);
-        tabbed = d;
-    }
-    watchDock->raise();
+                                       {"mapDock", tr("Map"), m_map}})
+        dock(name, title, widget, Qt::RightDockWidgetArea);
 
     // Plot and timeline (with the transport bar) along the bottom.
-    QDockWidget* plotDock = dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
+    dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
     const PlaybackStrip::Commands transport{m_actions->action("firstFrame"), m_actions->action("prevFrame"), m_actions->action("playPause"),
                                             m_actions->action("nextFrame"), m_actions->action("lastFrame")};
     auto* strip = new PlaybackStrip(m_playback, transport, m_timeline, this);
-    QDockWidget* tlDock = dock("timelineDock", tr("Timeline"), strip, Qt::BottomDockWidgetArea);
-    tlDock->setFeatures(QDockWidget::DockWidgetMovable);
-    splitDockWidget(plotDock, tlDock, Qt::Vertical);
+    dock("timelineDock", tr("Timeline"), strip, Qt::BottomDockWidgetArea)->setFeatures(QDockWidget::DockWidgetMovable);
     // The replay library (File ▸ Open folder…): a replay opens, two compare, a baseline
     // check's result opens the pair at its first divergence.
     m_library = new LibraryPanel(this);
@@ -429,15 +424,12 @@ void MainWindow::buildDocks()
         r.frame = int(frame);
         openFile(r);
     });
-    // The analyses share the plot's place (tabbed after the split: splitting a tabbed dock
-    // would tab the timeline too).
-    QDockWidget* analysisDock = dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(plotDock, analysisDock);
+    dock("analysisDock", tr("Analysis"), m_analysis, Qt::BottomDockWidgetArea);
     QDockWidget* libraryDock = dock("libraryDock", tr("Library"), m_library, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(analysisDock, libraryDock);
     libraryDock->setProperty(DockLayout::OnDemandProperty, true);
-    libraryDock->hide(); // until a folder is opened
-    plotDock->raise();
+    placeDocksByDefault();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        d->setVisible(d != libraryDock); // the library shows once a folder is opened
     m_layout->applyDefaultSizes();
     m_viewMenu->addSeparator();
     QAction* flash = m_viewMenu->addAction(tr("Flash changed values"));
@@ -449,6 +441,41 @@ void MainWindow::buildDocks()
     m_layouts->addMenu(*m_actions, m_viewMenu);
     m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
+}
+
+void MainWindow::placeDocksByDefault()
+{
+    // The default arrangement, made with addDockWidget / splitDockWidget / tabifyDockWidget on
+    // the docks where they are now. Reset layout and every layout preset start from it. It used
+    // to be a restoreState() of a state saved at start-up, and QMainWindow::restoreState crashed
+    // in QWidget::show() after the monkey had dragged and re-arranged docks (scripts/monkey,
+    // seed 225952838: Ctrl+4, drags, then Ctrl+2).
+    auto dock = [this](const char* name) { return findChild<QDockWidget*>(name); };
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (d->isFloating())
+            d->setFloating(false);
+    addDockWidget(Qt::LeftDockWidgetArea, dock("entitiesDock"));
+    // Right column: watch / events / file / cache / time data / map as tabs above the diff,
+    // which needs the height. The map is not in the centre: the inspector is, and docks cannot
+    // tab with it; a tab beside the diff would add a tab bar the 800 × 600 minimum has no room for.
+    addDockWidget(Qt::RightDockWidgetArea, dock("watchDock"));
+    addDockWidget(Qt::RightDockWidgetArea, dock("diffDock"));
+    splitDockWidget(dock("watchDock"), dock("diffDock"), Qt::Vertical);
+    QDockWidget* tabbed = dock("watchDock");
+    for (const char* name : {"eventsDock", "fileDock", "cacheDock", "timeDataDock", "mapDock"}) {
+        tabifyDockWidget(tabbed, dock(name));
+        tabbed = dock(name);
+    }
+    dock("watchDock")->raise();
+    // Plot and timeline (with the transport bar) along the bottom; the analyses and the library
+    // share the plot's place (tabbed after the split: splitting a tabbed dock would tab the
+    // timeline too).
+    addDockWidget(Qt::BottomDockWidgetArea, dock("plotDock"));
+    addDockWidget(Qt::BottomDockWidgetArea, dock("timelineDock"));
+    splitDockWidget(dock("plotDock"), dock("timelineDock"), Qt::Vertical);
+    tabifyDockWidget(dock("plotDock"), dock("analysisDock"));
+    tabifyDockWidget(dock("analysisDock"), dock("libraryDock"));
+    dock("plotDock")->raise();
 }
 
 void MainWindow::openFolder(const QString& folder)

@@ -112,6 +112,8 @@ protected:
 private:
     void buildActions();
     void buildDocks();
+    /// The docks in their default places (DockLayout::reset and the layout presets start there).
+    void placeDocksByDefault();
     void wirePanels();
     /// The property F3 follows: the diff's selected row when the diff has the focus, else the
     /// inspector's.

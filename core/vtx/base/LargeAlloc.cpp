@@ -204,8 +204,8 @@ void* allocateLarge(size_t bytes)
     if (aligned > start)
         munmap(raw, aligned - start);
     if (const uintptr_t tail = start + reserve - (aligned + size); tail > 0)
-        munmap(reinterpret_cast<void*>(aligned + size), tail);
-    void* p = reinterpret_cast<void*>(aligned);
+        munmap(reinterpret_cast<void*>(aligned + size), tail); // NOLINT(performance-no-int-to-ptr): trimming an mmap'd range is address arithmetic
+    void* p = reinterpret_cast<void*>(aligned); // NOLINT(performance-no-int-to-ptr): the same
     if (hugePagesEnabled())
         madvise(p, size, MADV_HUGEPAGE); // advice only: failure costs speed, not correctness
     if (recycle)

@@ -47,7 +47,7 @@ std::string formatDouble(double v)
 
 std::string readableDouble(double v)
 {
-    const std::string exact = shortestText(v);
+    std::string exact = shortestText(v);
     if (!std::isfinite(v))
         return exact;
     char buf[64];

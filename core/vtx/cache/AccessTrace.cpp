@@ -28,6 +28,7 @@ Result<AccessTrace> AccessTrace::parse(const std::string& text, const std::strin
         long long frame = 0;
         char extra = 0;
         if (std::sscanf(line.c_str(), "%lf %lld %c", &ms, &frame, &extra) != 2 || ms < 0 || frame < 0 || frame > INT32_MAX)
+            // NOLINTNEXTLINE(performance-inefficient-string-concatenation): an error ends the loop
             return Error{name + ":" + std::to_string(lineNo) + ": expected \"<time ms> <frame>\", got \"" + line + "\""};
         if (ms < last)
             return Error{name + ":" + std::to_string(lineNo) + ": time goes backwards"};

@@ -101,7 +101,7 @@ std::string formatValue(const Value& v)
             std::string out = "[" + std::to_string(v.count) + "]";
             for (size_t i = 0; i < v.text.size() && i < 8; ++i) {
                 const auto b = uint8_t(v.text[i]);
-                out += i ? " " : " ";
+                out += ' ';
                 out += digits[b >> 4];
                 out += digits[b & 15];
             }

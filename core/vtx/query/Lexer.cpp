@@ -50,9 +50,8 @@ std::vector<Token> tokenize(std::string_view text)
             // A path: names joined by '.', each optionally followed by [index or key] groups.
             while (i < text.size()) {
                 const unsigned char d = static_cast<unsigned char>(text[i]);
-                if (nameChar(d)) {
-                    ++i;
-                } else if (d == '.' && i + 1 < text.size() && nameStart(static_cast<unsigned char>(text[i + 1]))) {
+                // A name character, or a '.' that starts the next name.
+                if (nameChar(d) || (d == '.' && i + 1 < text.size() && nameStart(static_cast<unsigned char>(text[i + 1])))) {
                     ++i;
                 } else if (d == '[') {
                     const size_t close = text.find(']', i + 1);
