@@ -103,7 +103,7 @@ PropertyContainerData player(const PlayerSpec& p)
     std::vector<PropertyContainerData> util;
     for (const auto& [n, clip] : p.utility)
         util.push_back(weapon(n, clip, "none"));
-    f.setStructArray("Utility", std::move(util));
+    f.setStructArray("Utility", util);
     f.setArray("ShotTimes", p.shots);
     f.setBools("Flags", p.flags);
     f.setArray("HitGroups", p.hitGroups);
