@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <sys/resource.h>
 #include <thread>
 #include <vector>
 
@@ -35,6 +36,15 @@ double median(std::vector<double> v)
         return 0;
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
+}
+
+/// CPU time of the whole process (every thread), to tell waiting for a core from working.
+double cpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto ms = [](const timeval& t) { return double(t.tv_sec) * 1e3 + double(t.tv_usec) / 1e3; };
+    return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
 int fail(const std::string& m)
@@ -173,11 +183,15 @@ int scanBench(const std::string& path, const std::string& other, const std::stri
     auto opened = vtx::ReplayFile::open(path);
     if (!opened)
         return fail(opened.message());
-    std::map<std::string, std::vector<double>> ms;
+    std::map<std::string, std::vector<double>> ms, cpu;
     uint64_t checksum = 0, pairs = 0;
     int64_t matches = 0;
     size_t entities = 0;
+    double cpuBefore = cpuMs();
     auto record = [&](const std::string& name, vtx::Result<double> r) {
+        const double cpuNow = cpuMs();
+        cpu[name].push_back(cpuNow - cpuBefore);
+        cpuBefore = cpuNow;
         if (!r) {
             std::fprintf(stderr, "vtxscope-bench: %s: %s\n", name.c_str(), r.message().c_str());
             return false;
@@ -214,6 +228,9 @@ int scanBench(const std::string& path, const std::string& other, const std::stri
     vtx::Json medians = vtx::Json::object();
     for (const auto& [name, v] : ms)
         medians[name] = median(v);
+    vtx::Json cpuMedians = vtx::Json::object();
+    for (const auto& [name, v] : cpu)
+        cpuMedians[name] = median(v);
     vtx::Json all = vtx::Json::object();
     for (const auto& [name, v] : ms)
         all[name] = v;
@@ -245,6 +262,7 @@ int scanBench(const std::string& path, const std::string& other, const std::stri
                            {"lifetimes", entities},
                            {"diverge_pairs", pairs},
                            {"median_ms", medians},
+                           {"median_cpu_ms", cpuMedians},
                            {"ratios", ratios},
                            {"runs_ms", all}}
                      .dump()
