@@ -156,7 +156,7 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
                                 break;
                             }
                             for (int32_t k = 0; k < ranges[t].count; ++k) {
-                                const size_t idx = size_t(ranges[t].startIndex + k);
+                                const size_t idx = size_t(ranges[t].startIndex) + size_t(k); // both >= 0: startIndex == covered
                                 if (idx >= bucket.entityCount() || bucket.entity(idx).typeId() != int32_t(t)) {
                                     ok = false;
                                     break;
