@@ -120,7 +120,10 @@ int plotSeries(const std::string& path, int series, int rounds)
             auto made = vtx::propertySampler(file.schema(), p.bucket, p.id, p.path);
             samplers.push_back(std::move(*made));
         }
-        const vtx::SeriesScanResult result = vtx::scanSeries(file, samplers);
+        // One thread, as the full read above (`vtxscope-bench scan` measures both with two).
+        vtx::WalkControl control;
+        control.threads = 1;
+        const vtx::SeriesScanResult result = vtx::scanSeries(file, samplers, control);
         plotMs.push_back(msSince(t0));
         plotCpu.push_back(cpuMs() - c0);
         points = 0;

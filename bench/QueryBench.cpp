@@ -89,7 +89,10 @@ int queryBench(const std::string& path, const std::string& expression, int round
             auto e = vtx::query::Expression::compile(expression, (*file)->schema(), &error);
             if (!e)
                 return fail("expression: " + error.text());
-            auto result = vtx::query::scanQuery(**file, *e);
+            // One thread, as the full read above (`vtxscope-bench scan` measures both with two).
+            vtx::query::QueryScanOptions opt;
+            opt.threads = 1;
+            auto result = vtx::query::scanQuery(**file, *e, opt);
             if (!result)
                 return fail(result.message());
             matchingFrames = result->frames.size();

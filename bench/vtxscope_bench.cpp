@@ -66,10 +66,12 @@
 #include "PropertyWalk.hpp"
 #include "ProtoReference.hpp"
 #include "QueryBench.hpp"
+#include "ScanBench.hpp"
 #include "TraceSuite.hpp"
 #ifdef VTXSCOPE_BENCH_MAP
 #include "MapPaint.hpp"
 #endif
+#include "vtx/analysis/ReplayWalk.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/diff/Diverge.hpp"
 #include "vtx/diff/FrameDiff.hpp"
@@ -91,6 +93,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -149,7 +152,10 @@ std::string option(const std::vector<std::string>& args, const std::string& name
     return def;
 }
 
-int readAll(const std::string& path, unsigned threads)
+/// Every chunk decoded and every property of every frame read. Through the scan engine
+/// (walkReplay with `threads`: workers decode, this thread walks), or with `split` as before
+/// it: each of `threads` threads decodes and walks its share of the chunks.
+int readAll(const std::string& path, unsigned threads, bool split)
 {
     const auto t0 = Clock::now();
     auto file = vtx::ReplayFile::open(path);
@@ -162,6 +168,29 @@ int readAll(const std::string& path, unsigned threads)
     std::vector<uint64_t> decodedBytes(threads, 0);
     std::atomic<bool> failed{false};
     std::string error;
+    if (!split) {
+        vtx::WalkControl control;
+        control.threads = threads;
+        // Summed per chunk, as the split read does: the checksum is the same for both.
+        vtxbench::WalkTotals inChunk;
+        size_t current = std::numeric_limits<size_t>::max();
+        auto fold = [&] {
+            totals[0].values += inChunk.values;
+            totals[0].checksum += inChunk.checksum;
+            inChunk = {};
+        };
+        const vtx::WalkResult w = vtx::walkReplay(f, control, [&](int32_t, const vtx::FrameView& fv, const vtx::DecodedChunk& chunk) {
+            if (chunk.index() != current) {
+                fold();
+                current = chunk.index();
+                decodedBytes[0] += chunk.decodedBlobBytes();
+            }
+            walk.frame(fv, inChunk);
+        });
+        fold();
+        if (!w.failed.empty())
+            return fail(w.failed.front().reason);
+    }
     auto worker = [&](unsigned id) {
         for (size_t ci; (ci = next.fetch_add(1)) < f.chunks().size();) {
             auto chunk = f.decodeChunk(ci);
@@ -180,9 +209,11 @@ int readAll(const std::string& path, unsigned threads)
         }
     };
     std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i)
-        pool.emplace_back(worker, i);
-    worker(0);
+    if (split) {
+        for (unsigned i = 1; i < threads; ++i)
+            pool.emplace_back(worker, i);
+        worker(0);
+    }
     for (auto& t : pool)
         t.join();
     if (failed)
@@ -200,6 +231,7 @@ int readAll(const std::string& path, unsigned threads)
                            {"file_bytes", f.fileSize()},
                            {"backend", vtx::backendName(f.backend())},
                            {"threads", threads},
+                           {"engine", split ? "split" : "pipeline"},
                            {"frames", f.frameCount()},
                            {"values", sum.values},
                            {"decoded_bytes", bytes},
@@ -1421,7 +1453,7 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args)
     if (cmd == "plot-series")
         return plotSeries(file, std::stoi(option(args, "--series", "10")), std::stoi(option(args, "--rounds", "5")));
     if (cmd == "read-all")
-        return readAll(file, unsigned(std::stoul(option(args, "--threads", "1"))));
+        return readAll(file, unsigned(std::stoul(option(args, "--threads", "1"))), std::find(args.begin(), args.end(), "--split") != args.end());
     if (cmd == "open")
         return openFirst(file, std::find(args.begin(), args.end(), "--via-cache") != args.end());
     if (cmd == "cold-jumps")
@@ -1453,6 +1485,9 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args)
         return divergeBench(file, args[2], std::stod(option(args, "--epsilon", "0")),
                             std::find(args.begin(), args.end(), "--every-chunk") == args.end());
     }
+    if (cmd == "scan")
+        return vtxbench::scanBench(file, option(args, "--other", ""), option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"),
+                                   std::stoi(option(args, "--rounds", "3")));
     if (cmd == "query")
         return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"),
                                     std::stoi(option(args, "--rounds", "3")));

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Every frame of a replay in order, for scans that look at the whole recording (plot series,
-// analyses). Chunks are decoded here, one at a time, never through the playhead's cache, so a
-// scan neither moves the playhead's window nor keeps more than one chunk alive. A chunk that
+// analyses). Chunks are decoded by the scan engine (ChunkPipeline: the next chunks decompress on
+// worker threads while this thread walks the current one), never through the playhead's cache,
+// so a scan neither moves the playhead's window nor keeps more than threads + 1 chunks alive
+// (one with `WalkControl::threads` 1, decoded on the calling thread). A chunk that
 // fails to decode, or a frame that fails verification, becomes a failed span with its reason:
 // the scan goes on, and the caller shows the hole instead of drawing across it.
 
 #include "vtx/file/ReplayFile.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <atomic>
 #include <functional>
@@ -27,6 +30,9 @@ struct WalkControl {
     const std::atomic<bool>* cancel = nullptr;
     /// Frames done so far and the replay's frame count; called once per chunk.
     std::function<void(int64_t done, int64_t total)> progress;
+    /// Decode threads (ChunkPipelineOptions::threads): 1 decodes each chunk on the calling
+    /// thread. Frames, failures, progress and cancellation are the same for any count.
+    unsigned threads = kScanThreads;
 };
 
 struct WalkResult {
@@ -39,18 +45,24 @@ namespace detail {
 void addFailed(std::vector<FrameSpan>& spans, int32_t first, int32_t last, std::string reason);
 }
 
-/// Calls `visit(frameIndex, frame, chunk)` for every readable frame, in frame order.
+/// Calls `visit(frameIndex, frame, chunk)` for every readable frame, in frame order, on the
+/// calling thread.
 template <class Visit> WalkResult walkReplay(const ReplayFile& file, const WalkControl& control, Visit&& visit)
 {
     WalkResult r;
     const int64_t total = file.frameCount();
     int64_t done = 0;
+    ChunkPipelineOptions po;
+    po.threads = control.threads;
+    po.cancel = control.cancel;
+    ChunkPipeline pipeline(file, ChunkPipeline::chunkRange(file, 0, file.chunks().size()), po);
     for (const ChunkEntry& entry : file.chunks()) {
         if (control.cancel && control.cancel->load(std::memory_order_relaxed)) {
             r.cancelled = true;
             return r;
         }
-        auto decoded = file.decodeChunk(size_t(&entry - file.chunks().data()));
+        // Held for this chunk only: it is let go before the next take (its blocks are recycled).
+        auto decoded = pipeline.take(size_t(&entry - file.chunks().data()));
         if (!decoded) {
             detail::addFailed(r.failed, entry.startFrame, entry.endFrame, decoded.message());
         } else {

@@ -3,127 +3,37 @@
 
 #include "vtx/model/EntityLabels.hpp"
 #include "vtx/model/PropertyTree.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
 #include <cstring>
-#include <deque>
 #include <limits>
-#include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <unordered_map>
 
 namespace vtx {
 namespace {
 
-/// Decodes a file's chunks in order on its own thread, one chunk ahead of the consumer: the
-/// consumer holds the chunk it reads, one more waits decoded, a third may be in the decoder.
-class ChunkStream {
-public:
-    /// `skip[i]` set: chunk i is never wanted (identical in both files), the stream passes it by.
-    ChunkStream(const ReplayFile& file, size_t first, const std::vector<char>& skip)
-        : m_file(file), m_skip(skip), m_next(first), m_thread([this] { run(); })
-    {
-    }
-    ~ChunkStream()
-    {
-        {
-            std::lock_guard lock(m_mutex);
-            m_stop = true;
-        }
-        m_changed.notify_all();
-        m_thread.join();
-    }
-    ChunkStream(const ChunkStream&) = delete;
-    ChunkStream& operator=(const ChunkStream&) = delete;
+/// The chunks of `file` a comparison starting at `firstFrame` reads, in order: from the first
+/// frame's chunk on, less the ones identical in both files (`skip`).
+std::vector<size_t> chunksToRead(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip)
+{
+    std::vector<size_t> out;
+    for (size_t ci : ChunkPipeline::chunkRange(file, file.chunkForFrame(firstFrame).value_or(0), file.chunks().size()))
+        if (ci >= skip.size() || !skip[ci])
+            out.push_back(ci);
+    return out;
+}
 
-    /// Chunk `index`; indexes must not decrease from call to call (chunks before it are dropped).
-    Result<std::shared_ptr<const DecodedChunk>> chunk(size_t index)
-    {
-        std::unique_lock lock(m_mutex);
-        m_wanted = std::max(m_wanted, index);
-        for (;;) {
-            while (!m_ready.empty() && m_ready.front().index < index && m_ready.front().chunk) {
-                m_ready.pop_front();
-                m_changed.notify_all();
-            }
-            if (!m_ready.empty()) {
-                Ready r = std::move(m_ready.front());
-                m_ready.pop_front();
-                m_changed.notify_all();
-                if (r.index == index || !r.chunk)
-                    return std::move(r.chunk);
-                return Error{m_file.path() + ": chunk " + std::to_string(index) + " was skipped by the reader"};
-            }
-            if (m_done)
-                return Error{m_file.path() + ": chunk " + std::to_string(index) + " is past the last chunk"};
-            m_changed.wait(lock);
-        }
-    }
-
-private:
-    struct Ready {
-        size_t index;
-        Result<std::shared_ptr<const DecodedChunk>> chunk;
-    };
-    void run()
-    {
-        for (;;) {
-            size_t index = 0;
-            {
-                std::unique_lock lock(m_mutex);
-                m_changed.wait(lock, [&] { return m_stop || m_ready.empty(); });
-                if (m_stop)
-                    return;
-                index = std::max(m_next, m_wanted);
-                while (index < m_skip.size() && m_skip[index])
-                    ++index;
-                if (index >= m_file.chunks().size()) {
-                    m_done = true;
-                    m_changed.notify_all();
-                    return;
-                }
-            }
-            auto decoded = m_file.decodeChunk(index);
-            // Frames are verified on first access; here, on this file's own thread, not one
-            // after the other on the comparing thread (the profile: a fifth of the run). The
-            // answers are remembered in the chunk, which reaches the consumer under the mutex.
-            if (decoded)
-                for (size_t f = 0; f < (*decoded)->frameCount(); ++f)
-                    (void)(*decoded)->frame(f);
-            std::lock_guard lock(m_mutex);
-            const bool failed = !decoded;
-            m_ready.push_back({index, std::move(decoded)});
-            m_next = index + 1;
-            if (failed)
-                m_done = true; // the consumer gets the error; nothing after it is read
-            m_changed.notify_all();
-            if (failed)
-                return;
-        }
-    }
-
-    const ReplayFile& m_file;
-    const std::vector<char>& m_skip;
-    std::mutex m_mutex;
-    std::condition_variable m_changed;
-    std::deque<Ready> m_ready;
-    size_t m_next = 0, m_wanted = 0;
-    bool m_stop = false, m_done = false;
-    std::thread m_thread; // last: started once the members above exist
-};
-
-/// A file's current chunk and the frames in it, fed by a ChunkStream (decodeAhead) or decoded
-/// here when needed.
+/// A file's current chunk and the frames in it, fed by the scan engine (decodeAhead: the next
+/// chunks decode on worker threads while this one is compared) or decoded here when needed.
 class FrameSource {
 public:
-    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip, bool decodeAhead) : m_file(file), m_skip(skip)
+    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip, bool decodeAhead)
+        : m_file(file), m_pipeline(file, chunksToRead(file, firstFrame, skip), pipelineOptions(decodeAhead))
     {
-        if (decodeAhead)
-            m_stream.emplace(file, file.chunkForFrame(firstFrame).value_or(0), skip);
     }
     Result<FrameHandle> frame(int32_t index)
     {
@@ -134,18 +44,12 @@ public:
             // Let go of the current chunk first: its blocks go back to the large-block recycler
             // (LargeAlloc) for the decoder's next chunk instead of fresh, zero-filled pages.
             m_chunk.reset();
-            // Frames of B go backwards only when A's game time does (a new segment): then the
-            // chunk is decoded here, off the stream, which keeps moving forward.
-            // A chunk the stream passes by (identical in both files) but asked for anyway — another
-            // frame of A paired into it — is decoded here too.
-            const bool offStream = !m_stream || (m_streamed && *ci < m_lastStreamed) || (*ci < m_skip.size() && m_skip[*ci]);
-            auto c = offStream ? m_file.decodeChunk(*ci) : m_stream->chunk(*ci);
+            // Frames of B go backwards only when A's game time does (a new segment), and a chunk
+            // the pipeline passes by (identical in both files) may be asked for anyway (another
+            // frame of A paired into it): take() decodes those here, the pipeline keeps moving forward.
+            auto c = m_pipeline.take(*ci);
             if (!c)
                 return Error{c.message()};
-            if (!offStream) {
-                m_streamed = true;
-                m_lastStreamed = *ci;
-            }
             m_chunk = std::move(*c);
         }
         FrameHandle h(m_chunk, index);
@@ -156,12 +60,15 @@ public:
     }
 
 private:
+    static ChunkPipelineOptions pipelineOptions(bool decodeAhead)
+    {
+        ChunkPipelineOptions o;
+        o.threads = decodeAhead ? kScanThreads : 1; // 1: decoded on the comparing thread
+        return o;
+    }
     const ReplayFile& m_file;
-    const std::vector<char>& m_skip;
-    std::optional<ChunkStream> m_stream; ///< empty: chunks are decoded on the calling thread
+    ChunkPipeline m_pipeline;
     std::shared_ptr<const DecodedChunk> m_chunk;
-    bool m_streamed = false;
-    size_t m_lastStreamed = 0;
 };
 
 /// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key.

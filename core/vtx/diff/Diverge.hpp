@@ -6,9 +6,9 @@
 // divergent pair with what differs there, per pair the number of differing entities and
 // properties, and per property the largest deviation and where it occurred.
 //
-// Both files are decoded in parallel, one thread per file walking its chunks in order with one
-// chunk decoded ahead, so at most three chunks per file are alive: memory does not grow with
-// the length of the replays.
+// Both files are decoded at once through the scan engine (ChunkPipeline, one per file: two
+// chunks of each file decoding ahead while the pairs are compared), so at most three chunks per
+// file are alive: memory does not grow with the length of the replays.
 
 #include "vtx/diff/FrameDiff.hpp"
 #include "vtx/diff/ReplayPairing.hpp"
@@ -43,8 +43,8 @@ struct DivergeOptions {
     /// (the tests check both give the same report). A chunk both files store identically is
     /// then not checked for decode errors either: it is equal, whatever it holds.
     bool skipIdenticalChunks = true;
-    /// Each file's chunks are decoded on a thread of its own, one chunk ahead (three threads
-    /// per comparison, at most three chunks per file alive). Off: decoded on the calling thread
+    /// Each file's chunks are decoded ahead by the scan engine (kScanThreads workers per file,
+    /// at most three chunks per file alive). Off: decoded on the calling thread
     /// when needed, one chunk per file alive: for callers that run several comparisons at once
     /// and give each one core (`vtxscope-cli diverge --baseline --jobs`). Same report either way.
     bool decodeAhead = true;

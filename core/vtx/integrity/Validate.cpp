@@ -3,6 +3,7 @@
 
 #include "vtx/base/NumberText.hpp"
 #include "vtx/integrity/ContentHash.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <unordered_set>
 
@@ -111,10 +112,12 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
     XXH3_64bits_reset(&digest);
     std::unordered_set<std::string> ids;
     const auto& chunks = file.chunks();
+    // The scan engine: the next chunks decode (and their frames verify) while this one is checked.
+    ChunkPipeline pipeline(file, ChunkPipeline::chunkRange(file, 0, chunks.size()));
     for (size_t ci = 0; ci < chunks.size(); ++ci) {
         const ChunkEntry& entry = chunks[ci];
         const std::string cwhere = "chunk " + std::to_string(ci);
-        auto chunk = file.decodeChunk(ci);
+        auto chunk = pipeline.take(ci);
         ++r.chunksChecked;
         if (!chunk) {
             ++r.chunksFailed;
@@ -153,7 +156,7 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
                                 break;
                             }
                             for (int32_t k = 0; k < ranges[t].count; ++k) {
-                                const size_t idx = size_t(ranges[t].startIndex) + size_t(k); // both non-negative here
+                                const size_t idx = size_t(ranges[t].startIndex) + size_t(k); // both >= 0: startIndex == covered
                                 if (idx >= bucket.entityCount() || bucket.entity(idx).typeId() != int32_t(t)) {
                                     ok = false;
                                     break;

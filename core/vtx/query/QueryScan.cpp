@@ -2,6 +2,8 @@
 #include "vtx/query/QueryScan.hpp"
 #include "vtx/model/EntityLabels.hpp"
 
+#include <algorithm>
+
 namespace vtx::query {
 
 Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options)
@@ -23,6 +25,16 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
     FrameView previous;
     // changed() at `from` compares with the frame before it: that frame is read, not reported.
     int32_t f = e.usesPrevious() && options.from > 0 ? options.from - 1 : options.from;
+    // The chunks the loop below will ask for, in its order, less the ones the caller holds.
+    std::vector<size_t> order;
+    if (const auto firstChunk = file.chunkForFrame(f), lastChunk = file.chunkForFrame(to); firstChunk && lastChunk)
+        for (size_t ci : ChunkPipeline::chunkRange(file, *firstChunk, *lastChunk))
+            if (std::none_of(options.decoded.begin(), options.decoded.end(), [ci](const auto& held) { return held && held->index() == ci; }))
+                order.push_back(ci);
+    ChunkPipelineOptions po;
+    po.threads = options.threads;
+    po.cancel = options.cancel;
+    ChunkPipeline pipeline(file, std::move(order), po);
     while (f <= to) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
             result.cancelled = true;
@@ -42,7 +54,7 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
             if (held && held->index() == *ci)
                 next = held;
         if (!next) {
-            auto d = file.decodeChunk(*ci);
+            auto d = pipeline.take(*ci);
             if (!d) {
                 // Its frames are skipped, and changed() knows nothing about the frame after them.
                 result.problems.push_back({Problem::Severity::Warning, d.message()});

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Runs a compiled expression over a range of frames of a file: chunk by chunk in frame order,
-// decoding each once (or using chunks the caller already holds), cancellable, with progress.
+// decoding each once (or using chunks the caller already holds) through the scan engine (the
+// next chunks decompress while this one is evaluated), cancellable, with progress.
 // What `vtxscope-cli query`, Find all and the bench run.
 
 #include "vtx/export/JsonExport.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/query/Expression.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <atomic>
 #include <functional>
@@ -34,6 +36,9 @@ struct QueryScanOptions {
     std::function<void(int64_t done, int64_t total)> progress;
     /// Decoded chunks the caller already holds (the one on screen), used instead of decoding again.
     std::vector<std::shared_ptr<const DecodedChunk>> decoded;
+    /// Decode threads (the scan engine, ChunkPipeline): 1 decodes each chunk on the calling
+    /// thread; the result is the same for any count.
+    unsigned threads = kScanThreads;
 };
 
 struct QueryScanResult {
