@@ -54,6 +54,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -619,6 +620,19 @@ private slots:
             case LayoutPresets::Preset::Plot: QVERIFY2(plot->isVisible() && plot->height() >= size.height() / 3, qPrintable(sizes)); break;
             }
         }
+        // Each tab group shows the tab the layout is for: the plot in Plot and Inspect (not the
+        // Analysis tab beside it), the watch list in Inspect and Compare.
+        auto currentTabOf = [&](const QString& member) {
+            for (QTabBar* bar : w.findChildren<QTabBar*>())
+                for (int i = 0; i < bar->count(); ++i)
+                    if (bar->isVisible() && bar->tabText(i) == member)
+                        return bar->tabText(bar->currentIndex());
+            return QString();
+        };
+        if (p == LayoutPresets::Preset::Plot || p == LayoutPresets::Preset::Inspect)
+            QCOMPARE(currentTabOf(QObject::tr("Plot")), QObject::tr("Plot"));
+        if (p == LayoutPresets::Preset::Inspect || (p == LayoutPresets::Preset::Compare && size.width() >= 1100))
+            QCOMPARE(currentTabOf(QObject::tr("Watch")), QObject::tr("Watch"));
         // The entity list: a name's room, and a Type or Id column whole enough to read, or none.
         auto* entities = w.findChild<QDockWidget*>("entitiesDock")->findChild<QTreeView*>();
         QVERIFY(entities);
@@ -808,6 +822,11 @@ private slots:
                     QVERIFY2(w.dockWidgetArea(map) == Qt::RightDockWidgetArea, qPrintable(at)); // back in the tab group
                 if (map->isVisible() && to != LayoutPresets::Preset::Map)
                     QVERIFY2(w.tabifiedDockWidgets(map).contains(w.findChild<QDockWidget*>("watchDock")), qPrintable(at));
+                if (to == LayoutPresets::Preset::Plot) // the plot's tab, not Analysis beside it
+                    for (QTabBar* bar : w.findChildren<QTabBar*>())
+                        for (int i = 0; i < bar->count(); ++i)
+                            if (bar->isVisible() && bar->tabText(i) == QObject::tr("Plot"))
+                                QVERIFY2(bar->tabText(bar->currentIndex()) == QObject::tr("Plot"), qPrintable(at));
                 if (w.findChild<QDockWidget*>("plotDock")->isVisible()) // Map and Compare hide the plot and its tabs
                     QVERIFY2(w.tabifiedDockWidgets(w.findChild<QDockWidget*>("plotDock")).contains(analysis), qPrintable(at));
             }

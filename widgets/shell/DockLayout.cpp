@@ -45,6 +45,11 @@ void DockLayout::reset()
     // Docks moved back into place can make Qt grow the window to their size hints: the user's
     // window size is kept.
     const QSize size = m_window->size();
+    // Every dock shows, except those shown on demand (the Library, once a folder is opened);
+    // before the arrangement, whose last raise() picks each tab group's current tab (a tabbed
+    // dock shown after it became the current one: the Plot layout showed Analysis).
+    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
+        d->setVisible(!d->property(OnDemandProperty).toBool());
     if (m_arrange)
         m_arrange();
     if (m_window->isVisible() && m_window->size() != size) {
@@ -59,9 +64,6 @@ void DockLayout::reset()
             },
             Qt::QueuedConnection);
     }
-    // Every dock shows, except those shown on demand (the Library, once a folder is opened).
-    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
-        d->setVisible(!d->property(OnDemandProperty).toBool());
     applyDefaultSizes();
 }
 
