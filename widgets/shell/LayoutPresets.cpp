@@ -91,7 +91,12 @@ void LayoutPresets::apply(Preset preset)
         // the diff and the inspector share its room (at 800 px the four minimums were 854 px).
         if (w < 1100)
             hide(tabGroup);
-        m_window->resizeDocks({dock("entitiesDock"), diff}, {w / 6, w * 9 / 20}, Qt::Horizontal);
+        // The right-hand tabs a sixth: they kept the default's room for the diff and squeezed
+        // the inspector to a hundred pixels.
+        if (w < 1100)
+            m_window->resizeDocks({dock("entitiesDock"), diff}, {w / 6, w * 9 / 20}, Qt::Horizontal);
+        else
+            m_window->resizeDocks({dock("entitiesDock"), diff, dock("watchDock")}, {w / 6, w * 2 / 5, w / 6}, Qt::Horizontal);
         m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
         break;
     }
