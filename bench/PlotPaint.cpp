@@ -5,6 +5,7 @@
 // repaint after a zoom or resize (decimation of every series + painting) and a repaint that
 // reuses the layout (hover, playhead). Medians and 95th percentiles; the line is 8 ms.
 
+#include "BenchClock.hpp"
 #include "PlotBench.hpp"
 
 #include "plot/PlotRenderer.hpp"
@@ -19,12 +20,11 @@
 #include <random>
 #include <time.h>
 
+using vtxbench::Clock;
+using vtxbench::median;
+using vtxbench::msSince;
+
 namespace {
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 /// This thread's CPU time: the machine is shared, and waiting for a core is not painting.
 double cpuMs()
 {

@@ -5,6 +5,7 @@
 // read of the same file in the same run (every chunk decoded, every property of every entity
 // read, as `read-all --threads 1`). Medians of interleaved rounds; the line is ratio ≤ 1.5.
 
+#include "BenchClock.hpp"
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 
@@ -17,25 +18,18 @@
 #include <iostream>
 #include <time.h>
 
+using vtxbench::Clock;
+using vtxbench::median;
+using vtxbench::msSince;
+
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 double cpuMs()
 {
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
 }
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
 struct Pick {
     uint32_t bucket;
     std::string id, path;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "QueryBench.hpp"
+#include "BenchClock.hpp"
 
 #include "PropertyWalk.hpp"
 
@@ -16,18 +17,6 @@
 namespace vtxbench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 int fail(const std::string& m)
 {

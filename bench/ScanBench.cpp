@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ScanBench.hpp"
+#include "BenchClock.hpp"
 
 #include "PropertyWalk.hpp"
 
@@ -23,20 +24,6 @@
 namespace vtxbench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 /// CPU time of the whole process (every thread), to tell waiting for a core from working.
 double cpuMs()

@@ -62,6 +62,7 @@
 // Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
 // bandwidth and the 1-minute load average of the machine that ran it.
 
+#include "BenchClock.hpp"
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 #include "ProtoReference.hpp"
@@ -100,13 +101,11 @@
 #include <sys/resource.h>
 #include <thread>
 
-namespace {
+using vtxbench::Clock;
+using vtxbench::median;
+using vtxbench::msSince;
 
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+namespace {
 
 double peakRssMb()
 {
