@@ -81,7 +81,8 @@ private:
     std::vector<Slot> m_slots; ///< one per position of m_order
     size_t m_taken = 0; ///< positions before this one were handed out or dropped
     size_t m_nextToStart = 0; ///< the next position a worker may start
-    size_t m_ahead = 0, m_peakAhead = 0; ///< slots Decoding or Ready at or after m_taken
+    /// chunks a worker is decoding (dropped by a jump or not) plus slots Ready at or after m_taken
+    size_t m_ahead = 0, m_peakAhead = 0;
     bool m_stop = false;
     std::vector<std::thread> m_workers; // last: started once the members above exist
 };
