@@ -361,8 +361,7 @@ private slots:
                 QVERIFY(got.isOk());
                 QCOMPARE((*got)->index(), ci);
             }
-            QVERIFY2(pipeline.peakAhead() <= threads,
-                     qPrintable(QString("round %1: %2 ahead").arg(round).arg(pipeline.peakAhead())));
+            QVERIFY2(pipeline.peakAhead() <= threads, qPrintable(QString("round %1: %2 ahead").arg(round).arg(pipeline.peakAhead())));
         }
     }
 };
