@@ -862,9 +862,20 @@ private slots:
         QCoreApplication::processEvents();
         auto* map = w.findChild<QDockWidget*>("mapDock");
         QVERIFY(!w.tabifiedDockWidgets(map).isEmpty());
+        // From docks the user dragged around (a saved layout is applied from the default
+        // arrangement, as start-up restores: restoreState over dragged docks crashed Qt).
+        auto* diff = w.findChild<QDockWidget*>("diffDock");
+        auto* analysis = w.findChild<QDockWidget*>("analysisDock");
+        diff->setFloating(true);
+        w.splitDockWidget(w.findChild<QDockWidget*>("entitiesDock"), analysis, Qt::Vertical);
+        analysis->show();
+        QCoreApplication::processEvents();
         QVERIFY(w.layouts()->applySaved("Big map"));
         QCoreApplication::processEvents();
         QVERIFY(w.tabifiedDockWidgets(map).isEmpty());
+        QVERIFY(map->isVisible() && !diff->isFloating());
+        QVERIFY(w.dockWidgetArea(analysis) != Qt::LeftDockWidgetArea);
+        QCOMPARE(w.size(), QSize(1280, 800));
         QCOMPARE(w.layouts()->lastChosen(), QStringLiteral("Big map"));
         QVERIFY(!w.layouts()->applySaved("No such layout"));
         w.layouts()->remove("Big map");
