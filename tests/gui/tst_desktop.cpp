@@ -410,6 +410,77 @@ private slots:
         QCOMPARE(w.bookmarks()->list().size(), 2);
     }
 
+    // Empty lanes collapse (UX.md): events, gaps and matches take room only when they have
+    // something to show, and the timeline dock is no taller than its content (at 800 × 600 the
+    // diff list had no row left under three empty lanes and an empty band).
+    void emptyLanesCollapse_data()
+    {
+        QTest::addColumn<bool>("cut");
+        QTest::newRow("demo: events, gaps, segments") << false;
+        QTest::newRow("demo cut at 60 %: no footer, nothing of the kind") << true;
+    }
+    void emptyLanesCollapse()
+    {
+        QFETCH(bool, cut);
+        QTemporaryDir dir;
+        QString path = demoPath();
+        if (cut) {
+            QFile whole(path);
+            QVERIFY(whole.open(QIODevice::ReadOnly));
+            const QByteArray bytes = whole.readAll();
+            path = dir.filePath("cut.vtx");
+            QFile part(path);
+            QVERIFY(part.open(QIODevice::WriteOnly));
+            part.write(bytes.left(bytes.size() * 6 / 10));
+        }
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, path));
+        TimelineScrubber* tl = w.timeline();
+        const auto& footer = w.session()->file()->footer();
+        const bool events = !footer.events.empty(), gaps = !footer.times.gaps.empty() || !footer.times.segments.empty();
+        QCOMPARE(events, !cut);
+        QCOMPARE(tl->laneCentreY("events") >= 0, events);
+        QCOMPARE(tl->laneCentreY("gaps") >= 0, gaps);
+        QCOMPARE(tl->laneCentreY("matches"), -1);
+        QVERIFY(tl->laneCentreY("chunks") > 0 && tl->laneCentreY("scrub") > tl->laneCentreY("chunks"));
+        const int before = tl->height();
+        tl->setMatches("Health < 50", {3, 7});
+        QVERIFY(tl->laneCentreY("matches") > 0);
+        QVERIFY(tl->toolTipAt({10, tl->laneCentreY("matches")}).contains("2 frames"));
+        QCOMPARE(tl->height(), before + 14); // the lane and its 2 px gap
+        tl->setMatches({}, {});
+        QCOMPARE(tl->laneCentreY("matches"), -1);
+        QCOMPARE(tl->height(), before);
+        // No empty band under the scrub lane: the strip ends with the timeline (2 px margin).
+        QCoreApplication::processEvents();
+        QWidget* strip = w.findChild<QDockWidget*>("timelineDock")->widget();
+        QVERIFY2(tl->mapTo(strip, QPoint(0, tl->height())).y() >= strip->height() - 2,
+                 qPrintable(QString("timeline ends at %1 of %2").arg(tl->mapTo(strip, QPoint(0, tl->height())).y()).arg(strip->height())));
+    }
+
+    // A window made smaller after it was shown (a window manager placing it on a small screen):
+    // the plot gives way before the diff list loses its rows.
+    void shrunkWindowKeepsDiffRows()
+    {
+        MainWindow w;
+        w.resize(1280, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        auto* plot = w.findChild<QDockWidget*>("plotDock");
+        const int tall = plot->height();
+        w.resize(800, 600);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.size(), QSize(800, 600));
+        QVERIFY2(plot->height() < tall, qPrintable(QString("plot %1 -> %2 px").arg(tall).arg(plot->height())));
+        const QTreeView* list = w.diffPanel()->view();
+        QVERIFY2(list->viewport()->height() >= 2 * list->fontMetrics().height(),
+                 qPrintable(QString("diff list %1 px").arg(list->viewport()->height())));
+    }
+
     // Zoomed: the overview frames the visible range and a click there moves the view; the view
     // follows the playhead out of it; tooltips name gaps, segments and chunks; the legend is on
     // the lane names.
@@ -657,10 +728,11 @@ private slots:
         QVERIFY(header);
         QTRY_VERIFY2(header->text().contains(sdk ? "s1mple" : "player_3"), qPrintable(header->text()));
         QVERIFY2(header->geometry().right() <= w.centralWidget()->width(), qPrintable(sizes));
-        // Where the diff shows, its list has room for rows.
-        if (diff->isVisible() && !diff->isFloating() && size.height() >= 700) {
+        // Where the diff shows, its list has room for rows: four, and two at 800 × 600 (empty
+        // timeline lanes collapse and the plot gives way first).
+        if (diff->isVisible() && !diff->isFloating()) {
             const QTreeView* list = w.diffPanel()->view();
-            QVERIFY2(list->viewport()->height() >= 4 * list->fontMetrics().height(),
+            QVERIFY2(list->viewport()->height() >= (size.height() >= 700 ? 4 : 2) * list->fontMetrics().height(),
                      qPrintable(sizes + QString("\n  diff list %1 px").arg(list->viewport()->height())));
         }
         QCOMPARE(w.layouts()->lastChosen(), LayoutPresets::presetName(p));

@@ -37,7 +37,7 @@ void DockLayout::applyDefaultSizes()
     // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).
     // Before the first show the window's height is not the one it will have: full room then.
     const int h = m_window->isVisible() ? m_window->height() : 800;
-    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {std::clamp(h - 570, 120, 230)}, Qt::Vertical);
+    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {defaultPlotHeight(h)}, Qt::Vertical);
 }
 
 void DockLayout::reset()
@@ -67,12 +67,28 @@ void DockLayout::reset()
     applyDefaultSizes();
 }
 
+int DockLayout::defaultPlotHeight(int windowHeight)
+{
+    return std::clamp(windowHeight - 570, 120, 230);
+}
+
 void DockLayout::windowResized(const QSize& before, const QSize& after)
 {
+    if (!before.isValid())
+        return;
+    // A window made shorter than 800 px: Qt takes the height from the centre and the right
+    // column, so the plot kept its height and the diff list lost every row (800 × 600). A plot
+    // taller than the default for the new height gives way to them first, as at start-up.
+    auto* plot = m_window->findChild<QDockWidget*>("plotDock");
+    if (after.height() < before.height() && after.height() < 800 && plot && plot->isVisible() && !plot->isFloating()) {
+        const int wanted = defaultPlotHeight(after.height());
+        if (plot->height() > wanted)
+            m_window->resizeDocks({plot}, {wanted}, Qt::Vertical);
+    }
     // Qt gives the room of a growing window to the centre: a dock squeezed to its minimum by a
     // small window would stay there. One still at its minimum when there is room again was
     // squeezed, not chosen, and gets its default width back.
-    if (!before.isValid() || after.width() <= before.width() || after.width() < 1024)
+    if (after.width() <= before.width() || after.width() < 1024)
         return;
     auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
     // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out a few

@@ -36,6 +36,8 @@ public:
 
 private:
     QMainWindow* m_window;
+    /// The plot's height in the default arrangement for a window this tall.
+    static int defaultPlotHeight(int windowHeight);
     std::function<void()> m_arrange;
 };
 

@@ -16,6 +16,10 @@ PlaybackStrip::PlaybackStrip(PlaybackController* playback, const Commands& comma
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(2, 2, 2, 2);
+    // No taller than its content: the dock then leaves the rest of the bottom area to the plot
+    // (and the rest of the window to the panels above) instead of an empty band under the
+    // scrub lane, and follows the timeline as its lanes collapse or appear.
+    column->setSizeConstraint(QLayout::SetMinAndMaxSize);
     auto* transport = new QHBoxLayout;
     auto button = [&](const QString& text, QAction* a) {
         auto* b = new QToolButton(this);

@@ -39,12 +39,7 @@ TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QW
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus); // the window starts here: single-key shortcuts act
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    // The lanes (4 px top margin, 2 px between), then the hover label's line: every pixel counts
-    // towards the window's minimum height (it must fit 800 × 600).
-    int lanesBottom = 4;
-    for (int h : kLaneHeights)
-        lanesBottom += h + 2;
-    setFixedHeight(lanesBottom + 16);
+    fitHeightToLanes();
     connect(session, &ReplaySession::opened, this, &TimelineScrubber::reload);
     connect(session, &ReplaySession::closed, this, &TimelineScrubber::reload);
     // Everything the scrub lane shows of the view comes from the view state.
@@ -93,9 +88,33 @@ void TimelineScrubber::reload()
         for (const auto& c : f->chunks())
             m_chunkRanges.push_back({c.startFrame, c.endFrame});
     }
+    fitHeightToLanes();
     resizeEvent(nullptr);
     refreshCacheState();
     update();
+}
+
+bool TimelineScrubber::laneShown(Lane lane) const
+{
+    // Empty lanes collapse (UX.md): a replay without events or clock gaps, or before any Find
+    // all, gives their room to the panels above (at 800 × 600 the diff had no row left).
+    switch (lane) {
+    case EventsLane: return !m_events.empty();
+    case GapsLane: return !m_gaps.empty() || !m_segments.empty();
+    case MatchesLane: return !m_matchExpression.isEmpty();
+    default: return true;
+    }
+}
+
+void TimelineScrubber::fitHeightToLanes()
+{
+    // The lanes shown (4 px top margin, 2 px between), then the hover label's line: every pixel
+    // counts towards the window's minimum height (it must fit 800 × 600).
+    int lanesBottom = 4;
+    for (int l = 0; l < LaneCount; ++l)
+        if (laneShown(Lane(l)))
+            lanesBottom += kLaneHeights[l] + 2;
+    setFixedHeight(lanesBottom + 16);
 }
 
 void TimelineScrubber::extend()
@@ -176,7 +195,7 @@ int TimelineScrubber::laneCentreY(const QString& lane) const
     static const char* names[] = {"overview", "ruler", "events", "gaps", "matches", "chunks", "scrub"};
     for (int l = 0; l < LaneCount; ++l)
         if (lane == QLatin1String(names[l]))
-            return laneRect(Lane(l)).center().y();
+            return laneShown(Lane(l)) ? laneRect(Lane(l)).center().y() : -1;
     return -1;
 }
 
@@ -313,7 +332,8 @@ void TimelineScrubber::setMatches(const QString& expression, std::vector<int> fr
     m_matchExpression = expression;
     m_matches = std::move(frames);
     m_matchesPartial = partial;
-    update(laneRect(MatchesLane).adjusted(-kLabelWidth, 0, 0, 0));
+    fitHeightToLanes(); // the lane appears with the first expression, goes with the last
+    update();
 }
 
 int TimelineScrubber::nearestMatch(int x) const
@@ -376,15 +396,16 @@ QRect TimelineScrubber::laneRect(Lane lane) const
 {
     int y = 4;
     for (int l = 0; l < lane; ++l)
-        y += kLaneHeights[l] + 2;
-    return QRect(kLabelWidth, y, width() - kLabelWidth - 8, kLaneHeights[lane]);
+        if (laneShown(Lane(l)))
+            y += kLaneHeights[l] + 2;
+    return QRect(kLabelWidth, y, width() - kLabelWidth - 8, laneShown(lane) ? kLaneHeights[lane] : 0);
 }
 
 int TimelineScrubber::laneAt(int y) const
 {
     for (int l = 0; l < LaneCount; ++l) {
         const QRect r = laneRect(Lane(l));
-        if (y >= r.top() - 1 && y <= r.bottom() + 1)
+        if (laneShown(Lane(l)) && y >= r.top() - 1 && y <= r.bottom() + 1)
             return l;
     }
     return -1;
@@ -478,7 +499,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
     p.setFont(small);
     for (int l = 0; l < LaneCount; ++l) {
-        if (l == RulerLane)
+        if (l == RulerLane || !laneShown(Lane(l)))
             continue;
         const QRect r = laneRect(Lane(l));
         p.setPen(dim);

@@ -38,7 +38,7 @@ public:
     void setMatches(const QString& expression, std::vector<int> frames, bool partial = false);
     const std::vector<int>& matches() const { return m_matches; }
     /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "matches",
-    /// "chunks", "scrub"), for tests.
+    /// "chunks", "scrub"), for tests; -1 for a lane collapsed because it has nothing to show.
     int laneCentreY(const QString& lane) const;
     /// Events folded into one marker: the markers as painted (frame of the first, count).
     std::vector<std::pair<int, int>> eventMarkers() const;
@@ -89,8 +89,10 @@ private:
     int overviewFrameAt(int x) const;
     void centreViewOn(int frame);
     QString legend(Lane lane) const;
-    QRect laneRect(Lane lane) const;
+    QRect laneRect(Lane lane) const; ///< zero height when the lane is collapsed
     int laneAt(int y) const;
+    bool laneShown(Lane lane) const;
+    void fitHeightToLanes();
     void reload();
     void refreshCacheState();
     QString frameLabel(int frame) const;
