@@ -426,5 +426,98 @@ if maps:
                      f"{r['min_ms']:.2f} | {r.get('cpu_median_ms', 0):.2f} |")
     lines.append("")
 
+# ---- scan engine and per-host tables (issue 28) ------------------------------------------------
+def with_hosts(rows):
+    """Each result line with the host line vtxscope-bench printed after it ({} when none)."""
+    out, pending = [], []
+    for r in rows:
+        if r.get("bench") == "host":
+            out += [(p, r) for p in pending]
+            pending = []
+        else:
+            pending.append(r)
+    return out + [(p, {}) for p in pending]
+
+
+def host_kind(h):
+    return f"{h.get('cpu_model', 'unknown CPU')}, {h.get('cores', '?')} cores" if h else "host not recorded"
+
+
+def x(v):
+    return "—" if v is None else f"{v:.2f}×"
+
+
+def name_of(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+# (label, ratio key, target): ratios first, as the issue asks.
+SCAN_TARGETS = [
+    ("full read, 1 thread / zstd, 1 thread", "read_1_to_zstd", 1.25),
+    ("full read, 2 threads (engine) / (zstd ÷ 2)", "read_2_to_zstd_half", 1.3),
+    ("diverge (engine) / the slower file's 1-thread read", "diverge_to_slower_read_1", 1.2),
+    ("query / full read, 1 thread", "query_1_to_read_1", 1.1),
+    ("query / full read, 2 threads", "query_2_to_read_2", 1.1),
+    ("lifetimes / full read, 1 thread", "lifetimes_1_to_read_1", 1.1),
+    ("lifetimes / full read, 2 threads", "lifetimes_2_to_read_2", 1.1),
+]
+scans = [(r, h) for r, h in with_hosts(load("scan.jsonl")) if r.get("bench") == "scan"]
+if scans:
+    by_host = defaultdict(list)
+    for r, h in scans:
+        by_host[host_kind(h)].append((r, h))
+    lines += ["## Per host", "",
+              "The scan targets of issue 28 per kind of host the raw results were taken on (`vtxscope-bench` prints the CPU "
+              "model, cores, `membw` and the 1-minute load after each command; `docs/perf/scan.jsonl`). Each column is the "
+              "latest run of a file on that host; a ratio's two figures come from the same process. **bold**: within target.", ""]
+    for kind, runs in by_host.items():
+        latest = {}
+        for r, h in runs:
+            latest[name_of(r["file"])] = (r, h)
+        files = sorted(latest)
+        lines += [f"### {kind}", "", "| ratio (target) | " + " | ".join(f"{f} (vs {name_of(latest[f][0]['other'])})" for f in files) + " |",
+                  "|---|" + "---|" * len(files)]
+        for label, key, target in SCAN_TARGETS:
+            cells = []
+            for f in files:
+                v = latest[f][0]["ratios"].get(key)
+                cells.append(("**" + x(v) + "**") if v is not None and v <= target else x(v))
+            lines.append(f"| {label} (≤ {target}×) | " + " | ".join(cells) + " |")
+        # Wall times wait for a core on a shared host; CPU time does not: the work itself.
+        for label, num, den in (("CPU: full read, 1 thread / zstd", "read_1", "zstd"),
+                                ("CPU: full read, 2 threads / 1 thread (what the engine adds)", "read_2", "read_1")):
+            lines.append(f"| {label} | " + " | ".join(
+                x(latest[f][0]["median_cpu_ms"][num] / latest[f][0]["median_cpu_ms"][den]) for f in files) + " |")
+        lines.append("| membw (GB/s) / 1-minute load | " + " | ".join(
+            f"{latest[f][1].get('membw_gb_per_s', 0):.1f} / {latest[f][1].get('load_1m', 0):.1f}" for f in files) + " |")
+        lines.append("| runs of the file on this host, rounds each | " + " | ".join(
+            f"{sum(1 for r, _ in runs if name_of(r['file']) == f)}, {latest[f][0]['rounds']}" for f in files) + " |")
+        lines.append("")
+    lines += ["## Scan engine", "",
+              "`vtxscope-bench scan FILE --other FILE2 --rounds N` (`scripts/bench --scan-only`), one line per run in "
+              "`docs/perf/scan.jsonl`: in one process, rounds interleaved, medians: zstd of every chunk on one thread (the "
+              "limit; ÷ 2 for two threads), the full read (open, every chunk, every property of every frame) through "
+              "`walkReplay` with 1 and 2 threads and the older split read (each of 2 threads decodes and walks its share), "
+              "`scanQuery` and `entityLifetimes` over the whole file with 1 and 2 threads, the other file's 1-thread read, and "
+              "`diverge` of the two (FlatBuffers against Protobuf: no identical chunk) decoded on the comparing thread and "
+              "through the engine. *CPU* is the process's CPU time over all threads (getrusage), the steadier figure on a "
+              "shared machine: wall times wait for a core when other work runs.", "",
+              "| run | host, membw (GB/s), load | zstd | full read 1 / 2 threads / split | query 1 / 2 | lifetimes 1 / 2 | "
+              "diverge engine / on caller | CPU: read 1 / 2 / split | CPU: diverge engine / caller |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for r, h in scans:
+        m, c = r["median_ms"], r["median_cpu_ms"]
+        lines.append(f"| {name_of(r['file'])} vs {name_of(r['other'])}, {r['rounds']} rounds | {host_kind(h)}, "
+                     f"{h.get('membw_gb_per_s', 0):.1f}, {h.get('load_1m', 0):.1f} | {ms(m['zstd'])} ms | "
+                     f"{ms(m['read_1'])} / {ms(m['read_2'])} / {ms(m['read_split_2'])} ms | {ms(m['query_1'])} / {ms(m['query_2'])} ms | "
+                     f"{ms(m['lifetimes_1'])} / {ms(m['lifetimes_2'])} ms | {ms(m['diverge'])} / {ms(m['diverge_on_caller'])} ms | "
+                     f"{ms(c['read_1'])} / {ms(c['read_2'])} / {ms(c['read_split_2'])} ms | {ms(c['diverge'])} / {ms(c['diverge_on_caller'])} ms |")
+    lines.append("")
+
+# Hand-written analyses (comparisons of two builds, what the figures say) follow the generated part.
+notes = os.path.join(perf, "notes.md")
+if os.path.exists(notes):
+    lines += [open(notes).read().rstrip("\n"), ""]
+
 open(os.path.join(root, "docs", "PERFORMANCE.md"), "w").write("\n".join(lines) + "\n")
 print("wrote docs/PERFORMANCE.md")
