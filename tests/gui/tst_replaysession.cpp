@@ -19,6 +19,7 @@
 
 using namespace vtxw;
 using vtxtest::ControlledSource;
+using vtxtest::openControlled;
 using vtxtest::openSession;
 
 namespace {
@@ -109,9 +110,7 @@ private slots:
         ViewState view;
         ReplaySession s(&view);
         ControlledSource src;
-        s.setFrameRequester(src.requester());
-        QVERIFY(openSession(s, demoPath()));
-        src.file = s.file();
+        QVERIFY(openControlled(s, src, demoPath()));
         QCOMPARE(src.pending.size(), size_t(1)); // the open's request for frame 0
         src.answerInline(0, src.decoded(0));
         QCOMPARE(view.shownFrame().index(), 0);
@@ -144,9 +143,7 @@ private slots:
         ViewState view;
         ReplaySession s(&view);
         ControlledSource src;
-        s.setFrameRequester(src.requester());
-        QVERIFY(openSession(s, demoPath()));
-        src.file = s.file();
+        QVERIFY(openControlled(s, src, demoPath()));
         src.answerInline(0, src.decoded(0));
         view.setRequestedFrame(300);
         view.setRequestedFrame(900);
@@ -167,9 +164,7 @@ private slots:
         ViewState view;
         ReplaySession s(&view);
         ControlledSource src;
-        s.setFrameRequester(src.requester());
-        QVERIFY(openSession(s, demoPath()));
-        src.file = s.file();
+        QVERIFY(openControlled(s, src, demoPath()));
         src.answerInline(0, src.decoded(0));
         view.setRequestedFrame(1200);
         const auto stale = src.decoded(1200);
@@ -191,9 +186,7 @@ private slots:
         ViewState view;
         ReplaySession s(&view);
         ControlledSource src;
-        s.setFrameRequester(src.requester());
-        QVERIFY(openSession(s, demoPath()));
-        src.file = s.file();
+        QVERIFY(openControlled(s, src, demoPath()));
         src.answerInline(0, src.decoded(0));
         QSignalSpy failed(&view, &ViewState::frameFailed);
         view.setRequestedFrame(700);
@@ -212,9 +205,7 @@ private slots:
         ViewState view;
         ReplaySession s(&view);
         ControlledSource src;
-        s.setFrameRequester(src.requester());
-        QVERIFY(openSession(s, demoPath()));
-        src.file = s.file();
+        QVERIFY(openControlled(s, src, demoPath()));
         src.answerInline(0, src.decoded(0));
         QList<int> got;
         s.requestFrame(400, ReplaySession::Channel::DiffA, [&](const vtx::FrameHandle& h) { got << int(h.index()); });

@@ -27,6 +27,7 @@
 
 using namespace vtxw;
 using vtxtest::ControlledSource;
+using vtxtest::openControlled;
 using vtxtest::openSession;
 
 namespace {
@@ -81,9 +82,7 @@ private slots:
         ViewState view;
         ReplaySession session(&view);
         ControlledSource source;
-        session.setFrameRequester(source.requester());
-        QVERIFY(openSession(session, demoPath()));
-        source.file = session.file();
+        QVERIFY(openControlled(session, source, demoPath()));
         source.answerFromWorker(0, source.decoded(0)); // frame 0
         QCoreApplication::sendPostedEvents(nullptr, 0);
         QCOMPARE(view.shownFrame().index(), 0);
@@ -110,9 +109,7 @@ private slots:
         ViewState view;
         ReplaySession session(&view);
         ControlledSource source;
-        session.setFrameRequester(source.requester());
-        QVERIFY(openSession(session, demoPath()));
-        source.file = session.file();
+        QVERIFY(openControlled(session, source, demoPath()));
         auto answerAll = [&] {
             for (size_t i = 0; i < source.pending.size(); ++i)
                 source.answerInline(i, source.decoded(source.pending[i].frame));

@@ -50,4 +50,15 @@ inline bool openSession(vtxw::ReplaySession& s, const QString& path)
     return opened.wait(20000);
 }
 
+/// `s` asks `source` for its frames; opens `path` and gives `source` the file to answer from.
+/// The open's own request (frame 0) is then pending.
+inline bool openControlled(vtxw::ReplaySession& s, ControlledSource& source, const QString& path)
+{
+    s.setFrameRequester(source.requester());
+    if (!openSession(s, path))
+        return false;
+    source.file = s.file();
+    return true;
+}
+
 } // namespace vtxtest
