@@ -736,6 +736,11 @@ private slots:
                      qPrintable(sizes + QString("\n  diff list %1 px").arg(list->viewport()->height())));
         }
         QCOMPARE(w.layouts()->lastChosen(), LayoutPresets::presetName(p));
+        // No empty tab bar left where a hidden tab group was (Map: its top line lay across the
+        // entity list and the map).
+        for (QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+            QVERIFY2(bar->count() > 0 || !bar->isVisible() || !bar->geometry().intersects(w.rect()),
+                     qPrintable(QString("an empty tab bar at %1,%2").arg(bar->geometry().x()).arg(bar->geometry().y())));
         qInfo("%s", qPrintable(sizes));
     }
 

@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <QPointer>
 #include <QSettings>
+#include <QTabBar>
 #include <algorithm>
 
 namespace vtxw {
@@ -65,6 +66,13 @@ void DockLayout::reset()
             Qt::QueuedConnection);
     }
     applyDefaultSizes();
+}
+
+void DockLayout::hideEmptyTabBars()
+{
+    for (QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+        if (bar->count() == 0 && bar->isVisible())
+            bar->hide();
 }
 
 int DockLayout::defaultPlotHeight(int windowHeight)

@@ -31,6 +31,11 @@ public:
     void reset();
     /// The default widths and heights of the entity, diff, watch and plot docks.
     void applyDefaultSizes();
+    /// Hides the tab bars of tab groups whose docks are all hidden. Qt 6.4 leaves such a bar
+    /// shown, with no tab, where the group was: after the Map layout hid the plot and its
+    /// Analysis tab, a 26 px bar's top line lay across the entity list and the map. Qt shows a
+    /// bar again when it gives it to a group.
+    void hideEmptyTabBars();
     /// The window was resized from `before` to `after`.
     void windowResized(const QSize& before, const QSize& after);
 

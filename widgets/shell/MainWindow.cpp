@@ -499,6 +499,14 @@ void MainWindow::updateFileActions()
     m_actions->update(m_session->isOpen(), m_compare && m_compare->isActive());
 }
 
+bool MainWindow::event(QEvent* e)
+{
+    const bool handled = QMainWindow::event(e);
+    if (e->type() == QEvent::LayoutRequest) // the docks have just been laid out
+        m_layout->hideEmptyTabBars();
+    return handled;
+}
+
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
