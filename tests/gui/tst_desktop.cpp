@@ -710,6 +710,25 @@ private slots:
         QVERIFY(entities);
         const int charWidth = entities->fontMetrics().averageCharWidth();
         QVERIFY2(entities->columnWidth(EntityTreeModel::NameColumn) >= EntityColumns::MinNameChars * charWidth, qPrintable(sizes));
+        // Whole names where they fit the view: "smokegrenade" was cut to "smok…nade" in the Map
+        // layout's 210 px dock (room for 14 average characters, narrower than its letters).
+        {
+            const QAbstractItemModel* model = entities->model();
+            const QModelIndex bucket = model->index(0, 0);
+            int widest = 0; // of the labels (a row without one shows its id, elided in the middle)
+            for (int r = 0; r < model->rowCount(bucket); ++r)
+                if (const QModelIndex name = model->index(r, EntityTreeModel::NameColumn, bucket);
+                    !name.data(EntityTreeModel::LabelRole).toString().isEmpty())
+                    widest = std::max(widest, entities->fontMetrics().horizontalAdvance(name.data().toString()));
+            // Qt's item views draw text inside a margin of PM_FocusFrameHMargin + 1 on each side.
+            const int margins = 2 * (entities->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, entities) + 1);
+            const int wanted = widest + 2 * entities->indentation() + margins;
+            // The columns are re-fitted once a frame's names settle (EntityColumns' timer).
+            if (widest <= EntityColumns::MaxNameChars * charWidth && wanted <= entities->viewport()->width())
+                QTRY_VERIFY2(
+                    entities->columnWidth(EntityTreeModel::NameColumn) >= wanted,
+                    qPrintable(sizes + QString("\n  names want %1 px, have %2").arg(wanted).arg(entities->columnWidth(EntityTreeModel::NameColumn))));
+        }
         QVERIFY2(entities->isColumnHidden(EntityTreeModel::IdColumn) ||
                      entities->columnWidth(EntityTreeModel::IdColumn) >= EntityColumns::MinIdChars * charWidth,
                  qPrintable(sizes));

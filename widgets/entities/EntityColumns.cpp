@@ -25,6 +25,13 @@ EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int idColumn, int 
         connect(m, &QAbstractItemModel::modelReset, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::layoutChanged, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::rowsInserted, this, &EntityColumns::fit);
+        m_refit.setSingleShot(true);
+        m_refit.setInterval(250);
+        connect(&m_refit, &QTimer::timeout, this, &EntityColumns::fit);
+        connect(m, &QAbstractItemModel::dataChanged, this, [this] {
+            if (!m_refit.isActive())
+                m_refit.start();
+        });
     }
 }
 
@@ -70,8 +77,13 @@ void EntityColumns::fit()
     QHeaderView* header = m_view->header();
     const int viewport = m_view->viewport()->width();
     const int charWidth = m_view->fontMetrics().averageCharWidth();
-    // The name column also holds the tree's indentation and the branch mark.
-    const int nameRoom = MinNameChars * charWidth + 2 * m_view->indentation();
+    // Room for the widest name as drawn (14 average character widths cut "smokegrenade" to
+    // "smok…nade"), within [MinNameChars, MaxNameChars]: names are labels like that, or ids
+    // ("player_76561198000000000") where an entity has no label, which are elided in the middle
+    // anyway and must not take the Type column's room. The name column also holds the tree's
+    // indentation and the branch mark.
+    const int names = std::clamp(textWidth(m_name), MinNameChars * charWidth, MaxNameChars * charWidth);
+    const int nameRoom = names + 2 * m_view->indentation();
     // Measured from the model, not with sizeHintForColumn: the view measures only the rows it
     // has laid out and shows, which is none while a dock is being rearranged.
     auto contentsOf = [&](int column) { return std::max({textWidth(column), header->sectionSizeHint(column), header->minimumSectionSize()}); };

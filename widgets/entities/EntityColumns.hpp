@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The entity list's columns, in the order they matter: the Name column keeps room for a name
-// (MinNameChars), the Type column as wide as its text (up to a third of the view, at least
+// The entity list's columns, in the order they matter: the Name column keeps room for its
+// widest name (at least MinNameChars, at most MaxNameChars), the Type column as wide as its text (up to a third of the view, at least
 // MinTypeChars) when that leaves the names their room, and
 // the Id column (elided in the middle) only when at least MinIdChars of it fit besides both:
 // an id cut to "e…0" or a type cut to "E…y" says nothing and takes the names' room (issue 26
@@ -10,6 +10,7 @@
 // a narrow dock.
 
 #include <QObject>
+#include <QTimer>
 
 class QTreeView;
 
@@ -25,6 +26,7 @@ public:
     void setIdsWanted(bool wanted);
 
     static constexpr int MinNameChars = 14;
+    static constexpr int MaxNameChars = 16;
     static constexpr int MinIdChars = 14;
     static constexpr int MinTypeChars = 8;
 
@@ -39,6 +41,9 @@ private:
     int m_id;
     int m_type;
     bool m_idsWanted = true;
+    /// Re-fits once the values settle: names change with the frame (an entity's label is a
+    /// property), which dataChanged says for every row on every frame, too often to measure.
+    QTimer m_refit;
 };
 
 } // namespace vtxw
