@@ -11,6 +11,17 @@
 #include <string>
 #include <vector>
 
+// Qt Test's QTRY_* macros wait 5 s of wall time for their condition: a wall-clock limit that a
+// machine giving the test a fraction of a core can cross (issue 29: no wall-clock assertions in
+// gating tests). They return as soon as the condition holds; the wait for a condition that never
+// comes ends at CTest's per-test timeout, the one hang guard.
+#undef QTRY_VERIFY
+#define QTRY_VERIFY(expr) QTRY_VERIFY_WITH_TIMEOUT(expr, 600000)
+#undef QTRY_VERIFY2
+#define QTRY_VERIFY2(expr, messageExpression) QTRY_VERIFY2_WITH_TIMEOUT(expr, messageExpression, 600000)
+#undef QTRY_COMPARE
+#define QTRY_COMPARE(expr, expected) QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 600000)
+
 namespace vtxtest {
 
 /// VTXSCOPE_SAMPLES, or ../shared/samples beside the project root.
