@@ -285,3 +285,22 @@ def test_threads_within_budget():
         t = r.table("Player", ["Health"])
         assert t.decode_threads == 1
         assert_same_table(full, t, "tiny budget")
+
+
+def test_to_pandas_shares_numeric_columns():
+    """to_pandas() wraps the table's numeric arrays without copying them (the DataFrame's columns
+    are views of the table's memory); only columns with missing ints / bools are converted."""
+    pd = pytest.importorskip("pandas")
+    with vtxscope.open(sample("sdk_cs_fbs.vtx")) as r:
+        t = r.table("Player", all_paths(r, "Player"))
+        df = t.to_pandas()
+        shared = 0
+        for n in t.names:
+            if t.is_category(n):
+                assert list(df[n].cat.categories) == t.categories(n), n
+                continue
+            converted = t.raw(n).dtype.kind in "bi" and not t.valid(n).all()
+            if not converted:
+                assert np.shares_memory(df[n].to_numpy(copy=False), t.raw(n)), n
+                shared += 1
+        assert shared >= 3
