@@ -15,9 +15,9 @@ Each repetition times, back to back (the order of the modes alternating): the se
 process (open, table(threads=--threads), to_pandas(), as one partition does), then
 compute(batch.tables(...)) on 1 worker and on 2. Reported: wall medians, the speed-up of 2 workers
 over 1, CPU seconds (user + system) of this process and of the workers (getrusage in each worker
-process, before and after), and the per-file overhead (1 worker's wall against the serial loop's).
-The results of both modes are checked equal (rows and a checksum). Print the host and the load:
-on a loaded machine say so.
+process, before and after; the rest is this process: client and scheduler), and the per-file
+overhead (1 worker's wall and CPU against the serial loop's). The results of both modes are
+checked equal (rows and a checksum). Print the host and the load: on a loaded machine say so.
 """
 
 import argparse
@@ -117,6 +117,7 @@ def main() -> int:
 
         wall = {"serial": [], 1: [], 2: []}
         cpu = {"serial": [], 1: [], 2: []}
+        worker_cpu = {1: [], 2: []}  # the workers' share of cpu[n]; the rest is this process (client, scheduler)
         results = {}
         load_before = os.getloadavg()
         for rep in range(args.repeat):
@@ -130,7 +131,9 @@ def main() -> int:
                 w0 = time.perf_counter()
                 df = batch.compute(batch.tables(paths, "Player", PROPS, threads=args.threads), client=client, progress=False)
                 wall[n].append(time.perf_counter() - w0)
-                cpu[n].append(workers_cpu(client) - wc0 + own_cpu() - c0)
+                in_workers = workers_cpu(client) - wc0
+                cpu[n].append(in_workers + own_cpu() - c0)
+                worker_cpu[n].append(in_workers)
                 if df["error"].notna().any():
                     print(f"error rows: {df[df['error'].notna()]['error'].tolist()[:3]}", file=sys.stderr)
                     return 2
@@ -153,8 +156,9 @@ def main() -> int:
               f"{total_mb:.0f} MB; table('Player', {PROPS}) threads={args.threads}: {results[1][0]} rows in all")
         for k, label in (("serial", "serial loop (1 process)"), (1, "LocalCluster, 1 worker"), (2, "LocalCluster, 2 workers")):
             each = ", ".join(f"{t:.2f}" for t in wall[k])
+            split = "" if k == "serial" else f", of it in the workers {statistics.median(worker_cpu[k]):.2f} s"
             print(f"{label:26s} median {med[k]:7.2f} s (each: {each}); CPU {mcpu[k]:6.2f} s "
-                  f"(= {mcpu[k] / med[k]:.2f} cores busy); {total_mb / med[k]:.0f} MB/s")
+                  f"(= {mcpu[k] / med[k]:.2f} cores busy{split}); {total_mb / med[k]:.0f} MB/s")
         print(f"speed-up 2 workers vs 1: {med[1] / med[2]:.2f}x wall (target >= 1.7x); "
               f"CPU 2 workers / 1 worker: {mcpu[2] / mcpu[1]:.2f}")
         print(f"per-file overhead, 1 worker vs the serial loop: {(med[1] / med['serial'] - 1) * 100:+.1f} % wall, "
