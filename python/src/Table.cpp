@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "Table.hpp"
 #include "vtx/model/EntityLabels.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <future>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -182,9 +182,16 @@ struct Source {
     }
 };
 
-vtx::Result<std::shared_ptr<const vtx::DecodedChunk>> decode(const vtx::ReplayFile& file, size_t chunk)
+/// Decode threads the budget allows: `aliveBesides` chunks are held beside the ones the engine
+/// decodes ahead (the one being read, and the previous one for changed()); with N >= 2 threads N
+/// more are decoding or decoded ahead. Fewer than two: decoded on the calling thread.
+unsigned threadsWithinBudget(unsigned wanted, size_t budgetBytes, size_t chunkBytes, size_t aliveBesides)
 {
-    return file.decodeChunk(chunk);
+    if (wanted < 2 || budgetBytes == 0 || chunkBytes == 0)
+        return wanted;
+    const size_t fit = budgetBytes / chunkBytes;
+    const size_t ahead = fit > aliveBesides ? fit - aliveBesides : 0;
+    return ahead < 2 ? 1u : unsigned(std::min<size_t>(wanted, ahead));
 }
 
 } // namespace
@@ -308,30 +315,49 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
     }
 
     // Previous frame for changed(): the last frame of the previous chunk read, when adjacent.
+    // Held across the next take only when the expression asks for it.
+    const bool keepPrevious = where && where->usesPrevious();
     std::shared_ptr<const vtx::DecodedChunk> previousChunk;
     using Decoded = vtx::Result<std::shared_ptr<const vtx::DecodedChunk>>;
-    std::future<Decoded> ahead;
-    size_t aheadChunk = size_t(-1);
-    size_t largestChunk = 0;
+
+    // The chunks come from the scan engine: worker threads decode (and verify) the next ones while
+    // this thread reads the current one. Its thread count is fixed when it starts, so with a budget
+    // the first chunk is decoded here and its size says how many the budget lets decode ahead;
+    // the engine then starts on the rest.
+    std::vector<size_t> order;
+    size_t framesInChunks = 0;
+    for (const Span& sp : spans) {
+        order.push_back(sp.chunk);
+        framesInChunks += size_t(file.chunks()[sp.chunk].frameCount());
+    }
+    vtx::ChunkPipelineOptions engine;
+    engine.threads = std::max(1u, request.threads);
+    // Workers verify every frame of a chunk; worth it when most of them are read.
+    engine.verifyFrames = 2 * request.frames.size() >= framesInChunks;
+    const bool probeFirst = request.budgetBytes != 0 && engine.threads >= 2 && spans.size() >= 2;
+    std::optional<vtx::ChunkPipeline> pipeline;
+    if (!probeFirst)
+        pipeline.emplace(file, order, engine);
 
     for (size_t si = 0; si < spans.size(); ++si) {
         const Span& sp = spans[si];
         if (request.keepGoing && !request.keepGoing())
             throw BindError("superseded", "table() interrupted", ErrorContext{file.path(), {}, {}, {}, {}, {}});
-        Decoded decoded = aheadChunk == sp.chunk ? ahead.get() : decode(file, sp.chunk);
-        aheadChunk = size_t(-1);
-        ++out.chunksDecoded;
-        if (decoded)
-            largestChunk = std::max(largestChunk, (*decoded)->memoryBytes());
-        // One chunk ahead while this one is read, when two fit in the budget.
-        if (si + 1 < spans.size() && decoded && (request.budgetBytes == 0 || 3 * largestChunk <= request.budgetBytes)) {
-            aheadChunk = spans[si + 1].chunk;
-            ahead = std::async(std::launch::async, decode, std::cref(file), aheadChunk);
+        if (!keepPrevious)
+            previousChunk.reset(); // its blocks go back to the allocator before the next decode
+        Decoded decoded = vtx::Error{};
+        if (pipeline) {
+            decoded = pipeline->take(sp.chunk);
+        } else {
+            decoded = file.decodeChunk(sp.chunk);
+            // A first chunk that cannot be decoded says nothing about the size: no decode ahead.
+            const size_t bytes = decoded ? (*decoded)->memoryBytes() : request.budgetBytes;
+            engine.threads = threadsWithinBudget(engine.threads, request.budgetBytes, bytes, keepPrevious ? 2 : 1);
+            pipeline.emplace(file, std::vector<size_t>(order.begin() + 1, order.end()), engine);
         }
+        ++out.chunksDecoded;
         if (!decoded) {
             if (!request.skipErrors) {
-                if (aheadChunk != size_t(-1))
-                    ahead.wait();
                 ErrorContext c = chunkContext(file, sp.chunk);
                 c.frame = request.frames[sp.begin];
                 throwCore(decoded.error(), c);
@@ -349,8 +375,6 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
             if (fv.isNull()) {
                 const vtx::Status st = chunk->frameStatus(local);
                 if (!request.skipErrors) {
-                    if (aheadChunk != size_t(-1))
-                        ahead.wait();
                     ErrorContext c = chunkContext(file, sp.chunk);
                     c.frame = f;
                     throw BindError("failed", st.message().empty() ? file.path() + ": frame " + std::to_string(f) + " unreadable" : st.message(), c);
@@ -404,8 +428,7 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
         }
         previousChunk = chunk;
     }
-    if (aheadChunk != size_t(-1))
-        ahead.wait();
+    out.decodeThreads = pipeline ? engine.threads : 1;
 
     out.columns.push_back(std::move(frameCol));
     out.columns.push_back(std::move(timeCol));

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // r.table(): one row per (frame, entity of a type), a column per property, built chunk by chunk
-// in plain C++ (no Python objects, so the caller runs it with the GIL released). Chunks are
-// decoded one at a time (one more ahead when the budget allows two), never through the replay's
-// cache: memory is a chunk or two plus the result.
+// in plain C++ (no Python objects, so the caller runs it with the GIL released). Chunks come
+// from the scan engine (vtx::ChunkPipeline: `threads` workers decode the next chunks while the
+// calling thread reads one), never through the replay's cache: at most threads + 1 chunks alive
+// (+1 for a `where` using changed()), fewer threads when the budget holds fewer, plus the result.
 
 #include "Core.hpp"
 #include "Errors.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <atomic>
 #include <functional>
@@ -40,6 +42,10 @@ struct TableRequest {
     std::string where; ///< a query expression; empty: every entity
     bool skipErrors = false; ///< unreadable chunks / frames become problems instead of an error
     size_t budgetBytes = 0; ///< decoded chunks held at once stay within this when it allows
+    /// Decode threads of the scan engine (ChunkPipelineOptions::threads); 1: every chunk decoded
+    /// on the calling thread. Lowered when the budget holds fewer chunks (sized by the first).
+    /// The table is the same for any count.
+    unsigned threads = vtx::kScanThreads;
     /// Called between chunks (with no lock held); returning false stops the build (an
     /// interrupt), and run() throws BindError("superseded").
     std::function<bool()> keepGoing;
@@ -56,6 +62,7 @@ struct TableResult {
     std::vector<TableProblem> problems;
     size_t rows = 0;
     size_t chunksDecoded = 0;
+    unsigned decodeThreads = 1; ///< the engine's threads after the budget had its say
 };
 
 /// Checks the request against the schema (type, properties, expression): errors before any

@@ -24,6 +24,7 @@ using namespace vtxpy;
 namespace {
 
 constexpr int kMaxDepth = 64; // as JsonExport: deeper nesting is hostile, not data
+constexpr unsigned kMaxTableThreads = 64; // a thread count beyond any host here is a mistake, not a wish
 
 py::str text(std::string_view s)
 {
@@ -304,7 +305,8 @@ public:
     }
 
     py::dict table(const std::string& type, const std::vector<std::string>& properties,
-                   const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& frames, const std::string& where, bool skipErrors)
+                   const py::array_t<int32_t, py::array::c_style | py::array::forcecast>& frames, const std::string& where, bool skipErrors,
+                   unsigned threads)
     {
         const vtx::ReplayFile& f = file();
         TableRequest req;
@@ -316,6 +318,10 @@ public:
         req.where = where;
         req.skipErrors = skipErrors;
         req.budgetBytes = m_budget;
+        if (threads < 1 || threads > kMaxTableThreads)
+            throw BindError("bad_argument", "threads must be within 1.." + std::to_string(kMaxTableThreads) + " (is " + std::to_string(threads) + ")",
+                            ErrorContext{f.path(), {}, {}, {}, {}, {}});
+        req.threads = threads;
         // Ctrl+C: between chunks, take the GIL for a moment and ask Python about signals.
         bool interrupted = false;
         req.keepGoing = [&interrupted] {
@@ -370,6 +376,7 @@ public:
         out["problems"] = problems;
         out["rows"] = r.rows;
         out["chunks_decoded"] = r.chunksDecoded;
+        out["decode_threads"] = r.decodeThreads;
         return out;
     }
 
@@ -533,7 +540,8 @@ PYBIND11_MODULE(_vtxscope, m)
         .def("schema", &Replay::schema)
         .def("times", &Replay::times)
         .def("frame", &Replay::frame, py::arg("n"))
-        .def("table", &Replay::table, py::arg("type"), py::arg("properties"), py::arg("frames"), py::arg("where"), py::arg("skip_errors"))
+        .def("table", &Replay::table, py::arg("type"), py::arg("properties"), py::arg("frames"), py::arg("where"), py::arg("skip_errors"),
+             py::arg("threads") = vtx::kScanThreads)
         .def("query", &Replay::query, py::arg("expression"), py::arg("start"), py::arg("stop"))
         .def("diff", &Replay::diff, py::arg("a"), py::arg("b"), py::arg("epsilon"), py::arg("relative"), py::arg("ignore"), py::arg("use_hash"))
         .def("validate", &Replay::validate);
@@ -541,4 +549,5 @@ PYBIND11_MODULE(_vtxscope, m)
           py::arg("ignore"));
     m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
     m.def("default_budget_bytes", [] { return vtx::defaultCacheBudget(); });
+    m.attr("SCAN_THREADS") = vtx::kScanThreads;
 }

@@ -228,3 +228,79 @@ def test_memory_is_bounded_by_chunks():
         assert t.chunks_decoded == len(r.chunks)
         t = r.table("Player", ["Health"], frames=[5])
         assert t.chunks_decoded == 1
+
+
+THREAD_CASES = [("sdk_cs_fbs.vtx", "Player"), ("sdk_cs_proto.vtx", "Weapon"), ("sdk_rl_fbs.vtx", "Car"),
+                ("arena_from_proto_ds.vtx", "Player"), ("allkinds_fbs.vtx", None)]
+
+
+def assert_same_table(a, b, what):
+    assert a.names == b.names, what
+    assert len(a) == len(b) and a.problems == b.problems and a.chunks_decoded == b.chunks_decoded, what
+    for n in a.names:
+        if a.is_category(n):
+            assert a.categories(n) == b.categories(n), f"{what}: {n}"
+            assert np.array_equal(a.codes(n), b.codes(n)), f"{what}: {n}"
+        else:
+            assert a.raw(n).dtype == b.raw(n).dtype, f"{what}: {n}"
+            assert np.array_equal(a.raw(n), b.raw(n), equal_nan=a.raw(n).dtype.kind == "f"), f"{what}: {n}"
+        assert np.array_equal(a.valid(n), b.valid(n)), f"{what}: {n}"
+
+
+@pytest.mark.parametrize("name,type_name", THREAD_CASES)
+def test_threads_give_identical_columns(name, type_name):
+    """The scan engine's decode threads change who decodes, not what the table holds: threads=1
+    (every chunk decoded on the calling thread) and threads=2 give the same columns, codes,
+    categories and validity, for the whole replay, a sparse selection and a where= with changed()."""
+    with vtxscope.open(sample(name)) as r:
+        types = [type_name] if type_name else list(r.schema["types"])[:3]
+        for t_name in types:
+            props = all_paths(r, t_name)
+            one = r.table(t_name, props, threads=1)
+            two = r.table(t_name, props, threads=2)
+            assert one.decode_threads == 1
+            assert two.decode_threads == 2  # the default budget (a quarter of memory) holds many chunks
+            assert_same_table(one, two, f"{name} {t_name}")
+            sel = range(0, len(r), 3)
+            assert_same_table(r.table(t_name, props, frames=sel, threads=1), r.table(t_name, props, frames=sel, threads=2),
+                              f"{name} {t_name} every third frame")
+        fields = r.schema["types"][types[0]]["fields"]
+        numeric = [n for n, f in fields.items() if f["container"] == "scalar" and f["type"] in ("Int32", "Int64", "Float", "Double")]
+        if numeric:
+            expr = f"changed({numeric[0]})"
+            assert_same_table(r.table(types[0], numeric[:1], where=expr, threads=1),
+                              r.table(types[0], numeric[:1], where=expr, threads=2), f"{name} where {expr}")
+
+
+def test_threads_within_budget():
+    """A budget that holds fewer chunks than the engine would keep alive lowers the threads (the
+    table stays the same); a bad thread count is an ArgumentError."""
+    path = sample("arena_from_proto_ds.vtx")
+    with vtxscope.open(path) as r:
+        full = r.table("Player", ["Health"])
+        assert full.decode_threads == vtxscope.SCAN_THREADS
+        with pytest.raises(vtxscope.ArgumentError):
+            r.table("Player", ["Health"], threads=0)
+    with vtxscope.open(path, budget_mb=1e-3) as r:  # less than one chunk
+        t = r.table("Player", ["Health"])
+        assert t.decode_threads == 1
+        assert_same_table(full, t, "tiny budget")
+
+
+def test_to_pandas_shares_numeric_columns():
+    """to_pandas() wraps the table's numeric arrays without copying them (the DataFrame's columns
+    are views of the table's memory); only columns with missing ints / bools are converted."""
+    pd = pytest.importorskip("pandas")
+    with vtxscope.open(sample("sdk_cs_fbs.vtx")) as r:
+        t = r.table("Player", all_paths(r, "Player"))
+        df = t.to_pandas()
+        shared = 0
+        for n in t.names:
+            if t.is_category(n):
+                assert list(df[n].cat.categories) == t.categories(n), n
+                continue
+            converted = t.raw(n).dtype.kind in "bi" and not t.valid(n).all()
+            if not converted:
+                assert np.shares_memory(df[n].to_numpy(copy=False), t.raw(n)), n
+                shared += 1
+        assert shared >= 3

@@ -29,10 +29,14 @@ from ._table import Table
 __all__ = [
     "open", "Replay", "diverge", "Table", "Frame", "Bucket", "Entity", "Struct", "Vec3", "Quat", "Transform", "Range",
     "Times", "Error", "ReadError", "OutOfRangeError", "CancelledError", "UnknownNameError", "ExpressionError",
-    "ArgumentError",
+    "ArgumentError", "SCAN_THREADS",
 ]
 
 __version__ = "0.1.0"
+
+#: Decode threads a whole-file scan uses by default (:meth:`Replay.table`'s ``threads``): the
+#: core's kScanThreads, measured on 2-core hosts (docs/PERFORMANCE.md, "Scan engine").
+SCAN_THREADS: int = _vtxscope.SCAN_THREADS
 
 #: .NET ticks (100 ns since 0001-01-01) of the Unix epoch: UTC frame times are stored this way.
 DOTNET_UNIX_EPOCH_TICKS = 621355968000000000
@@ -55,8 +59,9 @@ class Replay:
     """An open replay. Use :func:`open`; close with ``close()`` or a ``with`` block.
 
     ``budget_mb``: memory for decoded chunks kept for :meth:`frame` (default: a quarter of
-    physical memory, as the viewer). :meth:`table` decodes chunk by chunk outside that cache and
-    holds at most a chunk or two (one decoded ahead when three fit in the budget) plus its result.
+    physical memory, as the viewer). :meth:`table` decodes chunk by chunk outside that cache,
+    through the scan engine, and holds at most ``threads + 1`` chunks (see :meth:`table`) plus its
+    result, within the budget.
     """
 
     def __init__(self, path: PathLike, budget_mb: Optional[float] = None) -> None:
@@ -162,7 +167,8 @@ class Replay:
         return self.frame(n)
 
     def table(self, type: str, properties: Optional[Sequence[str]] = None, frames: Any = None,
-              where: Optional[str] = None, step: int = 1, errors: str = "raise") -> Table:
+              where: Optional[str] = None, step: int = 1, errors: str = "raise",
+              threads: Optional[int] = None) -> Table:
         """A columnar :class:`Table` of every entity of ``type``: one row per (frame, entity).
 
         ``properties``: property paths (``"Health"``, ``"Position"``, ``"Weapon.Ammo"``,
@@ -174,16 +180,27 @@ class Replay:
         ``errors``: ``"raise"`` (default) raises :class:`ReadError` for an unreadable chunk;
         ``"skip"`` leaves its frames out and lists them in ``table.problems``.
 
+        ``threads``: decode threads of the scan engine (default :data:`SCAN_THREADS`, 2): they
+        decompress and verify the next chunks while the calling thread reads the current one.
+        ``1`` decodes every chunk on the calling thread. The table is the same for any count.
+
         Built in C++ chunk by chunk with the GIL released; missing values are NaN / None (see
-        :class:`Table`)."""
+        :class:`Table`). Memory: the result plus at most ``threads + 1`` decoded chunks (the one
+        read and ``threads`` decoding or decoded ahead; one more when ``where`` uses
+        ``changed()``), or one with ``threads=1``; when the replay's budget (``budget_mb``) holds
+        fewer chunks of the size of the first, fewer threads are used (``table.decode_threads``)."""
         if not isinstance(type, str):
             raise ArgumentError("type must be a str", path=self._path)
         if isinstance(properties, str):
             properties = [properties]
         if errors not in ("raise", "skip"):
             raise ArgumentError("errors must be 'raise' or 'skip'", path=self._path)
+        if threads is None:
+            threads = SCAN_THREADS
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+            raise ArgumentError(f"threads must be a positive int (is {threads!r})", path=self._path)
         sel = _frames(frames, len(self), step, self._path)
-        raw = self._r.table(type, list(properties or []), sel, where or "", errors == "skip")
+        raw = self._r.table(type, list(properties or []), sel, where or "", errors == "skip", int(threads))
         return Table(raw, type, self._path)
 
     def query(self, expression: str, start: int = 0, stop: Optional[int] = None) -> dict:

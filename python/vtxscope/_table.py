@@ -34,6 +34,8 @@ class Table:
         self.path = path
         self.problems: List[dict] = raw["problems"]
         self.chunks_decoded: int = raw["chunks_decoded"]
+        #: Decode threads the scan engine used (``threads=``, fewer when the budget held fewer chunks).
+        self.decode_threads: int = raw["decode_threads"]
         self._rows: int = raw["rows"]
         self._columns: Dict[str, dict] = {}
         for c in raw["columns"]:

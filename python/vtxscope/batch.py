@@ -135,10 +135,11 @@ def _error_text(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
-def _table_partition(path: str, type_name: str, properties, where, frames, step, meta: pd.DataFrame, budget_mb):
+def _table_partition(path: str, type_name: str, properties, where, frames, step, meta: pd.DataFrame, budget_mb,
+                     threads: int = 1):
     try:
         with vtxscope.open(path, budget_mb=budget_mb) as r:
-            t = r.table(type_name, properties, frames=frames, where=where, step=step)
+            t = r.table(type_name, properties, frames=frames, where=where, step=step, threads=threads)
         df = t.to_pandas()
         df.insert(0, "error", None)
         df.insert(0, "file", path)
@@ -160,11 +161,16 @@ def _first_schema(paths: List[str]) -> dict:
 
 
 def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] = None, where: Optional[str] = None,
-           frames: Any = None, step: int = 1, budget_mb: Optional[float] = 256):
+           frames: Any = None, step: int = 1, budget_mb: Optional[float] = 256, threads: int = 1):
     """A ``dask.dataframe`` of ``Replay.table(type, properties, frames, where, step)`` over every
     replay, a partition per replay, with ``file`` and ``error`` columns (see the module's text).
     The column types come from the schema of the first replay that opens; nothing else is read
-    until the frame is computed."""
+    until the frame is computed.
+
+    ``threads``: the scan engine's decode threads per replay (``Replay.table``'s ``threads``).
+    Default 1: Dask already runs a partition per worker thread at once, so each partition decoding
+    on its own thread keeps one core busy per worker thread; more would put two or three threads
+    per core (bench/batch_tables.py). Raise it when workers have cores to spare."""
     import dask
     import dask.dataframe as dd
 
@@ -172,7 +178,7 @@ def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] 
     if isinstance(properties, str):
         properties = [properties]
     meta = table_meta(_first_schema(paths), type, properties)
-    parts = [dask.delayed(_table_partition, pure=True)(p, type, properties, where, frames, step, meta, budget_mb)
+    parts = [dask.delayed(_table_partition, pure=True)(p, type, properties, where, frames, step, meta, budget_mb, int(threads))
              for p in paths]
     return dd.from_delayed(parts, meta=meta, verify_meta=False)
 
