@@ -34,6 +34,14 @@ double cpuMs()
     return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
+/// Minor page faults of the process so far: fresh memory touched (or mapped pages first read).
+double minorFaults()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_minflt);
+}
+
 int fail(const std::string& m)
 {
     std::fprintf(stderr, "vtxscope-bench: %s\n", m.c_str());
@@ -73,6 +81,23 @@ vtx::Result<double> engineRead(const std::string& path, unsigned threads, uint64
     if (!r.failed.empty())
         return vtx::Error{r.failed.front().reason};
     checksum += t.checksum;
+    return msSince(t0);
+}
+
+/// Open, then every chunk through walkReplay with `threads` and every frame taken (verified),
+/// no value read: the decode side of the full read.
+vtx::Result<double> engineDecode(const std::string& path, unsigned threads, uint64_t& checksum)
+{
+    const auto t0 = Clock::now();
+    auto file = vtx::ReplayFile::open(path);
+    if (!file)
+        return vtx::Error{file.message()};
+    vtx::WalkControl control;
+    control.threads = threads;
+    const vtx::WalkResult r =
+        vtx::walkReplay(**file, control, [&](int32_t f, const vtx::FrameView&, const vtx::DecodedChunk&) { checksum += uint64_t(f); });
+    if (!r.failed.empty())
+        return vtx::Error{r.failed.front().reason};
     return msSince(t0);
 }
 
@@ -252,6 +277,64 @@ int scanBench(const std::string& path, const std::string& other, const std::stri
                            {"median_cpu_ms", cpuMedians},
                            {"ratios", ratios},
                            {"runs_ms", all}}
+                     .dump()
+              << '\n';
+    return 0;
+}
+
+int readCpuBench(const std::string& path, int rounds)
+{
+    auto opened = vtx::ReplayFile::open(path);
+    if (!opened)
+        return fail(opened.message());
+    std::map<std::string, std::vector<double>> ms, cpu, faults;
+    uint64_t checksum = 0;
+    for (int r = 0; r < std::max(rounds, 1); ++r) {
+        auto run = [&](const std::string& name, auto&& measure) {
+            const double c0 = cpuMs(), f0 = minorFaults();
+            vtx::Result<double> wall = measure();
+            cpu[name].push_back(cpuMs() - c0);
+            faults[name].push_back(minorFaults() - f0);
+            if (!wall) {
+                std::fprintf(stderr, "vtxscope-bench: %s: %s\n", name.c_str(), wall.message().c_str());
+                return false;
+            }
+            ms[name].push_back(*wall);
+            return true;
+        };
+        bool ok = run("zstd", [&] { return zstdAll(**opened); });
+        ok = ok && run("decode_1", [&] { return engineDecode(path, 1, checksum); });
+        ok = ok && run("read_1", [&] { return engineRead(path, 1, checksum); });
+        ok = ok && run("read_2", [&] { return engineRead(path, 2, checksum); });
+        if (!ok)
+            return 1;
+    }
+    auto medians = [](const std::map<std::string, std::vector<double>>& m) {
+        vtx::Json j = vtx::Json::object();
+        for (const auto& [name, v] : m)
+            j[name] = median(v);
+        return j;
+    };
+    auto c = [&](const char* n) { return median(cpu[n]); };
+    vtx::Json runs = vtx::Json::object();
+    for (const auto& [name, v] : cpu)
+        runs[name] = v;
+    std::cout << vtx::Json{{"bench", "read-cpu"},
+                           {"file", path},
+                           {"backend", vtx::backendName((*opened)->backend())},
+                           {"frames", (*opened)->frameCount()},
+                           {"chunks", (*opened)->chunks().size()},
+                           {"rounds", rounds},
+                           {"checksum", checksum},
+                           {"median_cpu_ms", medians(cpu)},
+                           {"median_ms", medians(ms)},
+                           {"median_minor_faults", medians(faults)},
+                           {"cpu_ratios",
+                            {{"decode_1_to_zstd", c("decode_1") / c("zstd")},
+                             {"read_1_to_zstd", c("read_1") / c("zstd")},
+                             {"read_2_to_zstd", c("read_2") / c("zstd")},
+                             {"walk_1_to_zstd", (c("read_1") - c("decode_1")) / c("zstd")}}},
+                           {"runs_cpu_ms", runs}}
                      .dump()
               << '\n';
     return 0;

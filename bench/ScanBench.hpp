@@ -14,4 +14,13 @@ namespace vtxbench {
 
 int scanBench(const std::string& path, const std::string& other, const std::string& expression, int rounds);
 
+/// `vtxscope-bench read-cpu FILE [--rounds N]`: the CPU side of the full read, for a machine
+/// whose wall times are noise (other agents' builds): per measure the process's CPU time
+/// (getrusage, every thread) and its minor page faults, rounds interleaved in one process: zstd
+/// of every chunk on one thread (the limit), the full read through the engine with 1 and 2
+/// threads, and a decode-only pass (every chunk decoded through the engine, every frame taken,
+/// no value read); ratios of their CPU medians to zstd's. The first round pays the process's
+/// first touch of its decode blocks; medians of 3 or more rounds leave it out.
+int readCpuBench(const std::string& path, int rounds);
+
 } // namespace vtxbench

@@ -44,6 +44,9 @@
 //                                                vtx::diverge(A, B) and, in the same run, one full read
 //                                                of A (read-all's single-threaded walk); their ratio.
 //                                                --every-chunk: without the identical-chunk fast path
+//   vtxscope-bench read-cpu FILE [--rounds N]    CPU time and page faults (getrusage) of zstd of every
+//                                                chunk, a decode-only pass and the full read with 1 and
+//                                                2 threads, rounds interleaved; CPU ratios to zstd
 //   vtxscope-bench query FILE [--expr E] [--rounds N]
 //                                                a query over every frame (QueryScan, entities listed)
 //                                                against a full read and a decode-only pass in the
@@ -1487,6 +1490,8 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args)
     if (cmd == "scan")
         return vtxbench::scanBench(file, option(args, "--other", ""), option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"),
                                    std::stoi(option(args, "--rounds", "3")));
+    if (cmd == "read-cpu")
+        return vtxbench::readCpuBench(file, std::stoi(option(args, "--rounds", "5")));
     if (cmd == "query")
         return vtxbench::queryBench(file, option(args, "--expr", "Player.Health < 50 && IsAlive || changed(Money)"),
                                     std::stoi(option(args, "--rounds", "3")));

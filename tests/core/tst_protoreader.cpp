@@ -232,6 +232,22 @@ private slots:
             row("flat array in two parts", chunkWithEntity(e), true);
         }
         {
+            // Containers at one depth share the reader's scratch, and only the fields the last
+            // one read are cleared for the next: neighbours with disjoint fields (and a nested
+            // struct between them, one level deeper) must not leak values into each other.
+            Wire inner;
+            inner.field(1, 2).fixed(5, 4.5f).str(7, "in");
+            Wire first, second, third;
+            first.field(1, 0).fixed(5, 1.5f).fixed(5, 2.5f).str(7, "a").msg(9, Wire{}.fixed(1, 1.0)).msg(23, inner);
+            second.field(1, 1).field(3, 7).tag(21, 2).varint(4).raw({0x0A, 0x02, 0x01, 0x00});
+            third.field(1, 0).fixed(5, 3.5f);
+            Wire bucket;
+            bucket.str(1, "e0").msg(2, first).str(1, "e1").msg(2, second).str(1, "e2").msg(2, third);
+            Wire chunk;
+            chunk.field(1, 0).msg(4, Wire{}.msg(1, bucket)).msg(4, Wire{}.msg(1, Wire{}.str(1, "e3").msg(2, second)));
+            row("neighbouring containers with disjoint fields", chunk, true);
+        }
+        {
             Wire bytes; // byte arrays: every element concatenated
             bytes.str(1, "ab").str(1, "cde").field(2, 0).field(2, 2);
             Wire e;

@@ -8,6 +8,7 @@
 // fails to decode, or a frame that fails verification, becomes a failed span with its reason:
 // the scan goes on, and the caller shows the hole instead of drawing across it.
 
+#include "vtx/base/StreamIn.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/scan/ChunkPipeline.hpp"
 
@@ -75,6 +76,10 @@ template <class Visit> WalkResult walkReplay(const ReplayFile& file, const WalkC
                     detail::addFailed(r.failed, f, f, chunk.frameStatus(local).message());
                     continue;
                 }
+                // Cold unless its verification just read it (a chunk verified by a worker, or a
+                // Protobuf chunk, was written a whole chunk ago): one stream instead of the
+                // visitor's misses one at a time.
+                streamIn(fv.bytes());
                 visit(f, fv, chunk);
                 ++r.framesRead;
             }

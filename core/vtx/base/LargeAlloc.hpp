@@ -15,9 +15,13 @@
 namespace vtx {
 
 constexpr size_t kLargeAllocThreshold = size_t(4) << 20;
-/// Freed large blocks kept for reuse at most, in capacity (two decoded CS2-like chunks with
-/// their spare capacity); counted in the process's memory but not in a chunk cache's budget.
-constexpr size_t kMaxHeldBytes = size_t(80) << 20;
+/// Freed large blocks kept for reuse at most, in capacity; counted in the process's memory but
+/// not in a chunk cache's budget. One Protobuf CS2-like chunk's decode needs three blocks at once
+/// (stored blob ~10 MB, wire bytes ~37 MB, flattened chunk ~56 MB with spare capacity): at 80 MB
+/// the older two were unmapped after every chunk and mapped afresh for the next, and a full read
+/// zeroed ~300 MB of fresh pages in the kernel (`vtxscope-bench read-cpu`, minor faults;
+/// docs/PERFORMANCE.md "Full-read CPU profile"). 128 MB keeps the three.
+constexpr size_t kMaxHeldBytes = size_t(128) << 20;
 
 /// Never null: throws std::bad_alloc.
 void* allocateLarge(size_t bytes);

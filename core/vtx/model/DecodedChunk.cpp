@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "vtx/model/DecodedChunk.hpp"
 
+#include "vtx/base/StreamIn.hpp"
+
 #include "vtx/file/backend/ChunkLimits.hpp"
 #include "vtx/file/backend/FrameVerifier.hpp"
 
@@ -57,6 +59,12 @@ Status DecodedChunk::verifyFrame(size_t local) const
     opts.max_depth = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(m_storage.limits.maxTableDepth, 2) - 1);
     opts.max_tables = static_cast<flatbuffers::uoffset_t>(std::max<size_t>(size / 4, 1024));
     const fbsvtx::Frame* f = frames()->Get(static_cast<flatbuffers::uoffset_t>(local));
+    // The frame's bytes were written by zstd a whole chunk ago and are out of the caches; the
+    // verifier chases offsets through them one miss at a time (a third of its samples sat on
+    // the first load of each table). Read as one stream first: cs2_fbs, docs/PERFORMANCE.md
+    // "Full-read CPU profile".
+    if (local < m_frameBytes.size())
+        streamIn(std::span<const uint8_t>(base + m_frameBytes[local].first, m_frameBytes[local].second - m_frameBytes[local].first));
     // One fused pass decides; only a rejection runs the FlatBuffers verifier and the limits walk,
     // for the error message they have always given.
     if (frameIsValid(base, size, size_t(reinterpret_cast<const uint8_t*>(f) - base), m_storage.limits, opts.max_depth, opts.max_tables))
