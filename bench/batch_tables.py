@@ -31,18 +31,9 @@ import sys
 import tempfile
 import time
 
+from bench_host import cpu_model
+
 PROPS = ["Health", "Armor", "Position", "Team", "IsAlive", "Money"]
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def own_cpu() -> float:

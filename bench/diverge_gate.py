@@ -29,18 +29,11 @@ import sys
 import tempfile
 import time
 
+from bench_host import cpu_model
+
 
 def host() -> dict:
-    model = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": model, "cores": os.cpu_count(), "machine": platform.machine(), "kernel": platform.release()}
+    return {"cpu": cpu_model(), "cores": os.cpu_count(), "machine": platform.machine(), "kernel": platform.release()}
 
 
 def thread_cpu(pid: int, seen: dict) -> None:
