@@ -135,17 +135,71 @@ def _error_text(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
+def _partition_column(t, name: str, dtype, n: int):
+    """One column of a partition in ``dtype``, built from the table's stored arrays: nullable
+    ints and bools wrap the values and a mask without a copy, strings are one take from the
+    categories. It equals ``_conform`` of ``Table.to_pandas()`` (python/tests/test_batch.py).
+    ``None`` for any other case (a replay whose kinds differ from the first replay's schema): the
+    caller takes that path."""
+    col = t._col(name)
+    values: np.ndarray = col["values"]
+    valid = col["valid"]
+    if "categories" in col:
+        if dtype == object:
+            cats = np.empty(len(col["categories"]) + 1, dtype=object)
+            cats[:-1] = col["categories"]
+            return cats[values]  # code -1 picks the trailing None
+    elif dtype == "Int64" and values.dtype.kind in "iu":
+        mask = ~valid if valid is not None else np.zeros(n, dtype=bool)
+        return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), mask)
+    elif dtype == "boolean" and values.dtype.kind == "b":
+        mask = ~valid if valid is not None else np.zeros(n, dtype=bool)
+        return pd.arrays.BooleanArray(values, mask)
+    elif getattr(dtype, "kind", "") == "f" and values.dtype.kind == "f":
+        return values.astype(dtype, copy=False)  # missing values are NaN already
+    return None
+
+
+def _partition_frame(t, path: str, meta: pd.DataFrame) -> pd.DataFrame:
+    n = len(t)
+    cols = {}
+    slow = None
+    for c in meta.columns:
+        dtype = meta[c].dtype
+        if c == "file":
+            cols[c] = np.full(n, path, dtype=object)
+        elif c == "error":
+            cols[c] = np.full(n, None, dtype=object)
+        else:
+            col = _partition_column(t, c, dtype, n) if c in t else None
+            if col is None:
+                if slow is None:
+                    slow = _conform(t.to_pandas(), meta)
+                col = slow[c].array
+            cols[c] = col
+    # copy=True consolidates the columns into one block per dtype: pd.concat of unconsolidated
+    # frames tests every value of an all-None object column (the error column) for NA, 5x slower.
+    return pd.DataFrame(cols, index=pd.RangeIndex(n), copy=True)
+
+
 def _table_partition(path: str, type_name: str, properties, where, frames, step, meta: pd.DataFrame, budget_mb,
                      threads: int = 1):
     try:
         with vtxscope.open(path, budget_mb=budget_mb) as r:
             t = r.table(type_name, properties, frames=frames, where=where, step=step, threads=threads)
-        df = t.to_pandas()
-        df.insert(0, "error", None)
-        df.insert(0, "file", path)
-        return _conform(df, meta)
+        return _partition_frame(t, path, meta)
     except Exception as e:  # noqa: BLE001 - any failure of one replay is that replay's row
         return _error_row(meta, path, e)
+
+
+def _table_partition_slow(path: str, type_name: str, properties, meta: pd.DataFrame, budget_mb=256) -> pd.DataFrame:
+    """The reference for :func:`_partition_frame` (tests): ``to_pandas()`` conformed column by column."""
+    with vtxscope.open(path, budget_mb=budget_mb) as r:
+        t = r.table(type_name, properties)
+    df = t.to_pandas()
+    df.insert(0, "error", None)
+    df.insert(0, "file", path)
+    return _conform(df, meta)
 
 
 def _first_schema(paths: List[str]) -> dict:
@@ -354,6 +408,40 @@ def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: 
                      align, list(ignore))
 
 
+def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
+    """``frame.compute()`` on a cluster, with the partitions fetched as they finish and joined
+    here. Dask's own finalize joins them on a worker after the last one and then sends the whole
+    frame: that tail (join, serialise, send, read) came after the work, 9 % of a 40-replay batch's
+    time (bench/batch_tables.py); fetched as they finish, a partition's transfer overlaps the next
+    one's work and only the join is left at the end. Same rows, index and dtypes as Dask's."""
+    import threading
+
+    from distributed import as_completed
+
+    futures = client.compute(frame.to_delayed())
+    order = {f.key: i for i, f in enumerate(futures)}
+    parts: List[Optional[pd.DataFrame]] = [None] * len(futures)
+    failed: List[BaseException] = []
+
+    def fetch() -> None:
+        try:
+            for future, part in as_completed(futures, with_results=True):
+                parts[order[future.key]] = part
+        except BaseException as e:  # noqa: BLE001 - raised again on the caller's thread
+            failed.append(e)
+
+    fetcher = threading.Thread(target=fetch, name="vtxscope-batch-fetch")
+    fetcher.start()
+    if progress:
+        from distributed import progress as dprogress
+
+        dprogress(futures)  # Dask's bar, while the parts are fetched beside it
+    fetcher.join()
+    if failed:
+        raise failed[0]
+    return pd.concat(parts)
+
+
 def compute(collection, client=None, scheduler: Optional[str] = None, progress: bool = True):
     """Computes a collection of this module: on ``client`` (a ``distributed.Client``), on the
     scheduler at ``scheduler`` (``"tcp://host:8786"``; a client is made and closed), else on
@@ -365,6 +453,10 @@ def compute(collection, client=None, scheduler: Optional[str] = None, progress: 
         with Client(scheduler) as c:
             return compute(collection, client=c, progress=progress)
     if client is not None:
+        import dask.dataframe as dd
+
+        if isinstance(collection, dd.DataFrame) and collection.npartitions > 1:
+            return _gather_frame(client, collection, progress)
         future = client.compute(collection)
         if progress:
             from distributed import progress as dprogress
