@@ -708,6 +708,9 @@ private slots:
         // The entity list: a name's room, and a Type or Id column whole enough to read, or none.
         auto* entities = w.findChild<QDockWidget*>("entitiesDock")->findChild<QTreeView*>();
         QVERIFY(entities);
+        // The rows of the frame shown arrive from the frame job: before them every check of the
+        // columns below would hold vacuously (a Type column's size hint is -1 without rows).
+        QTRY_VERIFY(entities->model()->rowCount(entities->model()->index(0, 0)) > 0);
         const int charWidth = entities->fontMetrics().averageCharWidth();
         QVERIFY2(entities->columnWidth(EntityTreeModel::NameColumn) >= EntityColumns::MinNameChars * charWidth, qPrintable(sizes));
         // Whole names where they fit the view: "smokegrenade" was cut to "smok…nade" in the Map
@@ -738,6 +741,9 @@ private slots:
                      .arg(entities->isColumnHidden(2) ? -1 : entities->columnWidth(2))
                      .arg(static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn));
         QVERIFY2(entities->isColumnHidden(EntityTreeModel::TypeColumn) ||
+                     static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn) > 0,
+                 qPrintable(sizes));
+        QTRY_VERIFY2(entities->isColumnHidden(EntityTreeModel::TypeColumn) ||
                      entities->columnWidth(EntityTreeModel::TypeColumn) >=
                          std::min(static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn),
                                   EntityColumns::MinTypeChars * charWidth),
