@@ -744,10 +744,10 @@ private slots:
                      static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn) > 0,
                  qPrintable(sizes));
         QTRY_VERIFY2(entities->isColumnHidden(EntityTreeModel::TypeColumn) ||
-                     entities->columnWidth(EntityTreeModel::TypeColumn) >=
-                         std::min(static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn),
-                                  EntityColumns::MinTypeChars * charWidth),
-                 qPrintable(sizes));
+                         entities->columnWidth(EntityTreeModel::TypeColumn) >=
+                             std::min(static_cast<const QAbstractItemView*>(entities)->sizeHintForColumn(EntityTreeModel::TypeColumn),
+                                      EntityColumns::MinTypeChars * charWidth),
+                     qPrintable(sizes));
         // The inspector's header fits its panel (elided, the whole text in its tooltip).
         auto* header = w.findChild<ElidedLabel*>("inspectorHeader");
         QVERIFY(header);
