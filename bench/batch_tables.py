@@ -3,7 +3,7 @@
 """`batch.tables` over 40 replays on a distributed.LocalCluster: 2 worker processes against 1,
 measured in one run, and the per-file overhead against the same tables read in a plain loop.
 
-    PYTHONPATH=build/<dir>/python bench/batch_tables.py [--cli PATH] [--files 40] [--frames 2000]
+    PYTHONPATH=build/<dir>/python bench/batch_tables.py [--cli PATH] [--files 40] [--frames 10000]
         [--repeat 3] [--threads 1] [--dir DIR]
 
 Replays: CS2-like (`vtxscope-cli generate cs2`, the bench fixtures' generator), `--frames` frames
@@ -70,7 +70,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", default=os.environ.get("VTXSCOPE_CLI") or shutil.which("vtxscope-cli"))
     ap.add_argument("--files", type=int, default=40)
-    ap.add_argument("--frames", type=int, default=2000)
+    ap.add_argument("--frames", type=int, default=10000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1, help="decode threads per table (batch.tables' threads)")
     ap.add_argument("--dir", help="where to write the replays (default: a temporary folder, removed)")
