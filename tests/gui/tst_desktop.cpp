@@ -1003,9 +1003,21 @@ private slots:
         QVERIFY(w.findChild<QDockWidget*>("libraryDock")->isVisible());
         QVERIFY(listed.count() > 0 || listed.wait(20000));
         QCOMPARE(w.library()->model()->rowCount(), 2);
+        // With no replay open the list takes half the window: room for 15 rows and more at
+        // 1280 x 800 (8 of 40 showed under an empty welcome page).
+        auto* list = w.library()->findChild<QTreeView*>();
+        QVERIFY(list);
+        const int rowHeight = list->sizeHintForRow(0);
+        QVERIFY(rowHeight > 0);
+        QTRY_VERIFY2(list->viewport()->height() >= 15 * rowHeight,
+                     qPrintable(QString("list %1 px, row %2 px").arg(list->viewport()->height()).arg(rowHeight)));
+        const int centreWithLibrary = w.centralWidget()->height();
         QSignalSpy opened(w.session(), &ReplaySession::opened);
         emit w.library()->openPairAtFrame(dir.filePath("a.vtx"), dir.filePath("b.vtx"), 7);
         QVERIFY(opened.wait(20000));
+        // A replay open: its panels get the room back.
+        QTRY_VERIFY2(w.centralWidget()->height() >= centreWithLibrary + 100,
+                     qPrintable(QString("centre %1 px, %2 px with the library").arg(w.centralWidget()->height()).arg(centreWithLibrary)));
         QCOMPARE(w.session()->path(), dir.filePath("a.vtx"));
         QTRY_VERIFY_WITH_TIMEOUT(w.compareSession()->isActive(), 20000);
         QTRY_COMPARE(w.viewState()->requestedFrame(), 7);

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -19,6 +20,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -121,9 +123,21 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
     header->setStretchLastSection(false);
     const QByteArray saved = QSettings().value(QLatin1String(kHeaderKey)).toByteArray();
     if (saved.isEmpty() || !header->restoreState(saved)) {
-        header->resizeSection(LibraryModel::Name, 260);
+        // Widths for what the columns hold: Qt's 100 px cut the time of "2026-05-28 20:10:26"
+        // and gave a frame count the room of a date.
+        const QFontMetrics fm = m_view->fontMetrics();
+        const int pad = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 8;
+        auto fit = [&](int column, const QString& widest) {
+            header->resizeSection(column, std::max(header->sectionSizeHint(column), fm.horizontalAdvance(widest) + pad));
+        };
+        fit(LibraryModel::Frames, QStringLiteral("1,000,000"));
+        fit(LibraryModel::Duration, QStringLiteral("00:00:00.0"));
+        fit(LibraryModel::Size, QStringLiteral("1,023.99 MiB"));
+        fit(LibraryModel::Backend, QStringLiteral("FlatBuffers"));
+        fit(LibraryModel::Recorded, QStringLiteral("2026-05-28 20:10:26"));
+        header->resizeSection(LibraryModel::Name, 220);
         header->resizeSection(LibraryModel::EntityTypes, 200);
-        header->resizeSection(LibraryModel::Integrity, 220);
+        header->resizeSection(LibraryModel::Integrity, 240);
         m_view->sortByColumn(LibraryModel::Name, Qt::AscendingOrder); // Qt starts descending
     } else {
         m_view->sortByColumn(header->sortIndicatorSection(), header->sortIndicatorOrder());

@@ -80,6 +80,40 @@ int DockLayout::defaultPlotHeight(int windowHeight)
     return std::clamp(windowHeight - 570, 120, 230);
 }
 
+void DockLayout::enlargeLibrary()
+{
+    auto* library = m_window->findChild<QDockWidget*>("libraryDock");
+    if (!library || library->isFloating())
+        return;
+    const int h = m_window->isVisible() ? m_window->height() : 800;
+    const int wanted = std::max(defaultPlotHeight(h), h / 2);
+    m_window->resizeDocks({library}, {wanted}, Qt::Vertical);
+    // Again once the layout has settled: right after show() (vtxscope DIR) the docks are laid out
+    // afresh and the size asked for now is lost.
+    QMetaObject::invokeMethod(
+        m_window,
+        [w = QPointer<QMainWindow>(m_window), library = QPointer<QDockWidget>(library), wanted] {
+            if (w && library && library->isVisible() && !library->isFloating())
+                w->resizeDocks({library}, {wanted}, Qt::Vertical);
+        },
+        Qt::QueuedConnection);
+    m_libraryEnlarged = true;
+}
+
+void DockLayout::giveBackRoom()
+{
+    if (!m_libraryEnlarged)
+        return;
+    m_libraryEnlarged = false;
+    // Whatever its height now (the window may have been resized since, and the minimum sizes
+    // above it decide how much of the half it got): the replay's panels need the room back.
+    auto* library = m_window->findChild<QDockWidget*>("libraryDock");
+    if (library && library->isVisible() && !library->isFloating()) {
+        const int h = m_window->isVisible() ? m_window->height() : 800;
+        m_window->resizeDocks({library}, {defaultPlotHeight(h)}, Qt::Vertical);
+    }
+}
+
 void DockLayout::windowResized(const QSize& before, const QSize& after)
 {
     if (!before.isValid())

@@ -38,12 +38,20 @@ public:
     void hideEmptyTabBars();
     /// The window was resized from `before` to `after`.
     void windowResized(const QSize& before, const QSize& after);
+    /// A folder opened with no replay open: the library (the plot's tab group) takes half the
+    /// window's height, since its list is all there is to see; 8 of 40 rows showed at 1280 × 800
+    /// under an empty welcome page. `giveBackRoom()` returns it to the plot's default height.
+    void enlargeLibrary();
+    /// After a replay opened: the group enlarged for the library back to the plot's default
+    /// height.
+    void giveBackRoom();
 
 private:
     QMainWindow* m_window;
     /// The plot's height in the default arrangement for a window this tall.
     static int defaultPlotHeight(int windowHeight);
     std::function<void()> m_arrange;
+    bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
 };
 
 } // namespace vtxw

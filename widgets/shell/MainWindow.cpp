@@ -482,6 +482,8 @@ void MainWindow::openFolder(const QString& folder)
 {
     m_library->setFolder(folder);
     raiseDock("libraryDock");
+    if (!m_session->isOpen())
+        m_layout->enlargeLibrary();
 }
 
 Bookmarks* MainWindow::bookmarks() const
@@ -561,6 +563,7 @@ void MainWindow::onOpened()
     m_recent->add(m_session->path());
     setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
     m_centre->setCurrentWidget(m_inspector);
+    m_layout->giveBackRoom(); // the inspector's room, if a folder opened first took it
     showFileInfo();
     if (m_pending.follow)
         m_session->setFollowing(true);
