@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """`vtxscope-cli diverge --baseline` over 40 runs: --jobs 2 against --jobs 1, measured in one run.
 
-    bench/diverge_gate.py [--cli PATH] [--frames 2000] [--runs 40] [--repeat 3] [--dir DIR]
+    bench/diverge_gate.py [--cli PATH] [--frames 10000] [--runs 40] [--repeat 3] [--dir DIR]
 
 A QA farm's night, generated with `vtxscope-cli generate cs2` (the CS2-like generator the bench
 fixtures use: SDK hash variant, bone payloads), baseline and runs of `--frames` frames each:
@@ -81,7 +81,7 @@ def generate(cli, out, frames, *extra):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", default=os.environ.get("VTXSCOPE_CLI") or shutil.which("vtxscope-cli"))
-    ap.add_argument("--frames", type=int, default=2000)
+    ap.add_argument("--frames", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", help="where to write the replays (default: a temporary folder, removed)")
