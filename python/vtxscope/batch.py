@@ -160,9 +160,9 @@ def _error_text(e: BaseException) -> str:
 
 def _partition_column(t, name: str, dtype, n: int):
     """One column of a partition in ``dtype``, built from the table's stored arrays: nullable
-    ints and bools wrap the values and a mask without a copy, strings keep their codes. It equals ``_conform`` of ``Table.to_pandas()`` (python/tests/test_batch.py).
-    ``None`` for any other case (a replay whose kinds differ from the first replay's schema): the
-    caller takes that path."""
+    ints and bools wrap the values and a mask without a copy, strings keep their codes. It equals
+    ``_conform`` of ``Table.to_pandas()`` (python/tests/test_batch.py). ``None`` for any other
+    case (a replay whose kinds differ from the first replay's schema): the caller takes that path."""
     col = t._col(name)
     values: np.ndarray = col["values"]
     valid = col["valid"]
@@ -432,10 +432,9 @@ def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: 
 
 def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
     """``frame.compute()`` on a cluster, with the partitions fetched as they finish and joined
-    here. Dask's own finalize joins them on a worker after the last one and then sends the whole
-    frame: that tail (join, serialise, send, read) came after the work, 9 % of a 40-replay batch's
-    time (bench/batch_tables.py); fetched as they finish, a partition's transfer overlaps the next
-    one's work and only the join is left at the end. Same rows, index and dtypes as Dask's."""
+    here (:func:`_join`). Dask's own finalize joins them on a worker after the last one and then
+    sends the whole frame, all of it after the work; fetched as they finish, a partition's
+    transfer overlaps the next one's work and only the join is left at the end."""
     import threading
 
     from distributed import as_completed
@@ -495,10 +494,12 @@ def compute(collection, client=None, scheduler: Optional[str] = None, progress: 
 
         with Client(scheduler) as c:
             return compute(collection, client=c, progress=progress)
-    if client is not None:
-        import dask.dataframe as dd
+    import dask.dataframe as dd
 
-        if isinstance(collection, dd.DataFrame) and collection.npartitions > 1:
+    # A frame of several partitions is joined by _join, on either scheduler.
+    joined = isinstance(collection, dd.DataFrame) and collection.npartitions > 1
+    if client is not None:
+        if joined:
             return _gather_frame(client, collection, progress)
         future = client.compute(collection)
         if progress:
@@ -506,9 +507,7 @@ def compute(collection, client=None, scheduler: Optional[str] = None, progress: 
 
             dprogress(future)
         return future.result()
-    import dask.dataframe as dd
-
-    if isinstance(collection, dd.DataFrame) and collection.npartitions > 1:
+    if joined:
         import dask
 
         def run():

@@ -36,8 +36,7 @@ void DockLayout::applyDefaultSizes()
     m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
     // Room for a plot with readable axes; the inspector keeps the rest. Below 800 px of height
     // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).
-    // Before the first show the window's height is not the one it will have: full room then.
-    const int h = m_window->isVisible() ? m_window->height() : 800;
+    const int h = windowHeight();
     m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {defaultPlotHeight(h)}, Qt::Vertical);
 }
 
@@ -75,9 +74,15 @@ void DockLayout::hideEmptyTabBars()
             bar->hide();
 }
 
-int DockLayout::defaultPlotHeight(int windowHeight)
+int DockLayout::windowHeight() const
 {
-    return std::clamp(windowHeight - 570, 120, 230);
+    // Before the first show the window's height is not the one it will have: full room then.
+    return m_window->isVisible() ? m_window->height() : 800;
+}
+
+int DockLayout::defaultPlotHeight(int height)
+{
+    return std::clamp(height - 570, 120, 230);
 }
 
 void DockLayout::enlargeLibrary()
@@ -85,7 +90,7 @@ void DockLayout::enlargeLibrary()
     auto* library = m_window->findChild<QDockWidget*>("libraryDock");
     if (!library || library->isFloating())
         return;
-    const int h = m_window->isVisible() ? m_window->height() : 800;
+    const int h = windowHeight();
     const int wanted = std::max(defaultPlotHeight(h), h / 2);
     m_window->resizeDocks({library}, {wanted}, Qt::Vertical);
     // Again once the layout has settled: right after show() (vtxscope DIR) the docks are laid out
@@ -109,7 +114,7 @@ void DockLayout::giveBackRoom()
     // above it decide how much of the half it got): the replay's panels need the room back.
     auto* library = m_window->findChild<QDockWidget*>("libraryDock");
     if (library && library->isVisible() && !library->isFloating()) {
-        const int h = m_window->isVisible() ? m_window->height() : 800;
+        const int h = windowHeight();
         m_window->resizeDocks({library}, {defaultPlotHeight(h)}, Qt::Vertical);
     }
 }

@@ -48,8 +48,10 @@ public:
 
 private:
     QMainWindow* m_window;
+    /// The window's height, or 800 before its first show.
+    int windowHeight() const;
     /// The plot's height in the default arrangement for a window this tall.
-    static int defaultPlotHeight(int windowHeight);
+    static int defaultPlotHeight(int height);
     std::function<void()> m_arrange;
     bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
 };
