@@ -9,16 +9,21 @@ measured in one run, and the per-file overhead against the same tables read in a
 Replays: CS2-like (`vtxscope-cli generate cs2`, the bench fixtures' generator), `--frames` frames
 each, both backends and two seeds (four generated files; the rest are byte copies of them: only the
 bytes matter to a table). Workers are processes on 127.0.0.1, one thread each (Dask's usual
-worker), started once per mode and warmed up (vtxscope imported) before timing.
+worker), started once per mode and warmed up (vtxscope imported, one small batch run) before timing.
 
 Each repetition times, back to back (the order of the modes alternating): the serial loop in this
 process (open, table(threads=--threads), to_pandas(), a file column, one pd.concat at the end:
-the same frame without Dask), then
-compute(batch.tables(...)) on 1 worker and on 2. Reported: wall medians, the speed-up of 2 workers
+the same frame without Dask); compute(batch.tables(...)) on Dask's local threaded scheduler with
+one thread (no transfer: the partitions stay in this process); and on LocalClusters of 1 and 2
+workers, each twice: with Dask's transfer compression as configured (`distributed.comm.compression`;
+lz4 by default in the 2022.12 Debian ships: each partition is compressed by its worker, on the
+worker's event loop, and decompressed here) and with it off (what Dask's own later releases default
+to on fast networks, dask/distributed#7655). Reported: wall medians, the speed-up of 2 workers
 over 1, CPU seconds (user + system) of this process and of the workers (getrusage in each worker
 process, before and after; the rest is this process: client and scheduler), and the per-file
-overhead (1 worker's wall and CPU against the serial loop's). The results of both modes are
-checked equal (rows and a checksum). Print the host and the load: on a loaded machine say so.
+overhead of each one-thread mode (wall and CPU against the serial loop's). The results of every
+mode are checked equal (rows and a checksum). Print the host and the load: on a loaded machine
+say so.
 """
 
 import argparse
@@ -105,16 +110,22 @@ def main() -> int:
                 out.append(df)
             return len(pd.concat(out, ignore_index=True))
 
+        compressions = {"lz4": dask.config.get("distributed.comm.compression"), "off": None}
         for n in (1, 2):
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                   dashboard_address=":0")
-            client = Client(cluster)
-            client.run(lambda: __import__("vtxscope") and None)  # warm-up: the module loaded in each worker
-            clusters[n] = (cluster, client)
+            for comp, setting in compressions.items():
+                with dask.config.set({"distributed.comm.compression": setting}):  # the workers take it at start
+                    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=":0")
+                    client = Client(cluster)
+                # Warm-up, as a cluster in use is: the module loaded in each worker, one small batch run.
+                client.run(lambda: __import__("vtxscope") and None)
+                batch.compute(batch.tables(paths[:n], "Player", PROPS, frames=range(0, 100)), client=client, progress=False)
+                clusters[(n, comp)] = (cluster, client)
 
-        wall = {"serial": [], 1: [], 2: []}
-        cpu = {"serial": [], 1: [], 2: []}
-        worker_cpu = {1: [], 2: []}  # the workers' share of cpu[n]; the rest is this process (client, scheduler)
+        modes = ["serial", "local"] + list(clusters)
+        wall = {m: [] for m in modes}
+        cpu = {m: [] for m in modes}
+        worker_cpu = {m: [] for m in clusters}  # the workers' share of cpu[m]; the rest is this process
         results = {}
         load_before = os.getloadavg()
         for rep in range(args.repeat):
@@ -122,44 +133,60 @@ def main() -> int:
             rows = serial()
             wall["serial"].append(time.perf_counter() - w0)
             cpu["serial"].append(own_cpu() - c0)
-            for n in ((1, 2) if rep % 2 == 0 else (2, 1)):
-                client = clusters[n][1]
-                wc0, c0 = workers_cpu(client), own_cpu()
-                w0 = time.perf_counter()
-                df = batch.compute(batch.tables(paths, "Player", PROPS, threads=args.threads), client=client, progress=False)
-                wall[n].append(time.perf_counter() - w0)
-                in_workers = workers_cpu(client) - wc0
-                cpu[n].append(in_workers + own_cpu() - c0)
-                worker_cpu[n].append(in_workers)
+            others = modes[1:] if rep % 2 == 0 else modes[:0:-1]
+            for m in others:
+                frame = batch.tables(paths, "Player", PROPS, threads=args.threads)
+                if m == "local":
+                    c0, w0 = own_cpu(), time.perf_counter()
+                    with dask.config.set(scheduler="threads", num_workers=1):
+                        df = batch.compute(frame, progress=False)
+                    wall[m].append(time.perf_counter() - w0)
+                    cpu[m].append(own_cpu() - c0)
+                else:
+                    client = clusters[m][1]
+                    wc0, c0 = workers_cpu(client), own_cpu()
+                    w0 = time.perf_counter()
+                    df = batch.compute(frame, client=client, progress=False)
+                    wall[m].append(time.perf_counter() - w0)
+                    in_workers = workers_cpu(client) - wc0
+                    cpu[m].append(in_workers + own_cpu() - c0)
+                    worker_cpu[m].append(in_workers)
                 if df["error"].notna().any():
                     print(f"error rows: {df[df['error'].notna()]['error'].tolist()[:3]}", file=sys.stderr)
                     return 2
-                results.setdefault(n, checksum(df))
-                if results[n][0] != rows:
-                    print(f"{n} worker(s): {results[n][0]} rows, the serial loop {rows}", file=sys.stderr)
+                results.setdefault(m, checksum(df))
+                del df
+                if results[m][0] != rows:
+                    print(f"{m}: {results[m][0]} rows, the serial loop {rows}", file=sys.stderr)
                     return 2
         load_after = os.getloadavg()
-        if results[1] != results[2]:
-            print(f"1 and 2 workers gave different tables: {results[1]} vs {results[2]}", file=sys.stderr)
+        if len(set(results.values())) != 1:
+            print(f"the modes gave different tables: {results}", file=sys.stderr)
             return 2
 
         med = {k: statistics.median(v) for k, v in wall.items()}
         mcpu = {k: statistics.median(v) for k, v in cpu.items()}
+        first = next(iter(results.values()))
         print(f"host: {cpu_model()}, {os.cpu_count()} cores ({platform.machine()}, Linux {platform.release()}), "
               f"python {platform.python_version()}, dask {dask.__version__}, nice {os.nice(0)}")
         print(f"load average (1 min) before / after: {load_before[0]:.2f} / {load_after[0]:.2f}"
               + ("  -- loaded: other processes share the cores" if load_before[0] > 0.5 else ""))
         print(f"replays: {len(paths)} x {total_mb / len(paths):.1f} MB ({args.frames} frames, CS2-like, fbs and proto), "
-              f"{total_mb:.0f} MB; table('Player', {PROPS}) threads={args.threads}: {results[1][0]} rows in all")
-        for k, label in (("serial", "serial loop (1 process)"), (1, "LocalCluster, 1 worker"), (2, "LocalCluster, 2 workers")):
-            each = ", ".join(f"{t:.2f}" for t in wall[k])
-            split = "" if k == "serial" else f", of it in the workers {statistics.median(worker_cpu[k]):.2f} s"
-            print(f"{label:26s} median {med[k]:7.2f} s (each: {each}); CPU {mcpu[k]:6.2f} s "
-                  f"(= {mcpu[k] / med[k]:.2f} cores busy{split}); {total_mb / med[k]:.0f} MB/s")
-        print(f"speed-up 2 workers vs 1: {med[1] / med[2]:.2f}x wall (target >= 1.7x); "
-              f"CPU 2 workers / 1 worker: {mcpu[2] / mcpu[1]:.2f}")
-        print(f"per-file overhead, 1 worker vs the serial loop: {(med[1] / med['serial'] - 1) * 100:+.1f} % wall, "
-              f"{(mcpu[1] / mcpu['serial'] - 1) * 100:+.1f} % CPU (target <= 5 %)")
+              f"{total_mb:.0f} MB; table('Player', {PROPS}) threads={args.threads}: {first[0]} rows in all")
+        labels = {"serial": "serial loop (1 process)", "local": "local scheduler, 1 thread"}
+        for m in modes:
+            label = labels.get(m) or f"LocalCluster, {m[0]} worker{'s' if m[0] > 1 else ''}, {m[1]}"
+            each = ", ".join(f"{t:.2f}" for t in wall[m])
+            split = "" if m not in worker_cpu else f", of it in the workers {statistics.median(worker_cpu[m]):.2f} s"
+            print(f"{label:34s} median {med[m]:7.2f} s (each: {each}); CPU {mcpu[m]:6.2f} s "
+                  f"(= {mcpu[m] / med[m]:.2f} cores busy{split}); {total_mb / med[m]:.0f} MB/s")
+        for comp in compressions:
+            print(f"speed-up 2 workers vs 1, transfer compression {comp}: {med[(1, comp)] / med[(2, comp)]:.2f}x wall "
+                  f"(target >= 1.7x); CPU 2 workers / 1 worker: {mcpu[(2, comp)] / mcpu[(1, comp)]:.2f}")
+        for m in ["local", (1, "lz4"), (1, "off")]:
+            label = labels.get(m) or f"1 worker, transfer compression {m[1]}"
+            print(f"per-file overhead, {label} vs the serial loop: {(med[m] / med['serial'] - 1) * 100:+.1f} % wall, "
+                  f"{(mcpu[m] / mcpu['serial'] - 1) * 100:+.1f} % CPU (target <= 5 %)")
         print(f"whole bench {time.perf_counter() - started:.0f} s")
         return 0
     finally:

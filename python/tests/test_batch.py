@@ -91,6 +91,61 @@ def test_tables_local_cluster_two_processes(replays):
     check(df, replays, type_name, props)
 
 
+def _parts(replays, with_rows_only=False):
+    type_name, props = _type_and_props(replays[0])
+    meta = batch.table_meta(batch._first_schema(replays), type_name, props)
+    parts = [batch._table_partition(p, type_name, props, None, None, 1, meta, 256) for p in replays]
+    return [p for p in parts if len(p)] if with_rows_only else parts
+
+
+@pytest.mark.parametrize("case", ["in order", "reversed", "shuffled", "one part", "two parts, one empty",
+                                  "empty first", "error rows only", "a part of other dtypes", "other columns",
+                                  "other index"])
+def test_frame_join_equals_dasks_join(replays, case):
+    """batch.compute's join (parts appended in order into growing arrays, as they arrive in any
+    order) equals Dask's own join of the same parts: rows, index, dtypes, categories and their order."""
+    parts = _parts(replays)  # ten replays, a truncated one (recovered rows), an error row
+    empty = parts[0].iloc[:0]
+    if case == "one part":
+        parts = parts[3:4]
+    elif case == "two parts, one empty":
+        parts = [parts[2], empty]
+    elif case == "empty first":
+        parts = [empty] + parts[:4]
+    elif case == "error rows only":
+        parts = [parts[-1], parts[-1]]
+    elif case == "a part of other dtypes":  # a replay whose schema differs: Dask's join from there on
+        odd = parts[4].astype({"game_time": "float32", "frame": "float64"})
+        parts = parts[:4] + [odd] + parts[5:]
+    elif case == "other columns":
+        parts = parts[:3] + [parts[3].drop(columns=["display_name"])] + parts[4:6]
+    elif case == "other index":
+        parts = [p.set_index(p.index + 7) for p in parts[:5]]
+    order = list(range(len(parts)))
+    if case == "reversed":
+        order.reverse()
+    elif case == "shuffled":
+        random.Random(3).shuffle(order)
+    join = batch._FrameJoin(len(parts))
+    for i in order:
+        join.add(i, parts[i])
+    want = methods.concat(parts)
+    got = join.frame()
+    pd.testing.assert_frame_equal(got, want, check_index_type=True)
+    for c in got.columns:
+        if isinstance(got[c].dtype, pd.CategoricalDtype):
+            assert list(got[c].cat.categories) == list(want[c].cat.categories), c
+
+
+def test_frame_join_needs_every_part(replays):
+    join = batch._FrameJoin(3)
+    parts = _parts(replays[:3])
+    join.add(0, parts[0])
+    join.add(2, parts[2])
+    with pytest.raises(RuntimeError, match="1 of 3"):
+        join.frame()
+
+
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_partition_fast_path_equals_to_pandas_conformed(name):
     """A partition is built from the table's arrays directly (nullable ints and bools over a mask,

@@ -431,23 +431,24 @@ def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: 
 
 
 def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
-    """``frame.compute()`` on a cluster, with the partitions fetched as they finish and joined
-    here (:func:`_join`). Dask's own finalize joins them on a worker after the last one and then
-    sends the whole frame, all of it after the work; fetched as they finish, a partition's
-    transfer overlaps the next one's work and only the join is left at the end."""
+    """``frame.compute()`` on a cluster, with the partitions fetched as they finish and appended,
+    in order, to the joined frame (:class:`_FrameJoin`) while the next ones are computed. Dask's
+    own finalize joins them on a worker after the last one and then sends the whole frame, all of
+    it after the work; here only the last partition's copy is left at the end."""
     import threading
 
     from distributed import as_completed
 
     futures = client.compute(frame.to_delayed())
     order = {f.key: i for i, f in enumerate(futures)}
-    parts: List[Optional[pd.DataFrame]] = [None] * len(futures)
+    join = _FrameJoin(len(futures))
     failed: List[BaseException] = []
 
     def fetch() -> None:
         try:
             for future, part in as_completed(futures, with_results=True):
-                parts[order[future.key]] = part
+                join.add(order[future.key], part)
+                future.release()  # the worker may drop its copy now
         except BaseException as e:  # noqa: BLE001 - raised again on the caller's thread
             failed.append(e)
 
@@ -460,28 +461,192 @@ def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
     fetcher.join()
     if failed:
         raise failed[0]
-    return _join(parts)
+    return join.frame()
+
+
+class _GrowingArray:
+    """A numpy array appended to in place: capacity grows by half again (``ndarray.resize``, a
+    ``realloc`` that moves no pages for big blocks), and pages past the end are never touched, so
+    over-allocating costs address space, not memory."""
+
+    def __init__(self, dtype, capacity: int):
+        self.data = np.empty(max(capacity, 16), dtype=dtype)
+        self.size = 0
+
+    def append(self, values: np.ndarray) -> None:
+        end = self.size + len(values)
+        if end > len(self.data):
+            self.data.resize(max(end, len(self.data) * 3 // 2), refcheck=False)
+        self.data[self.size:end] = values
+        self.size = end
+
+    def view(self) -> np.ndarray:
+        return self.data[:self.size]
+
+
+class _CategoricalColumn:
+    """Codes into one category list that grows in order of appearance, partition by partition,
+    each partition's categories in their own order: ``union_categoricals``' order."""
+
+    def __init__(self, capacity: int):
+        self.codes = _GrowingArray(np.int32, capacity)
+        self.code_of: Dict[Any, int] = {}
+
+    def append(self, values: pd.Categorical) -> None:
+        remap = np.empty(len(values.categories) + 1, dtype=np.int32)
+        for i, c in enumerate(values.categories):
+            remap[i] = self.code_of.setdefault(c, len(self.code_of))
+        remap[-1] = -1  # a missing value's code, -1, indexes the last entry
+        self.codes.append(remap[values.codes])
+
+    def array(self) -> pd.Categorical:
+        categories = pd.Index(list(self.code_of), dtype=object)
+        return pd.Categorical.from_codes(self.codes.view(), categories=categories)
+
+
+class _MaskedColumn:
+    """A pandas masked array (``Int64``, ``boolean``): values and mask appended side by side."""
+
+    def __init__(self, like, capacity: int):
+        self.kind = type(like)
+        self.values = _GrowingArray(like._data.dtype, capacity)
+        self.mask = _GrowingArray(np.bool_, capacity)
+
+    def append(self, values) -> None:
+        self.values.append(values._data)
+        self.mask.append(values._mask)
+
+    def array(self):
+        return self.kind(self.values.view(), self.mask.view())
+
+
+class _NumpyColumn:
+    def __init__(self, dtype, capacity: int):
+        self.values = _GrowingArray(dtype, capacity)
+
+    def append(self, values) -> None:
+        self.values.append(values)
+
+    def array(self) -> np.ndarray:
+        return self.values.view()
+
+
+class _ConcatColumn:
+    """Any other column (object strings, a dtype a season's first replay did not have): the
+    parts' arrays kept and joined by Dask's own join at the end."""
+
+    def __init__(self):
+        self.parts: List[pd.Series] = []
+
+    def append(self, values) -> None:
+        self.parts.append(pd.Series(values, copy=False))
+
+    def array(self):
+        from dask.dataframe import methods
+
+        return methods.concat(self.parts, ignore_index=True).array
+
+
+def _array_of(series: pd.Series):
+    return series.to_numpy() if isinstance(series.dtype, np.dtype) and series.dtype.kind in "biuf" else series.array
+
+
+def _column_for(values, capacity: int):
+    """The growing column for a partition's array: its codes, values and mask copied as they come."""
+    if isinstance(values, pd.Categorical) and values.categories.dtype == object and not values.ordered:
+        return _CategoricalColumn(capacity)
+    if isinstance(values, (pd.arrays.IntegerArray, pd.arrays.BooleanArray)) and hasattr(values, "_mask"):
+        return _MaskedColumn(values, capacity)
+    if isinstance(values, np.ndarray):
+        return _NumpyColumn(values.dtype, capacity)
+    return _ConcatColumn()
+
+
+def _fits(column, values) -> bool:
+    """Whether a later partition's array can go where the first partition's went."""
+    if isinstance(column, _CategoricalColumn):
+        return isinstance(values, pd.Categorical) and values.categories.dtype == object and not values.ordered
+    if isinstance(column, _MaskedColumn):
+        return type(values) is column.kind and values._data.dtype == column.values.data.dtype
+    if isinstance(column, _NumpyColumn):
+        return isinstance(values, np.ndarray) and values.dtype == column.values.data.dtype
+    return not isinstance(values, np.ndarray) or values.dtype.kind not in "biuf"
+
+
+class _FrameJoin:
+    """The partitions of a frame joined into one as Dask's finalize joins them (same rows, index,
+    dtypes; string categories in ``union_categoricals``' order), appended in partition order as
+    they arrive (an early one waits for those before it), column by column into growing arrays:
+    the copies happen while the next partitions are computed, not after the last one (Dask's own
+    join reindexes the whole frame then: 0.9 s for 40 replays of 100k rows). Every partition of
+    :func:`tables` has the meta's columns and dtypes; one that does not fit (other columns or
+    dtypes) sends the rest to Dask's join. python/tests/test_batch.py checks the frames equal."""
+
+    def __init__(self, parts: int):
+        self.expected = parts
+        self.waiting: Dict[int, pd.DataFrame] = {}
+        self.next = 0
+        self.first: Optional[pd.DataFrame] = None
+        self.columns: Optional[Dict[str, Any]] = None
+        self.range_values: Optional[_GrowingArray] = None  # the index while every part's is a RangeIndex
+        self.indexes: List[pd.Index] = []
+        self.rest: Optional[List[pd.DataFrame]] = None  # parts for Dask's join, after one did not fit
+
+    def add(self, i: int, part: pd.DataFrame) -> None:
+        """Partition ``i`` (0-based), in any order."""
+        self.waiting[i] = part
+        while self.next in self.waiting:
+            self._append(self.waiting.pop(self.next))
+            self.next += 1
+
+    def _append(self, part: pd.DataFrame) -> None:
+        if self.first is None:
+            self.first = part
+            capacity = len(part) * self.expected + len(part) // 8
+            self.columns = {c: _column_for(_array_of(part[c]), capacity) for c in part.columns}
+            self.range_values = _GrowingArray(np.int64, capacity)
+        elif self.rest is not None:
+            self.rest.append(part)
+            return
+        arrays = {c: _array_of(part[c]) for c in part.columns}
+        if list(arrays) != list(self.columns) or not all(_fits(self.columns[c], a) for c, a in arrays.items()):
+            self.rest = [self._joined(), part]
+            return
+        for c, a in arrays.items():
+            self.columns[c].append(a)
+        self.indexes.append(part.index)
+        if self.range_values is not None and isinstance(part.index, pd.RangeIndex):
+            ix = part.index
+            self.range_values.append(np.arange(ix.start, ix.stop, ix.step, dtype=np.int64))
+        else:
+            self.range_values = None
+
+    def _joined(self) -> pd.DataFrame:
+        if len(self.indexes) == 1:
+            return self.first
+        if self.range_values is not None and sum(1 for ix in self.indexes if len(ix)) > 1:
+            index = pd.Index(self.range_values.view())
+        else:  # at most one part with rows (its RangeIndex stays one), or other kinds of index
+            index = self.indexes[0].append(self.indexes[1:])
+        return pd.DataFrame({c: col.array() for c, col in self.columns.items()}, index=index, copy=False)
+
+    def frame(self) -> pd.DataFrame:
+        """The joined frame, once every partition was added."""
+        if self.next != self.expected or self.first is None:
+            raise RuntimeError(f"{self.next} of {self.expected} partitions joined")
+        if self.rest is not None:
+            from dask.dataframe import methods
+
+            return methods.concat(self.rest)
+        return self._joined()
 
 
 def _join(parts: List[pd.DataFrame]) -> pd.DataFrame:
-    """The partitions as one frame, as Dask's finalize joins them (same rows, index, dtypes;
-    string categories by ``union_categoricals`` in order of appearance), column by column: every
-    partition has the meta's columns and dtypes, so no alignment is needed. Dask's own join
-    reindexes the whole frame after it; for 40 replays of 100k rows that took 0.9 s, after the
-    last replay was read (python/tests/test_batch.py checks the two are equal)."""
-    if len(parts) == 1:
-        return parts[0]
-    from pandas.api.types import union_categoricals
-
-    cols = {}
-    for c in parts[0].columns:
-        series = [p[c] for p in parts]
-        if isinstance(series[0].dtype, pd.CategoricalDtype):
-            cols[c] = union_categoricals(series)
-        else:
-            cols[c] = pd.concat(series, ignore_index=True).array
-    index = parts[0].index.append([p.index for p in parts[1:]])
-    return pd.DataFrame(cols, index=index, copy=False)
+    """The partitions as one frame (:class:`_FrameJoin`), for a list computed at once."""
+    join = _FrameJoin(len(parts))
+    for i, p in enumerate(parts):
+        join.add(i, p)
+    return join.frame()
 
 
 def compute(collection, client=None, scheduler: Optional[str] = None, progress: bool = True):
