@@ -9,16 +9,16 @@ measured in one run, and the per-file overhead against the same tables read in a
 Replays: CS2-like (`vtxscope-cli generate cs2`, the bench fixtures' generator), `--frames` frames
 each, both backends and two seeds (four generated files; the rest are byte copies of them: only the
 bytes matter to a table). Workers are processes on 127.0.0.1, one thread each (Dask's usual
-worker), started once per mode and warmed up (vtxscope imported, one small batch run) before timing.
+worker); a cluster is started for each timed run, warmed up (vtxscope imported, one small batch
+run) and closed after it, so no idle cluster shares the cores with the measured one.
 
 Each repetition times, back to back (the order of the modes alternating): the serial loop in this
 process (open, table(threads=--threads), to_pandas(), a file column, one pd.concat at the end:
 the same frame without Dask); compute(batch.tables(...)) on Dask's local threaded scheduler with
 one thread (no transfer: the partitions stay in this process); and on LocalClusters of 1 and 2
-workers, each twice: with Dask's transfer compression as configured (`distributed.comm.compression`;
-lz4 by default in the 2022.12 Debian ships: each partition is compressed by its worker, on the
-worker's event loop, and decompressed here) and with it off (what Dask's own later releases default
-to on fast networks, dask/distributed#7655). Reported: wall medians, the speed-up of 2 workers
+workers, each twice: with Dask's worker defaults and with "lean" workers (transfer compression off
+-- lz4 by default in the 2022.12 Debian ships, off by default in later Dask on fast networks,
+dask/distributed#7655 -- and the worker's sampling profiler off). Reported: wall medians, the speed-up of 2 workers
 over 1, CPU seconds (user + system) of this process and of the workers (getrusage in each worker
 process, before and after; the rest is this process: client and scheduler), and the per-file
 overhead of each one-thread mode (wall and CPU against the serial loop's). The results of every
@@ -27,10 +27,12 @@ say so.
 """
 
 import argparse
+import faulthandler
 import os
 import platform
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -80,6 +82,7 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=1, help="decode threads per table (batch.tables' threads)")
     ap.add_argument("--dir", help="where to write the replays (default: a temporary folder, removed)")
     args = ap.parse_args()
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1 <pid>: every thread's Python stack on stderr
     if not args.cli or not os.path.exists(args.cli):
         print("no vtxscope-cli: pass --cli or set VTXSCOPE_CLI", file=sys.stderr)
         return 2
@@ -110,22 +113,36 @@ def main() -> int:
                 out.append(df)
             return len(pd.concat(out, ignore_index=True))
 
-        compressions = {"lz4": dask.config.get("distributed.comm.compression"), "off": None}
-        for n in (1, 2):
-            for comp, setting in compressions.items():
-                with dask.config.set({"distributed.comm.compression": setting}):  # the workers take it at start
-                    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=":0")
-                    client = Client(cluster)
-                # Warm-up, as a cluster in use is: the module loaded in each worker, one small batch run.
-                client.run(lambda: __import__("vtxscope") and None)
-                batch.compute(batch.tables(paths[:n], "Player", PROPS, frames=range(0, 100)), client=client, progress=False)
-                clusters[(n, comp)] = (cluster, client)
+        # Worker settings: Dask's defaults, and "lean": transfer compression and the worker's sampling
+        # profiler (a thread that takes every thread's Python stack every 10 ms, GIL included) off.
+        settings = {"default": {},
+                    "lean": {"distributed.comm.compression": None, "distributed.worker.profile.enabled": False}}
+        cluster_modes = [(n, kind) for n in (1, 2) for kind in settings]
 
-        modes = ["serial", "local"] + list(clusters)
+        def start_cluster(mode):
+            """A cluster for one timed run, closed after it: idle clusters' workers and schedulers
+            keep a few per cent of a core each busy (heartbeats, monitors), which on two cores
+            slowed the measured one (2 workers 1.59x instead of 1.75x with six workers idle)."""
+            n, kind = mode
+            with dask.config.set(settings[kind]):  # the workers take it at start
+                cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=":0")
+                client = Client(cluster)
+            clusters[mode] = (cluster, client)
+            # Warm-up, as a cluster in use is: the module loaded in each worker, one small batch run.
+            client.run(lambda: __import__("vtxscope") and None)
+            batch.compute(batch.tables(paths[:n], "Player", PROPS, frames=range(0, 100)), client=client, progress=False)
+            return client
+
+        def close_cluster(mode):
+            cluster, client = clusters.pop(mode)
+            client.close()
+            cluster.close()
+
+        modes = ["serial", "local"] + cluster_modes
         wall = {m: [] for m in modes}
         cpu = {m: [] for m in modes}
-        worker_cpu = {m: [] for m in clusters}  # the workers' share of cpu[m]; the rest is this process
+        worker_cpu = {m: [] for m in cluster_modes}  # the workers' share of cpu[m]; the rest is this process
         results = {}
         load_before = os.getloadavg()
         for rep in range(args.repeat):
@@ -143,7 +160,7 @@ def main() -> int:
                     wall[m].append(time.perf_counter() - w0)
                     cpu[m].append(own_cpu() - c0)
                 else:
-                    client = clusters[m][1]
+                    client = start_cluster(m)
                     wc0, c0 = workers_cpu(client), own_cpu()
                     w0 = time.perf_counter()
                     df = batch.compute(frame, client=client, progress=False)
@@ -151,6 +168,7 @@ def main() -> int:
                     in_workers = workers_cpu(client) - wc0
                     cpu[m].append(in_workers + own_cpu() - c0)
                     worker_cpu[m].append(in_workers)
+                    close_cluster(m)
                 if df["error"].notna().any():
                     print(f"error rows: {df[df['error'].notna()]['error'].tolist()[:3]}", file=sys.stderr)
                     return 2
@@ -180,11 +198,13 @@ def main() -> int:
             split = "" if m not in worker_cpu else f", of it in the workers {statistics.median(worker_cpu[m]):.2f} s"
             print(f"{label:34s} median {med[m]:7.2f} s (each: {each}); CPU {mcpu[m]:6.2f} s "
                   f"(= {mcpu[m] / med[m]:.2f} cores busy{split}); {total_mb / med[m]:.0f} MB/s")
-        for comp in compressions:
-            print(f"speed-up 2 workers vs 1, transfer compression {comp}: {med[(1, comp)] / med[(2, comp)]:.2f}x wall "
-                  f"(target >= 1.7x); CPU 2 workers / 1 worker: {mcpu[(2, comp)] / mcpu[(1, comp)]:.2f}")
-        for m in ["local", (1, "lz4"), (1, "off")]:
-            label = labels.get(m) or f"1 worker, transfer compression {m[1]}"
+        print(f"worker settings: default = Dask's configuration (transfer compression "
+              f"{dask.config.get('distributed.comm.compression')}, profiler on); lean = {settings['lean']}")
+        for kind in settings:
+            print(f"speed-up 2 workers vs 1, {kind} workers: {med[(1, kind)] / med[(2, kind)]:.2f}x wall "
+                  f"(target >= 1.7x); CPU 2 workers / 1 worker: {mcpu[(2, kind)] / mcpu[(1, kind)]:.2f}")
+        for m in ["local", (1, "default"), (1, "lean")]:
+            label = labels.get(m) or f"1 worker, {m[1]}"
             print(f"per-file overhead, {label} vs the serial loop: {(med[m] / med['serial'] - 1) * 100:+.1f} % wall, "
                   f"{(mcpu[m] / mcpu['serial'] - 1) * 100:+.1f} % CPU (target <= 5 %)")
         print(f"whole bench {time.perf_counter() - started:.0f} s")
