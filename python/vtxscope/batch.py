@@ -448,7 +448,6 @@ def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
         try:
             for future, part in as_completed(futures, with_results=True):
                 join.add(order[future.key], part)
-                future.release()  # the worker may drop its copy now
         except BaseException as e:  # noqa: BLE001 - raised again on the caller's thread
             failed.append(e)
 
