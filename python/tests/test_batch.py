@@ -98,6 +98,29 @@ def _parts(replays, with_rows_only=False):
     return [p for p in parts if len(p)] if with_rows_only else parts
 
 
+@pytest.mark.parametrize("progress", [False, True])
+def test_compute_on_a_client_that_is_not_the_default(replays, progress, capsys):
+    """Two clients in one process (a notebook with two clusters): batch.compute on the older one.
+    Dask's as_completed and progress bar default to the newest client's event loop and scheduler;
+    given that loop, the fetch thread's waits were woken from another thread's loop (a run of
+    bench/batch_tables.py with four clusters open hung), and the bar watched the other scheduler."""
+    distributed = pytest.importorskip("distributed")
+    type_name, props = _type_and_props(replays[0])
+    ddf = batch.tables(replays, type_name, props)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as one, \
+            distributed.Client(one) as first, \
+            distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as two, \
+            distributed.Client(two) as newest:
+        assert distributed.default_client() is newest
+        df = batch.compute(ddf, client=first, progress=progress)
+        pd.testing.assert_frame_equal(df, ddf.compute(scheduler="sync"))
+        assert not newest.has_what() or not any(newest.has_what().values()), "nothing ran on the other cluster"
+        info = batch.compute(batch.info(replays), client=first, progress=progress)  # one partition: no join
+        assert len(info) == len(replays)
+    if progress:
+        assert "100%" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("case", ["in order", "reversed", "shuffled", "one part", "two parts, one empty",
                                   "empty first", "error rows only", "a part of other dtypes", "other columns",
                                   "other index"])

@@ -446,7 +446,9 @@ def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
 
     def fetch() -> None:
         try:
-            for future, part in as_completed(futures, with_results=True):
+            # This client's event loop: by default Dask takes the newest client's, and its waits
+            # were then woken from another loop's thread (a bench with four clusters hung).
+            for future, part in as_completed(futures, loop=client.loop, with_results=True):
                 join.add(order[future.key], part)
         except BaseException as e:  # noqa: BLE001 - raised again on the caller's thread
             failed.append(e)
@@ -456,7 +458,8 @@ def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:
     if progress:
         from distributed import progress as dprogress
 
-        dprogress(futures)  # Dask's bar, while the parts are fetched beside it
+        with client.as_current():  # the bar watches the default client's scheduler: this one
+            dprogress(futures)  # Dask's bar, while the parts are fetched beside it
     fetcher.join()
     if failed:
         raise failed[0]
@@ -669,7 +672,8 @@ def compute(collection, client=None, scheduler: Optional[str] = None, progress: 
         if progress:
             from distributed import progress as dprogress
 
-            dprogress(future)
+            with client.as_current():  # the bar watches the default client's scheduler
+                dprogress(future)
         return future.result()
     if joined:
         import dask
