@@ -113,13 +113,23 @@ class Table:
         data = {}
         for name, c in self._columns.items():
             if "categories" in c:
-                data[name] = pd.Categorical.from_codes(c["values"], categories=_unique_categories(c["categories"]))
+                data[name] = pd.Categorical.from_codes(c["values"], categories=_categories_index(c["categories"]))
             else:
                 data[name] = self[name]
         return pd.DataFrame(data, copy=False)
 
     def __repr__(self) -> str:
         return f"Table({self.type!r}, {self._rows} rows × {len(self._columns)} columns)"
+
+
+def _categories_index(cats: List[str]):
+    """A string column's categories as pandas wants them: strings, so an object index even when
+    empty (pandas infers float64 for an empty list, and a table with no rows then had categories
+    of another dtype than the others: joining it with them failed, "dtype of categories must be
+    the same", in Dask's join as in batch.compute's)."""
+    import pandas as pd
+
+    return pd.Index(_unique_categories(cats), dtype=object)
 
 
 def _unique_categories(cats: List[str]) -> List[str]:

@@ -32,7 +32,7 @@ import pandas as pd
 
 import vtxscope
 
-from ._table import _unique_categories
+from ._table import _categories_index
 
 __all__ = ["tables", "info", "validate", "query", "diverge", "compute", "table_meta", "table_spec"]
 
@@ -135,7 +135,9 @@ def _conform(df: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
         if c in df.columns:
             col = df[c]
             if isinstance(dtype, pd.CategoricalDtype):
-                out[c] = col if isinstance(col.dtype, pd.CategoricalDtype) else col.astype("category")
+                # Through object: a table with no rows has float64 string columns, whose categories
+                # (float64, empty) made every join with other partitions fail.
+                out[c] = col if isinstance(col.dtype, pd.CategoricalDtype) else col.astype(object).astype("category")
                 continue
             if isinstance(col.dtype, pd.CategoricalDtype):
                 col = col.astype(object).where(col.notna(), None)
@@ -168,7 +170,7 @@ def _partition_column(t, name: str, dtype, n: int):
     valid = col["valid"]
     if "categories" in col:
         if isinstance(dtype, pd.CategoricalDtype):
-            return pd.Categorical.from_codes(values, categories=_unique_categories(col["categories"]))
+            return pd.Categorical.from_codes(values, categories=_categories_index(col["categories"]))
     elif dtype == "Int64" and values.dtype.kind in "iu":
         mask = ~valid if valid is not None else np.zeros(n, dtype=bool)
         return pd.arrays.IntegerArray(values.astype(np.int64, copy=False), mask)
@@ -553,26 +555,28 @@ def _array_of(series: pd.Series):
     return series.to_numpy() if isinstance(series.dtype, np.dtype) and series.dtype.kind in "biuf" else series.array
 
 
+def _column_kind(values) -> tuple:
+    """Which growing column takes a partition's array, and what a later partition's array must
+    match to go there too (the class, and the dtypes that class copies)."""
+    if isinstance(values, pd.Categorical) and values.categories.dtype == object and not values.ordered:
+        return (_CategoricalColumn,)
+    if isinstance(values, (pd.arrays.IntegerArray, pd.arrays.BooleanArray)) and hasattr(values, "_mask"):
+        return (_MaskedColumn, type(values), values._data.dtype)
+    if isinstance(values, np.ndarray):
+        return (_NumpyColumn, values.dtype)
+    return (_ConcatColumn,)
+
+
 def _column_for(values, capacity: int):
     """The growing column for a partition's array: its codes, values and mask copied as they come."""
-    if isinstance(values, pd.Categorical) and values.categories.dtype == object and not values.ordered:
+    kind = _column_kind(values)
+    if kind[0] is _CategoricalColumn:
         return _CategoricalColumn(capacity)
-    if isinstance(values, (pd.arrays.IntegerArray, pd.arrays.BooleanArray)) and hasattr(values, "_mask"):
+    if kind[0] is _MaskedColumn:
         return _MaskedColumn(values, capacity)
-    if isinstance(values, np.ndarray):
+    if kind[0] is _NumpyColumn:
         return _NumpyColumn(values.dtype, capacity)
     return _ConcatColumn()
-
-
-def _fits(column, values) -> bool:
-    """Whether a later partition's array can go where the first partition's went."""
-    if isinstance(column, _CategoricalColumn):
-        return isinstance(values, pd.Categorical) and values.categories.dtype == object and not values.ordered
-    if isinstance(column, _MaskedColumn):
-        return type(values) is column.kind and values._data.dtype == column.values.data.dtype
-    if isinstance(column, _NumpyColumn):
-        return isinstance(values, np.ndarray) and values.dtype == column.values.data.dtype
-    return not isinstance(values, np.ndarray) or values.dtype.kind not in "biuf"
 
 
 class _FrameJoin:
@@ -590,6 +594,7 @@ class _FrameJoin:
         self.next = 0
         self.first: Optional[pd.DataFrame] = None
         self.columns: Optional[Dict[str, Any]] = None
+        self.kinds: Dict[str, tuple] = {}  # each column's _column_kind: what a later part must match
         self.range_values: Optional[_GrowingArray] = None  # the index while every part's is a RangeIndex
         self.indexes: List[pd.Index] = []
         self.rest: Optional[List[pd.DataFrame]] = None  # parts for Dask's join, after one did not fit
@@ -606,12 +611,13 @@ class _FrameJoin:
             self.first = part
             capacity = len(part) * self.expected + len(part) // 8
             self.columns = {c: _column_for(_array_of(part[c]), capacity) for c in part.columns}
+            self.kinds = {c: _column_kind(_array_of(part[c])) for c in part.columns}
             self.range_values = _GrowingArray(np.int64, capacity)
         elif self.rest is not None:
             self.rest.append(part)
             return
         arrays = {c: _array_of(part[c]) for c in part.columns}
-        if list(arrays) != list(self.columns) or not all(_fits(self.columns[c], a) for c, a in arrays.items()):
+        if list(arrays) != list(self.columns) or any(_column_kind(a) != self.kinds[c] for c, a in arrays.items()):
             self.rest = [self._joined(), part]
             return
         for c, a in arrays.items():
