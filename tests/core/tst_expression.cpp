@@ -638,6 +638,80 @@ private slots:
         }
     }
 
+    // The direct read of a plain field (PropertyPath::scalarKey and readScalar: what a query
+    // takes for `Health`) gives what walking the path gives, for every such field of every
+    // entity at the first, a middle and the last frame of every SDK sample and generated kind.
+    void plainFieldReadEqualsPathWalk_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const char* s : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "sdk_rl_proto.vtx", "arena_from_fbs_ds.vtx",
+                              "arena_from_proto_ds.vtx", "allkinds_fbs.vtx", "allkinds_proto.vtx"})
+            QTest::newRow(s) << QString::fromStdString(vtxtest::samplePath(s));
+        for (vtxgen::Kind kind : {vtxgen::Kind::Demo, vtxgen::Kind::Cs2, vtxgen::Kind::Rl})
+            for (Backend backend : {Backend::FlatBuffers, Backend::Protobuf}) {
+                const std::string p = vtxtest::generatedReplay(m_dir.path(), kind, backend, 40, 20);
+                QTest::newRow(p.substr(p.rfind('/') + 1).c_str()) << QString::fromStdString(p);
+            }
+    }
+    void plainFieldReadEqualsPathWalk()
+    {
+        QFETCH(QString, path);
+        if (!QFile::exists(path))
+            VTX_REQUIRE_SAMPLES();
+        auto file = ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(file);
+        const Schema& schema = (*file)->schema();
+        auto same = [](const Value& a, const Value& b) {
+            const bool numbersSame = a.number == b.number || (std::isnan(a.number) && std::isnan(b.number));
+            return a.kind == b.kind && a.integer == b.integer && numbersSame && std::signbit(a.number) == std::signbit(b.number) && a.text == b.text;
+        };
+        // Per type, its plain fields as paths with their keys; and a field that is not plain
+        // (nested, array, vector) has no key.
+        std::vector<std::vector<std::pair<PropertyPath, PropertyKey>>> plain(schema.structs().size());
+        for (const StructDef& def : schema.structs())
+            for (const FieldDef& f : def.fields) {
+                if (f.shadowed)
+                    continue;
+                auto pp = PropertyPath::parse(f.name);
+                VTX_VERIFY_OK(pp);
+                const PropertyKey k = pp->scalarKey(schema, def.typeId);
+                const bool isPlain = f.key.container == ContainerKind::Scalar &&
+                    (f.key.type == FieldType::Bool || f.key.type == FieldType::Int8 || f.key.type == FieldType::Int32 ||
+                     f.key.type == FieldType::Int64 || f.key.type == FieldType::Float || f.key.type == FieldType::Double ||
+                     f.key.type == FieldType::String);
+                QCOMPARE(k.valid(), isPlain);
+                if (isPlain)
+                    plain[size_t(def.typeId)].emplace_back(std::move(*pp), k);
+                for (const std::string& deeper : {f.name + ".x", f.name + "[0]"}) { // more than one step: never direct
+                    auto dp = PropertyPath::parse(deeper);
+                    VTX_VERIFY_OK(dp);
+                    QVERIFY(!dp->scalarKey(schema, def.typeId).valid());
+                }
+            }
+        const int32_t n = (*file)->frameCount();
+        QVERIFY(n > 2);
+        size_t compared = 0;
+        for (const int32_t at : {0, n / 2, n - 1}) {
+            auto frame = (*file)->frame(at);
+            VTX_VERIFY_OK(frame);
+            for (const FrameEntity e : frame->view().entities()) {
+                const int32_t t = e.entity.typeId();
+                if (t < 0 || size_t(t) >= plain.size())
+                    continue;
+                for (const auto& [pp, key] : plain[size_t(t)]) {
+                    const Value walked = pp.evaluate(e.entity, schema), read = readScalar(e.entity, key);
+                    QVERIFY2(same(walked, read),
+                             qPrintable(QString("frame %1, %2 %3: %4 walked, %5 read")
+                                            .arg(at)
+                                            .arg(QString::fromStdString(std::string(e.uniqueId())), QString::fromStdString(pp.text()),
+                                                 QString::fromStdString(formatValue(walked)), QString::fromStdString(formatValue(read)))));
+                    ++compared;
+                }
+            }
+        }
+        QVERIFY2(compared > 0, "no plain field compared");
+    }
+
     // The scan (chunk by chunk, the previous frame kept across chunk boundaries) gives what
     // evaluating each frame read on its own gives.
     void scanAgreesWithFrameByFrame_data()

@@ -280,4 +280,24 @@ Value PropertyPath::evaluate(ContainerView c, const Schema& schema) const
     return Evaluator(m_segments, schema).container(c, 0);
 }
 
+PropertyKey PropertyPath::scalarKey(const Schema& schema, int32_t typeId) const
+{
+    if (m_segments.size() != 1 || m_segments[0].bracket)
+        return {};
+    const StructDef* def = schema.structById(typeId);
+    const FieldDef* f = def ? def->field(m_segments[0].text) : nullptr;
+    if (!f || !f->key.valid() || f->key.container != ContainerKind::Scalar)
+        return {};
+    switch (f->key.type) {
+    case FieldType::Bool:
+    case FieldType::Int8:
+    case FieldType::Int32:
+    case FieldType::Int64:
+    case FieldType::Float:
+    case FieldType::Double:
+    case FieldType::String: return f->key;
+    default: return {};
+    }
+}
+
 } // namespace vtx

@@ -34,9 +34,51 @@ public:
     /// Not thread-safe (the field cache is mutable): give each thread its own copy.
     Value evaluate(ContainerView c, const Schema& schema) const;
 
+    /// When this path is one named field of struct `typeId` holding a single bool, integer,
+    /// float, double or string, that field's key (readScalar() reads it as evaluate() would,
+    /// without walking the path); otherwise an invalid key. Scans that evaluate a path on every
+    /// entity of every frame (queries, filters) take this path for plain fields.
+    PropertyKey scalarKey(const Schema& schema, int32_t typeId) const;
+
 private:
     std::string m_text;
     std::vector<Segment> m_segments;
 };
+
+/// The value of the field `k` (a scalarKey()) in `c`: what evaluate() gives for that path.
+inline Value readScalar(ContainerView c, const PropertyKey& k)
+{
+    const uint32_t i = k.slot;
+    if (c.isNull())
+        return {};
+    switch (k.type) {
+    case FieldType::Bool: {
+        const auto sp = c.bools();
+        return i < sp.size() ? Value::ofBool(sp[i] != 0) : Value{};
+    }
+    case FieldType::Int8:
+    case FieldType::Int32: {
+        const auto sp = c.int32s();
+        return i < sp.size() ? Value::ofInt(sp[i]) : Value{};
+    }
+    case FieldType::Int64: {
+        const auto sp = c.int64s();
+        return i < sp.size() ? Value::ofInt(sp[i]) : Value{};
+    }
+    case FieldType::Float: {
+        const auto sp = c.floats();
+        return i < sp.size() ? Value::ofFloat(sp[i]) : Value{};
+    }
+    case FieldType::Double: {
+        const auto sp = c.doubles();
+        return i < sp.size() ? Value::ofDouble(sp[i]) : Value{};
+    }
+    case FieldType::String: {
+        const StringList sp = c.strings();
+        return i < sp.size() ? Value::ofString(sp[i]) : Value{};
+    }
+    default: return {};
+    }
+}
 
 } // namespace vtx

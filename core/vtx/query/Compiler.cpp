@@ -675,8 +675,7 @@ private:
                     bound.byType[size_t(def->typeId)] = std::move(*pp);
                     if (leaf)
                         *leaf = o.leaf;
-                    m_out.m_paths.push_back(std::move(bound));
-                    return int32_t(m_out.m_paths.size() - 1);
+                    return addPath(std::move(bound));
                 }
             }
         }
@@ -716,6 +715,16 @@ private:
         }
         if (leaf)
             *leaf = *common;
+        return addPath(std::move(bound));
+    }
+
+    /// Adds a bound path (with its plain-field keys) to the expression; its index.
+    int32_t addPath(Expression::BoundPath&& bound)
+    {
+        bound.scalarByType.resize(bound.byType.size());
+        for (size_t t = 0; t < bound.byType.size(); ++t)
+            if (bound.byType[t])
+                bound.scalarByType[t] = bound.byType[t]->scalarKey(m_schema, int32_t(t));
         m_out.m_paths.push_back(std::move(bound));
         return int32_t(m_out.m_paths.size() - 1);
     }

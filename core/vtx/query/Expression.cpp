@@ -44,6 +44,8 @@ Value Expression::pathValue(int32_t pathIndex, ContainerView entity)
     const int32_t t = entity.typeId();
     if (t < 0 || size_t(t) >= p.byType.size() || !p.byType[size_t(t)])
         return {}; // the property does not exist on this entity's type
+    if (size_t(t) < p.scalarByType.size() && p.scalarByType[size_t(t)].valid())
+        return readScalar(entity, p.scalarByType[size_t(t)]);
     return p.byType[size_t(t)]->evaluate(entity, *m_schema);
 }
 

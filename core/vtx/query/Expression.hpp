@@ -69,8 +69,10 @@ public:
     {
         if (!m_perEntity)
             return;
-        for (const FrameEntity e : m_frame.entities())
-            if (matchesEntity(e.bucket, e.index))
+        if (m_root < 0)
+            return;
+        for (const FrameEntity e : m_frame.entities()) // the entity at hand: no second lookup by index
+            if (test(m_root, Ctx{e.entity, e.bucket, e.index}))
                 f(e.bucket, e.index);
     }
 
@@ -107,6 +109,9 @@ public:
     struct BoundPath {
         std::string text;
         std::vector<std::optional<PropertyPath>> byType;
+        /// Per type, the field's key when the path is one plain field there
+        /// (PropertyPath::scalarKey): read directly instead of walking the path.
+        std::vector<PropertyKey> scalarByType;
     };
     std::string m_text;
     std::vector<Node> m_nodes;
