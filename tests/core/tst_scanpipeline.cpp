@@ -297,15 +297,20 @@ private slots:
     void takeOutOfOrder_data()
     {
         QTest::addColumn<unsigned>("threads");
+        QTest::addColumn<unsigned>("workers"); // 0: as many as threads
         QTest::addColumn<bool>("cancelled");
-        QTest::newRow("1 thread") << 1u << false;
-        QTest::newRow("2 threads") << 2u << false;
-        QTest::newRow("3 threads") << 3u << false;
-        QTest::newRow("2 threads, cancelled before") << 2u << true;
+        QTest::newRow("1 thread") << 1u << 0u << false;
+        QTest::newRow("2 threads") << 2u << 0u << false;
+        QTest::newRow("3 threads") << 3u << 0u << false;
+        QTest::newRow("2 threads, cancelled before") << 2u << 0u << true;
+        QTest::newRow("2 threads, 1 worker (diverge's share per file)") << 2u << 1u << false;
+        QTest::newRow("3 threads, 2 workers") << 3u << 2u << false;
+        QTest::newRow("1 thread, 2 workers: still the caller alone") << 1u << 2u << false;
     }
     void takeOutOfOrder()
     {
         QFETCH(unsigned, threads);
+        QFETCH(unsigned, workers);
         QFETCH(bool, cancelled);
         const auto f = fileFor("gen:rl:proto");
         QVERIFY(f);
@@ -314,8 +319,10 @@ private slots:
         std::atomic<bool> cancel{cancelled};
         ChunkPipelineOptions opt;
         opt.threads = threads;
+        opt.workers = workers;
         opt.cancel = &cancel;
         ChunkPipeline pipeline(*f, ChunkPipeline::chunkRange(*f, 0, n), opt);
+        QCOMPARE(pipeline.workerCount(), threads < 2 ? size_t(0) : size_t(workers > 0 ? std::min(workers, threads) : threads));
         for (size_t ci : {size_t(0), size_t(3), size_t(1), size_t(4), size_t(4), n - 1, size_t(2), n + 5}) {
             auto got = pipeline.take(ci);
             auto want = f->decodeChunk(ci);

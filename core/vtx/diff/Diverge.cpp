@@ -64,6 +64,8 @@ private:
     {
         ChunkPipelineOptions o;
         o.threads = decodeAhead ? kScanThreads : 1; // 1: decoded on the comparing thread
+        // Two files decode at once: each gets its share of the scan's workers (ChunkPipelineOptions::workers).
+        o.workers = std::max(1u, kScanThreads / 2);
         return o;
     }
     const ReplayFile& m_file;

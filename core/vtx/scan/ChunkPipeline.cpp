@@ -10,7 +10,8 @@ ChunkPipeline::ChunkPipeline(const ReplayFile& file, std::vector<size_t> order, 
 {
     if (m_options.threads < 2 || m_order.empty())
         return;
-    const size_t workers = std::min<size_t>(m_options.threads, m_order.size());
+    const size_t workers =
+        std::min<size_t>(m_options.workers > 0 ? std::min(m_options.workers, m_options.threads) : m_options.threads, m_order.size());
     m_workers.reserve(workers);
     for (size_t i = 0; i < workers; ++i)
         m_workers.emplace_back([this] { work(); });
