@@ -865,6 +865,25 @@ private slots:
         m_panel->view()->sortByColumn(LibraryModel::Name, Qt::AscendingOrder);
     }
 
+    // Without saved columns (a first start) a check's columns come right after the name, and
+    // with them the name fits a 1,280 px window: after Integrity they began at ~1,300 px.
+    void checkColumnsFollowTheName()
+    {
+        QSettings settings;
+        const QVariant saved = settings.value(QStringLiteral("library/header"));
+        settings.remove(QStringLiteral("library/header"));
+        LibraryPanel fresh;
+        QHeaderView* h = fresh.view()->header();
+        QCOMPARE(h->visualIndex(LibraryModel::Name), 0);
+        int right = h->sectionSize(LibraryModel::Name);
+        for (int c = LibraryModel::FirstColumnOfCheck; c < LibraryModel::ColumnCount; ++c) {
+            QCOMPARE(h->visualIndex(c), 1 + c - LibraryModel::FirstColumnOfCheck);
+            right += h->sectionSize(c);
+        }
+        QVERIFY2(right <= 1280 - 40, qPrintable(QString("the name and the check's columns take %1 px").arg(right)));
+        settings.setValue(QStringLiteral("library/header"), saved);
+    }
+
     void cancelLeavesNoJobRunning_data()
     {
         QTest::addColumn<bool>("check"); // else the listing

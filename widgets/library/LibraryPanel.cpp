@@ -138,6 +138,16 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
         header->resizeSection(LibraryModel::Name, 220);
         header->resizeSection(LibraryModel::EntityTypes, 200);
         header->resizeSection(LibraryModel::Integrity, 240);
+        fit(LibraryModel::Divergence, QStringLiteral("frame 1,000,000"));
+        header->resizeSection(LibraryModel::Entity, 220);
+        header->resizeSection(LibraryModel::Property, 160);
+        fit(LibraryModel::BaselineValue, QStringLiteral("(-1,234.56, 1,234.56, 12.5)"));
+        fit(LibraryModel::RunValue, QStringLiteral("(-1,234.56, 1,234.56, 12.5)"));
+        // A check's columns come right after the name, where a check's answer is read: after
+        // Integrity they started at ~1,300 px, off-screen in a 1,280 px window. Hidden until a
+        // check runs; a user's own order is kept (restoreState above).
+        for (int c = LibraryModel::FirstColumnOfCheck; c < LibraryModel::ColumnCount; ++c)
+            header->moveSection(header->visualIndex(c), 1 + (c - LibraryModel::FirstColumnOfCheck));
         m_view->sortByColumn(LibraryModel::Name, Qt::AscendingOrder); // Qt starts descending
     } else {
         m_view->sortByColumn(header->sortIndicatorSection(), header->sortIndicatorOrder());
@@ -363,6 +373,8 @@ void LibraryPanel::checkRuns(const QString& baseline, const QStringList& runs)
     m_baseline = baseline;
     m_model->beginCheck(baseline, todo);
     showCheckColumns(true);
+    if (m_proxy->rowCount() > 0) // the answers' column in view, wherever the user had scrolled
+        m_view->scrollTo(m_proxy->index(std::max(0, m_view->currentIndex().row()), LibraryModel::Divergence));
     m_runsToCheck = int(todo.size());
     m_runsChecked = 0;
     m_checkCancelled = false;
