@@ -250,6 +250,74 @@ private slots:
         QCOMPARE(retyped[1], (SchemaDifference{SchemaDifference::Kind::TypeAdded, "Ball", {}, {}, {}}));
     }
 
+    // The counts per property: `pairs` once per entity per frame pair (two elements of one
+    // entity's array count once), `framePairs` once per frame pair, and a pair's `properties`
+    // once per entity and property, on both comparison paths.
+    void countsPerEntityAndPerPair()
+    {
+        const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Health", "Float") + "," +
+            field("Trail", "Float", "array") + "]}]}";
+        auto write = [&](const std::string& name, bool perturbed) {
+            const std::string path = m_dir.path().toStdString() + "/" + name;
+            ReplayHeader header;
+            header.schemaJson = schema;
+            WriterOptions wo;
+            wo.chunkMaxFrames = 4;
+            auto w = ReplayWriter::create(path, header, wo);
+            if (!w)
+                qFatal("%s", w.message().c_str());
+            for (int32_t f = 0; f < 10; ++f) {
+                FrameData frame;
+                BucketData bucket;
+                for (int p = 0; p < 2; ++p) {
+                    PropertyContainerData c;
+                    c.typeId = 0;
+                    float health = 100.0F - float(f);
+                    std::vector<float> trail{float(f), float(p)};
+                    if (perturbed && (f == 3 || (f == 5 && p == 0)))
+                        health += 1;
+                    if (perturbed && f == 7 && p == 1)
+                        trail = {trail[0] + 1, trail[1] + 3}; // two elements of one entity
+                    c.floats = {health};
+                    c.floatArrays.push(trail);
+                    bucket.uniqueIds.push_back("p" + std::to_string(p));
+                    bucket.entities.push_back(c);
+                }
+                frame.buckets.push_back(std::move(bucket));
+                if (Status st = (*w)->addFrame(std::move(frame), int64_t(f) * 1000, int64_t(f) * 1000); !st)
+                    qFatal("%s", st.message().c_str());
+            }
+            if (auto st = (*w)->finish(); !st)
+                qFatal("%s", st.message().c_str());
+            return openOrDie(path);
+        };
+        auto a = write("counts_a.vtx", false);
+        auto b = write("counts_b.vtx", true);
+        DivergeOptions opt;
+        auto fast = diverge(*a, *b, opt);
+        opt.forceByName = true;
+        auto slow = diverge(*a, *b, opt);
+        VTX_VERIFY_OK(fast);
+        VTX_VERIFY_OK(slow);
+        for (const auto* r : {&*fast, &*slow}) {
+            QCOMPARE(summarize(*r).frames, (std::vector<int32_t>{3, 5, 7}));
+            QCOMPARE(r->divergentPairs[0].properties, uint32_t(2)); // Health of p0 and of p1
+            QCOMPARE(r->divergentPairs[1].properties, uint32_t(1));
+            QCOMPARE(r->divergentPairs[2].properties, uint32_t(1)); // Trail[] of p1, two elements
+            QCOMPARE(r->properties.size(), size_t(2));
+            QCOMPARE(r->properties[0].path, std::string("Health"));
+            QCOMPARE(r->properties[0].pairs, uint64_t(3));
+            QCOMPARE(r->properties[0].framePairs, uint64_t(2));
+            QCOMPARE(r->properties[0].at, (FramePair{3, 3})); // the first of the equal largest deviations
+            QCOMPARE(r->properties[0].uniqueId, std::string("p0"));
+            QCOMPARE(r->properties[1].path, std::string("Trail[]"));
+            QCOMPARE(r->properties[1].pairs, uint64_t(1));
+            QCOMPARE(r->properties[1].framePairs, uint64_t(1));
+            QCOMPARE(r->properties[1].maxDeviation, 3.0);
+            QCOMPARE(r->properties[1].uniqueId, std::string("p1"));
+        }
+    }
+
     // Arrays and nested structs: element changes, a longer array, a nested field, a struct
     // missing on one side. The by-name path agrees with the fast path on frames and properties.
     void arraysAndStructs()

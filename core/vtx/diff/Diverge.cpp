@@ -9,8 +9,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
+#include <map>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 namespace vtx {
@@ -73,11 +74,11 @@ private:
     std::shared_ptr<const DecodedChunk> m_chunk;
 };
 
-/// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key.
-std::string collapseIndexes(std::string_view path)
+/// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key. Into `out`
+/// (its capacity reused: this runs for every difference of every divergent pair).
+void collapseIndexesInto(std::string_view path, std::string& out)
 {
-    std::string out;
-    out.reserve(path.size());
+    out.clear();
     bool inside = false;
     for (char ch : path) {
         if (ch == '[') {
@@ -89,6 +90,12 @@ std::string collapseIndexes(std::string_view path)
             out += ch;
         }
     }
+}
+
+std::string collapseIndexes(std::string_view path)
+{
+    std::string out;
+    collapseIndexesInto(path, out);
     return out;
 }
 
@@ -126,9 +133,11 @@ std::optional<double> maxAbsDelta(const Value& a, const Value& b)
     return m;
 }
 
-/// Same schema layout: the exact frame diff, with its content-hash short-circuit.
+/// Same schema layout: the exact frame diff, with its content-hash short-circuit. `withText`:
+/// the values' text too, which only the first divergence reports (formatting every value of
+/// every divergent pair took most of the time of comparing two runs that differ everywhere).
 void compareFast(const FrameHandle& ha, const FrameHandle& hb, const Schema& schema, const DiffOptions& opt, FrameDiff& diff,
-                 std::vector<EntityResult>& out)
+                 std::vector<EntityResult>& out, bool withText)
 {
     diffFrames(ha, hb, schema, opt, diff);
     for (const EntityDiff& e : diff.entities) {
@@ -146,8 +155,10 @@ void compareFast(const FrameHandle& ha, const FrameHandle& hb, const Schema& sch
             } else {
                 d.path = diff.pathText(c, schema);
                 const Value va = c.a(), vb = c.b();
-                d.a = va.isAbsent() ? std::string() : formatValue(va);
-                d.b = vb.isAbsent() ? std::string() : formatValue(vb);
+                if (withText) {
+                    d.a = va.isAbsent() ? std::string() : formatValue(va);
+                    d.b = vb.isAbsent() ? std::string() : formatValue(vb);
+                }
                 d.deviation = maxAbsDelta(va, vb);
             }
             r.differences.push_back(std::move(d));
@@ -386,7 +397,17 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
     diffOptions.maxChangesPerProperty = std::numeric_limits<uint32_t>::max(); // every element counts towards the deviation
     FrameDiff diff;
     std::vector<EntityResult> entities;
-    std::map<std::pair<std::string, std::string>, PropertyDeviation> deviations;
+    // The deviation per (type, property), found by a key built in a reused buffer; stamps count
+    // a property once per entity and once per pair. (A std::map keyed by a pair of strings and
+    // two sets per entity cost more than the comparison itself on runs that differ everywhere.)
+    struct DeviationSlot {
+        PropertyDeviation dev;
+        uint64_t lastEntity = 0, lastPair = 0;
+    };
+    std::vector<DeviationSlot> deviations;
+    std::unordered_map<std::string, size_t> deviationOf;
+    std::string key, property;
+    uint64_t entitySerial = 0, pairSerial = 0;
 
     std::vector<char> skipA(a.chunks().size(), 0), skipB(b.chunks().size(), 0);
     if (!report.byName && options.skipIdenticalChunks)
@@ -427,7 +448,7 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         if (report.byName)
             compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, entities);
         else
-            compareFast(*ha, *hb, a.schema(), diffOptions, diff, entities);
+            compareFast(*ha, *hb, a.schema(), diffOptions, diff, entities, !report.firstDivergence);
         diff.a = {}; // the diff's frame handles would keep a chunk alive past its last pair
         diff.b = {};
         ++report.pairsCompared;
@@ -435,21 +456,25 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
             continue;
 
         PairDivergence pd{pair, uint32_t(entities.size()), 0};
-        std::set<std::pair<std::string, std::string>> inThisPair; // (type, property): counted once per pair
+        ++pairSerial;
         for (const EntityResult& e : entities) {
-            std::set<std::string> properties;
+            ++entitySerial;
             for (const Difference& d : e.differences) {
-                const std::string property = collapseIndexes(d.path);
-                properties.insert(property);
-                PropertyDeviation& dev = deviations[{e.type, property}];
-                const bool fresh = dev.pairs == 0 && dev.type.empty();
+                collapseIndexesInto(d.path, property);
+                key.assign(e.type);
+                key += '\0'; // in no type name
+                key += property;
+                auto [it, fresh] = deviationOf.try_emplace(key, deviations.size());
                 if (fresh) {
-                    dev.type = e.type;
-                    dev.path = property;
-                    dev.at = pair;
-                    dev.bucket = e.bucket;
-                    dev.uniqueId = e.uniqueId;
+                    DeviationSlot& slot = deviations.emplace_back();
+                    slot.dev.type = e.type;
+                    slot.dev.path = property;
+                    slot.dev.at = pair;
+                    slot.dev.bucket = e.bucket;
+                    slot.dev.uniqueId = e.uniqueId;
                 }
+                DeviationSlot& slot = deviations[it->second];
+                PropertyDeviation& dev = slot.dev;
                 if (d.deviation && (!dev.numeric || *d.deviation > dev.maxDeviation)) {
                     dev.numeric = true;
                     dev.maxDeviation = *d.deviation;
@@ -457,14 +482,16 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
                     dev.bucket = e.bucket;
                     dev.uniqueId = e.uniqueId;
                 }
+                if (slot.lastEntity != entitySerial) { // once per entity
+                    slot.lastEntity = entitySerial;
+                    ++dev.pairs;
+                    ++pd.properties;
+                    if (slot.lastPair != pairSerial) { // and once per pair
+                        slot.lastPair = pairSerial;
+                        ++dev.framePairs;
+                    }
+                }
             }
-            for (const std::string& property : properties) {
-                PropertyDeviation& dev = deviations[{e.type, property}];
-                ++dev.pairs;
-                if (inThisPair.emplace(e.type, property).second)
-                    ++dev.framePairs;
-            }
-            pd.properties += uint32_t(properties.size());
         }
         report.divergentPairs.push_back(pd);
 
@@ -487,8 +514,11 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         }
     }
     reportProgress();
-    for (auto& [key, dev] : deviations)
-        report.properties.push_back(std::move(dev));
+    // By type, then property: the report's order.
+    std::sort(deviations.begin(), deviations.end(),
+              [](const DeviationSlot& x, const DeviationSlot& y) { return std::tie(x.dev.type, x.dev.path) < std::tie(y.dev.type, y.dev.path); });
+    for (DeviationSlot& slot : deviations)
+        report.properties.push_back(std::move(slot.dev));
     return report;
 }
 
