@@ -690,6 +690,14 @@ private slots:
             const nlohmann::json& e = first.at("entities").at(0);
             QCOMPARE(v.uniqueId, e.at("unique_id").get<std::string>());
             QCOMPARE(v.entityType, e.at("type").get<std::string>());
+            QCOMPARE(v.displayName, e.at("display_name").is_null() ? std::string() : e.at("display_name").get<std::string>());
+            { // the entity by its name first, as the diff panel names it, then its id and type
+                const QString shown = m->index(row, LibraryModel::Entity).data().toString();
+                const QString want = v.displayName.empty()
+                    ? QString::fromStdString(v.uniqueId)
+                    : QString::fromStdString(v.displayName) + QStringLiteral(" · ") + QString::fromStdString(v.uniqueId);
+                QVERIFY2(shown.startsWith(want) && shown.contains(QString::fromStdString(v.entityType)), qPrintable(shown));
+            }
             QCOMPARE(std::string(vtx::entityStatusName(v.status)), e.at("status").get<std::string>());
             if (e.at("properties").empty()) {
                 QVERIFY(v.property.empty());

@@ -228,7 +228,9 @@ QString LibraryModel::entityText(const vtx::RunVerdict& v)
 {
     if (v.uniqueId.empty() && v.entityType.empty())
         return {};
-    QString text = QStringLiteral("%1 %2:%3").arg(qs(v.entityType)).arg(v.bucket).arg(qs(v.uniqueId));
+    // As the diff panel names entities: the name first, then the id and the type.
+    QString text = v.displayName.empty() ? QStringLiteral("%1  %2").arg(qs(v.uniqueId), qs(v.entityType))
+                                         : QStringLiteral("%1 · %2  %3").arg(qs(v.displayName), qs(v.uniqueId), qs(v.entityType));
     if (v.status == vtx::EntityStatus::Added)
         text += tr(" (only in the run)");
     else if (v.status == vtx::EntityStatus::Removed)
@@ -316,6 +318,8 @@ QVariant LibraryModel::toolTip(const Row& r, int column) const
         if (v.kind == vtx::RunVerdict::Kind::Failed)
             return qs(v.error);
         QString t = tr("%1 of %2 frame pairs differ").arg(v.divergentPairs).arg(v.pairsCompared);
+        if (column == Entity && !v.uniqueId.empty())
+            t = tr("%1 (id %2, bucket %3)\n").arg(qs(v.displayName.empty() ? v.uniqueId : v.displayName), qs(v.uniqueId)).arg(v.bucket) + t;
         if (v.kind == vtx::RunVerdict::Kind::Diverges && v.first) {
             t += tr("; %n entities differ in the first", nullptr, int(v.entitiesInFirst));
             if (v.deviation)

@@ -29,6 +29,7 @@ RunVerdict runVerdict(const Result<DivergeReport>& report)
     const EntityDivergence& e = r.firstEntities.front();
     v.bucket = e.bucket;
     v.uniqueId = e.uniqueId;
+    v.displayName = e.displayName;
     v.entityType = e.type;
     v.status = e.status;
     if (!e.properties.empty()) {

@@ -25,6 +25,7 @@ struct RunVerdict {
     // The first entity that differs in the first divergent pair (DivergeReport::firstEntities[0]).
     uint32_t bucket = 0;
     std::string uniqueId;
+    std::string displayName; ///< its label in the baseline's frame (the run's, when only the run has it); may be empty
     std::string entityType;
     EntityStatus status = EntityStatus::Changed; ///< Added: only in the run; Removed: only in the baseline
     // Its first differing property (empty when the whole entity is added or removed).
