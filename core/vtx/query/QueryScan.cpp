@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "vtx/query/QueryScan.hpp"
+#include "vtx/base/StreamIn.hpp"
 #include "vtx/model/EntityLabels.hpp"
 
 #include <algorithm>
@@ -88,6 +89,9 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
                 previous = {};
                 continue;
             }
+            // Cold when a worker decoded it a chunk ago: one stream instead of the evaluation's
+            // misses one at a time (as walkReplay does).
+            streamIn(view.bytes());
             e.setFrame(view, previous);
             if (e.perEntity()) {
                 FrameMatch* m = nullptr;
