@@ -613,6 +613,45 @@ private slots:
         QCOMPARE(plot->model()->index(0).data().toString(), QString("s1mple · Health"));
     }
 
+    // Series that take more lanes than the dock has room for grow the docked plot (up to half
+    // the window): six series in the first-launch layout at 1280 x 800 were five 24 px lanes
+    // with one y label each.
+    void moreLanesGrowTheDock()
+    {
+        VTX_REQUIRE_SAMPLES();
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        PlotPanel* plot = w.plot();
+        auto* dock = w.findChild<QDockWidget*>("plotDock");
+        QVERIFY(dock && !dock->isFloating());
+        const int before = dock->height();
+        QSignalSpy wanted(plot, &PlotPanel::heightWanted);
+        const EntityKey simple{0, kSimple};
+        for (const char* p : {"Health", "Transform.translation.x", "SteamId", "Transform.translation.y"})
+            plot->addPropertySeries(simple, p);
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QApplication::processEvents(); // the dock's resize is laid out
+        PlotCanvas* canvas = plot->canvas();
+        const PlotLayout& L = canvas->layout();
+        QVERIFY2(L.lanes.size() >= 4, qPrintable(QString("%1 lanes").arg(L.lanes.size())));
+        QVERIFY(wanted.count() >= 1);
+        QVERIFY2(dock->height() > before, qPrintable(QString("dock %1 -> %2 px").arg(before).arg(dock->height())));
+        QVERIFY(dock->height() <= w.height() / 2 + 1);
+        const int fontHeight = QFontMetrics(canvas->font()).height();
+        for (const PlotLane& lane : L.lanes) {
+            QVERIFY2(lane.rect.height() >= 3 * fontHeight, qPrintable(QString("a lane of %1 px").arg(lane.rect.height())));
+            QVERIFY(!lane.axes.front().ticks.ticks.empty());
+        }
+        // Nothing new, nothing asked: a dock the user makes smaller stays so.
+        wanted.clear();
+        plot->addPropertySeries(simple, "Health");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QCOMPARE(wanted.count(), 0);
+    }
+
     // Issue 26 item 4: linked, the plot's x axis lines up with the timeline's pixels: a frame
     // is at the same screen x in both, at any zoom and window size; unlinked, the plot keeps
     // its own margins.

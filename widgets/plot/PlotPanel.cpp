@@ -122,6 +122,15 @@ void PlotCanvas::rebuildSeries()
         if (e.visible && e.data)
             m_scene.series.push_back({e.shownName, e.colour, e.data, e.summary, extentOf(*e.data, e.summary.get())});
     m_stale = true;
+    // A new lane squeezes the others (six series in a 140 px dock were 24 px lanes with one
+    // label each): ask for room, once per lane added, so a dock the user shrank stays so.
+    const int lanes = m_scene.stacked ? laneCountOf(m_scene) : 1;
+    if (lanes > m_lanes && !m_scene.series.empty()) {
+        const int extra = readableHeightFor(lanes, font()) - height();
+        if (extra > 0)
+            emit heightWanted(extra);
+    }
+    m_lanes = lanes;
 }
 
 const PlotLayout& PlotCanvas::layout()
@@ -165,7 +174,7 @@ void PlotCanvas::setStacked(bool stacked)
     if (stacked == m_scene.stacked)
         return;
     m_scene.stacked = stacked;
-    m_stale = true;
+    rebuildSeries(); // stacked again: its lanes may want room
     update();
 }
 
@@ -439,6 +448,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &PlotPanel::cancel);
     connect(clearAll, &QToolButton::clicked, this, &PlotPanel::clear);
     connect(m_canvas, &PlotCanvas::seekRequested, this, &PlotPanel::seekRequested);
+    connect(m_canvas, &PlotCanvas::heightWanted, this, &PlotPanel::heightWanted);
     connect(m_canvas, &PlotCanvas::xRangeChanged, this, [this](double first, double last) {
         if (isLinked())
             m_view->setZoom(first, last); // the timeline and every linked panel follow

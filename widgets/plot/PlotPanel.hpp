@@ -74,6 +74,9 @@ signals:
     void xRangeChanged(double first, double last);
     /// The user zoomed y (Shift+wheel): the plot is in manual y now.
     void yRangeChanged(double lo, double hi);
+    /// The series now take more lanes than before and the canvas is too short to read them
+    /// (readableHeightFor): `extra` more pixels would do.
+    void heightWanted(int extra);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -96,6 +99,7 @@ private:
     std::function<std::pair<double, double>()> m_alignTo;
     bool m_stale = true;
     int m_frameCount = 1;
+    int m_lanes = 0; ///< lanes at the last rebuild: more lanes ask for height, once
     TimeUnit m_unit = TimeUnit::Frame;
     QPoint m_pressPos;
     double m_pressFirst = 0, m_pressLast = 1;
@@ -155,6 +159,8 @@ signals:
     void finished();
     /// "Expression…": the window opens the query bar to plot one.
     void expressionWanted();
+    /// The plot's lanes need `extra` more pixels of height to read (PlotCanvas::heightWanted).
+    void heightWanted(int extra);
 
 private:
     void startScan();

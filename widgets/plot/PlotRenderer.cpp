@@ -94,9 +94,9 @@ SeriesExtent extentOf(const vtx::SeriesData& data, const vtx::SeriesSummary* sum
     return e;
 }
 
-void layoutPlot(const PlotScene& scene, PlotLayout& L)
+namespace {
+PlotArrangement arrangementOf(const PlotScene& scene)
 {
-    const QFontMetrics fm(scene.font);
     const size_t n = scene.series.size();
     std::vector<SeriesExtent> extents(n);
     for (size_t i = 0; i < n; ++i) {
@@ -104,7 +104,26 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
         if (extents[i].empty() && scene.series[i].data)
             extents[i] = extentOf(*scene.series[i].data, scene.series[i].summary.get());
     }
-    const PlotArrangement arrangement = arrangeSeries(extents, scene.stacked);
+    return arrangeSeries(extents, scene.stacked);
+}
+} // namespace
+
+int laneCountOf(const PlotScene& scene)
+{
+    return arrangementOf(scene).lanes;
+}
+
+int readableHeightFor(int lanes, const QFont& font)
+{
+    const int lane = 4 * QFontMetrics(font).height();
+    return kTop + kBottom + lanes * lane + std::max(0, lanes - 1) * kLaneGap;
+}
+
+void layoutPlot(const PlotScene& scene, PlotLayout& L)
+{
+    const QFontMetrics fm(scene.font);
+    const size_t n = scene.series.size();
+    const PlotArrangement arrangement = arrangementOf(scene);
     L.placements = arrangement.placements;
     L.lanes.assign(size_t(arrangement.lanes), {});
     for (size_t i = 0; i < n; ++i) {

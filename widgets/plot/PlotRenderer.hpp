@@ -106,6 +106,11 @@ QRect plotArea(QSize size);
 /// Arranges the lanes, decimates every series to the pixel columns and settles the y ranges
 /// and ticks.
 void layoutPlot(const PlotScene& scene, PlotLayout& layout);
+/// The lanes the scene's series take (PlotArrangement), without laying anything out.
+int laneCountOf(const PlotScene& scene);
+/// The widget height at which each of `lanes` stacked lanes reads: three y labels and the
+/// lane's legend line each (`font`'s height four times), the gaps, the top margin and the x axis.
+int readableHeightFor(int lanes, const QFont& font);
 void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& layout);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
