@@ -169,8 +169,14 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
             for (PlotYAxis& axis : lane.axes) {
                 fitAxis(scene, L, axis);
                 // Vertical spacing: a label's "width" along the axis is the line height.
-                axis.ticks = axisTicks(
-                    AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), [&fm](std::string_view) { return double(fm.height()); }, 6);
+                const auto lineHeight = [&fm](std::string_view) { return double(fm.height()); };
+                axis.ticks = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, 6);
+                // One label says no scale (a 49 px lane's "7.5e16"): labels a line apart, no gap,
+                // when that gives two.
+                if (axis.ticks.ticks.size() == 1)
+                    if (AxisTickSet closer = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, 0);
+                        closer.ticks.size() >= 2)
+                        axis.ticks = std::move(closer);
                 if (!axis.right)
                     for (const AxisTick& t : axis.ticks.ticks)
                         widest = std::max(widest, widthOf(fm)(t.label));
