@@ -51,6 +51,26 @@ std::vector<int32_t> range(int32_t from, int32_t to)
     return r;
 }
 
+/// A replay of `frames` frames (`frameAt(f)`, at 1 s per frame) with `schema`, written to `path`
+/// in chunks of `chunkFrames`, and opened.
+std::shared_ptr<ReplayFile> writeFrames(const std::string& path, const std::string& schema, int32_t chunkFrames, int32_t frames,
+                                        const std::function<FrameData(int32_t)>& frameAt)
+{
+    ReplayHeader header;
+    header.schemaJson = schema;
+    WriterOptions wo;
+    wo.chunkMaxFrames = chunkFrames;
+    auto w = ReplayWriter::create(path, header, wo);
+    if (!w)
+        qFatal("%s", w.message().c_str());
+    for (int32_t f = 0; f < frames; ++f)
+        if (Status st = (*w)->addFrame(frameAt(f), int64_t(f) * 1000, int64_t(f) * 1000); !st)
+            qFatal("%s", st.message().c_str());
+    if (auto st = (*w)->finish(); !st)
+        qFatal("%s", st.message().c_str());
+    return openOrDie(path);
+}
+
 } // namespace
 
 Q_DECLARE_METATYPE(Perturb)
@@ -258,15 +278,7 @@ private slots:
         const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Health", "Float") + "," +
             field("Trail", "Float", "array") + "]}]}";
         auto write = [&](const std::string& name, bool perturbed) {
-            const std::string path = m_dir.path().toStdString() + "/" + name;
-            ReplayHeader header;
-            header.schemaJson = schema;
-            WriterOptions wo;
-            wo.chunkMaxFrames = 4;
-            auto w = ReplayWriter::create(path, header, wo);
-            if (!w)
-                qFatal("%s", w.message().c_str());
-            for (int32_t f = 0; f < 10; ++f) {
+            return writeFrames(m_dir.path().toStdString() + "/" + name, schema, 4, 10, [perturbed](int32_t f) {
                 FrameData frame;
                 BucketData bucket;
                 for (int p = 0; p < 2; ++p) {
@@ -284,12 +296,8 @@ private slots:
                     bucket.entities.push_back(c);
                 }
                 frame.buckets.push_back(std::move(bucket));
-                if (Status st = (*w)->addFrame(std::move(frame), int64_t(f) * 1000, int64_t(f) * 1000); !st)
-                    qFatal("%s", st.message().c_str());
-            }
-            if (auto st = (*w)->finish(); !st)
-                qFatal("%s", st.message().c_str());
-            return openOrDie(path);
+                return frame;
+            });
         };
         auto a = write("counts_a.vtx", false);
         auto b = write("counts_b.vtx", true);
@@ -325,15 +333,7 @@ private slots:
         const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Trail", "Float", "array") +
             "," + field("Weapon", "Struct", "None", "Weapon") + R"(]},{"struct":"Weapon","values":[)" + field("Ammo", "Int32") + "]}]}";
         auto write = [&](const std::string& name, bool perturbed) {
-            const std::string path = m_dir.path().toStdString() + "/" + name;
-            ReplayHeader header;
-            header.schemaJson = schema;
-            WriterOptions wo;
-            wo.chunkMaxFrames = 8;
-            auto w = ReplayWriter::create(path, header, wo);
-            if (!w)
-                qFatal("%s", w.message().c_str());
-            for (int32_t f = 0; f < 50; ++f) {
+            return writeFrames(m_dir.path().toStdString() + "/" + name, schema, 8, 50, [perturbed](int32_t f) {
                 PropertyContainerData c;
                 c.typeId = 0;
                 std::vector<float> trail{float(f), float(f) + 1, float(f) + 2};
@@ -351,12 +351,8 @@ private slots:
                     c.structs.push_back(weapon);
                 FrameData frame;
                 frame.buckets.push_back({{"p0"}, {c}, {}});
-                if (Status st = (*w)->addFrame(std::move(frame), int64_t(f) * 1000, int64_t(f) * 1000); !st)
-                    qFatal("%s", st.message().c_str());
-            }
-            if (auto st = (*w)->finish(); !st)
-                qFatal("%s", st.message().c_str());
-            return openOrDie(path);
+                return frame;
+            });
         };
         auto a = write("shapes_a.vtx", false);
         auto b = write("shapes_b.vtx", true);
