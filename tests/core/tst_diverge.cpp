@@ -51,6 +51,15 @@ std::vector<int32_t> range(int32_t from, int32_t to)
     return r;
 }
 
+/// diverge(a, b) on the same-layout path and on the by-name path.
+std::pair<Result<DivergeReport>, Result<DivergeReport>> onBothPaths(const ReplayFile& a, const ReplayFile& b)
+{
+    DivergeOptions opt;
+    auto fast = diverge(a, b, opt);
+    opt.forceByName = true;
+    return {std::move(fast), diverge(a, b, opt)};
+}
+
 /// A replay of `frames` frames (`frameAt(f)`, at 1 s per frame) with `schema`, written to `path`
 /// in chunks of `chunkFrames`, and opened.
 std::shared_ptr<ReplayFile> writeFrames(const std::string& path, const std::string& schema, int32_t chunkFrames, int32_t frames,
@@ -299,12 +308,7 @@ private slots:
                 return frame;
             });
         };
-        auto a = write("counts_a.vtx", false);
-        auto b = write("counts_b.vtx", true);
-        DivergeOptions opt;
-        auto fast = diverge(*a, *b, opt);
-        opt.forceByName = true;
-        auto slow = diverge(*a, *b, opt);
+        auto [fast, slow] = onBothPaths(*write("counts_a.vtx", false), *write("counts_b.vtx", true));
         VTX_VERIFY_OK(fast);
         VTX_VERIFY_OK(slow);
         for (const auto* r : {&*fast, &*slow}) {
@@ -354,12 +358,7 @@ private slots:
                 return frame;
             });
         };
-        auto a = write("shapes_a.vtx", false);
-        auto b = write("shapes_b.vtx", true);
-        DivergeOptions opt;
-        auto fast = diverge(*a, *b, opt);
-        opt.forceByName = true;
-        auto slow = diverge(*a, *b, opt);
+        auto [fast, slow] = onBothPaths(*write("shapes_a.vtx", false), *write("shapes_b.vtx", true));
         VTX_VERIFY_OK(fast);
         VTX_VERIFY_OK(slow);
         QCOMPARE(summarize(*fast).frames, (std::vector<int32_t>{10, 20, 30, 40}));
