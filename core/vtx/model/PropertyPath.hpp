@@ -6,6 +6,7 @@
 // on the same entity across a whole replay costs a few pointer hops per step.
 
 #include "vtx/model/FrameView.hpp"
+#include "vtx/model/PropertyVisit.hpp"
 #include "vtx/model/Schema.hpp"
 #include "vtx/model/Value.hpp"
 
@@ -45,40 +46,24 @@ private:
     std::vector<Segment> m_segments;
 };
 
+namespace detail {
+/// readScalar's visitor: a plain value as a Value, anything else absent.
+struct PlainValue {
+    Value operator()(bool v) const { return Value::ofBool(v); }
+    Value operator()(int32_t v) const { return Value::ofInt(v); }
+    Value operator()(int64_t v) const { return Value::ofInt(v); }
+    Value operator()(float v) const { return Value::ofFloat(v); }
+    Value operator()(double v) const { return Value::ofDouble(v); }
+    Value operator()(std::string_view v) const { return Value::ofString(v); }
+    template <class T> Value operator()(const T&) const { return {}; } // not a plain field (scalarKey gives none)
+};
+} // namespace detail
+
 /// The value of the field `k` (a scalarKey()) in `c`: what evaluate() gives for that path.
+/// Through visitProperty, the one place that maps a key to its member, without the path walk.
 inline Value readScalar(ContainerView c, const PropertyKey& k)
 {
-    const uint32_t i = k.slot;
-    if (c.isNull())
-        return {};
-    switch (k.type) {
-    case FieldType::Bool: {
-        const auto sp = c.bools();
-        return i < sp.size() ? Value::ofBool(sp[i] != 0) : Value{};
-    }
-    case FieldType::Int8:
-    case FieldType::Int32: {
-        const auto sp = c.int32s();
-        return i < sp.size() ? Value::ofInt(sp[i]) : Value{};
-    }
-    case FieldType::Int64: {
-        const auto sp = c.int64s();
-        return i < sp.size() ? Value::ofInt(sp[i]) : Value{};
-    }
-    case FieldType::Float: {
-        const auto sp = c.floats();
-        return i < sp.size() ? Value::ofFloat(sp[i]) : Value{};
-    }
-    case FieldType::Double: {
-        const auto sp = c.doubles();
-        return i < sp.size() ? Value::ofDouble(sp[i]) : Value{};
-    }
-    case FieldType::String: {
-        const StringList sp = c.strings();
-        return i < sp.size() ? Value::ofString(sp[i]) : Value{};
-    }
-    default: return {};
-    }
+    return c.isNull() ? Value{} : visitProperty(c, k, detail::PlainValue{});
 }
 
 } // namespace vtx
