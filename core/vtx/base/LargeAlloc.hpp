@@ -14,7 +14,11 @@
 
 namespace vtx {
 
-constexpr size_t kLargeAllocThreshold = size_t(4) << 20;
+/// 1 MiB: an RL-like replay's chunks decode to 1-3 MB; below 4 MiB they came from malloc, whose
+/// blocks of that size glibc maps and unmaps (or trims from the heap top) at each free, so a
+/// 2-thread scan of such a file zeroed fresh pages for every chunk (a query cost 1.25x the CPU
+/// of the same query on one thread; `vtxscope-bench scan`, docs/PERFORMANCE.md).
+constexpr size_t kLargeAllocThreshold = size_t(1) << 20;
 /// Freed large blocks kept for reuse at most, in capacity; counted in the process's memory but
 /// not in a chunk cache's budget. One Protobuf CS2-like chunk's decode needs three blocks at once
 /// (stored blob ~10 MB, wire bytes ~37 MB, flattened chunk ~56 MB with spare capacity): at 80 MB
