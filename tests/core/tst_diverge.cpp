@@ -330,6 +330,70 @@ private slots:
         }
     }
 
+    // The first divergence's values for reading (what the library shows): a double to 9
+    // significant digits, an integer grouped, a vector from its readable components; the exact
+    // texts unchanged. Both comparison paths give the same texts.
+    void valuesForReading_data()
+    {
+        QTest::addColumn<int>("property");
+        QTest::addColumn<QString>("exactA");
+        QTest::addColumn<QString>("readingA");
+        QTest::addColumn<QString>("readingB");
+        QTest::newRow("double") << 0 << "0.30000000000000004"
+                                << "0.3"
+                                << "0.333333333";
+        QTest::newRow("int64") << 1 << "1234567"
+                               << "1\u202f234\u202f567"
+                               << "1\u202f234\u202f568";
+        QTest::newRow("vector") << 2 << "(0.30000000000000004, 2, -1.0000000000000002)"
+                                << "(0.3, 2, -1)"
+                                << "(0.3, 2.5, -1)";
+    }
+    void valuesForReading()
+    {
+        QFETCH(int, property);
+        QFETCH(QString, exactA);
+        QFETCH(QString, readingA);
+        QFETCH(QString, readingB);
+        const std::string schema = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Score", "Double") + "," +
+            field("Money", "Int64") + "," + field("Position", "Vector") + "]}]}";
+        auto write = [&](const std::string& name, bool perturbed) {
+            return writeFrames(m_dir.path().toStdString() + "/" + name, schema, 4, 6, [perturbed, property](int32_t f) {
+                PropertyContainerData c;
+                c.typeId = 0;
+                c.doubles = {0.1 + 0.2};
+                c.int64s = {1234567};
+                c.vectors = {Vec3{0.1 + 0.2, 2, -1.0000000000000002}};
+                if (perturbed && f >= 2) {
+                    if (property == 0)
+                        c.doubles[0] = 1.0 / 3;
+                    else if (property == 1)
+                        c.int64s[0] += 1;
+                    else
+                        c.vectors[0].y = 2.5;
+                }
+                FrameData frame;
+                BucketData bucket;
+                bucket.uniqueIds.push_back("p0");
+                bucket.entities.push_back(c);
+                frame.buckets.push_back(std::move(bucket));
+                return frame;
+            });
+        };
+        const std::string tag = std::to_string(property);
+        auto [fast, slow] = onBothPaths(*write("reading_a" + tag + ".vtx", false), *write("reading_b" + tag + ".vtx", true));
+        VTX_VERIFY_OK(fast);
+        VTX_VERIFY_OK(slow);
+        for (const auto* r : {&*fast, &*slow}) {
+            QCOMPARE(r->firstEntities.size(), size_t(1));
+            QCOMPARE(r->firstEntities[0].properties.size(), size_t(1));
+            const PropertyDivergence& p = r->firstEntities[0].properties[0];
+            QCOMPARE(QString::fromStdString(p.a), exactA);
+            QCOMPARE(QString::fromStdString(p.aForReading), readingA);
+            QCOMPARE(QString::fromStdString(p.bForReading), readingB);
+        }
+    }
+
     // Arrays and nested structs: element changes, a longer array, a nested field, a struct
     // missing on one side. The by-name path agrees with the fast path on frames and properties.
     void arraysAndStructs()

@@ -707,8 +707,21 @@ private slots:
                 QCOMPARE(v.baselineValue, p.at("a").get<std::string>());
                 QCOMPARE(v.runValue, p.at("b").get<std::string>());
                 QCOMPARE(m->index(row, LibraryModel::Property).data().toString(), QString::fromStdString(v.property));
-                QCOMPARE(m->index(row, LibraryModel::BaselineValue).data().toString(), QString::fromStdString(v.baselineValue));
-                QCOMPARE(m->index(row, LibraryModel::RunValue).data().toString(), QString::fromStdString(v.runValue));
+                // Shown for reading, as the inspector shows values; the exact text in the tooltip.
+                QCOMPARE(m->index(row, LibraryModel::BaselineValue).data().toString(), QString::fromStdString(v.baselineValueForReading));
+                QCOMPARE(m->index(row, LibraryModel::RunValue).data().toString(), QString::fromStdString(v.runValueForReading));
+                if (!v.baselineValue.empty()) {
+                    QVERIFY(!v.baselineValueForReading.empty());
+                    QVERIFY(m->index(row, LibraryModel::BaselineValue)
+                                .data(Qt::ToolTipRole)
+                                .toString()
+                                .startsWith(QStringLiteral("Exact: ") + QString::fromStdString(v.baselineValue) + QLatin1Char('\n')));
+                }
+                if (!v.runValue.empty())
+                    QVERIFY(m->index(row, LibraryModel::RunValue)
+                                .data(Qt::ToolTipRole)
+                                .toString()
+                                .startsWith(QStringLiteral("Exact: ") + QString::fromStdString(v.runValue) + QLatin1Char('\n')));
             }
             break;
         }

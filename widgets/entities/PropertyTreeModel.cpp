@@ -12,31 +12,6 @@
 
 namespace vtxw {
 
-namespace {
-
-// The value column for reading (UX.md ▸ Inspector): doubles to the digits that matter, integers
-// grouped, vectors from their readable components. The exact text is in the tooltip, and is
-// what copy, filters and watches use.
-QString readableValue(const std::vector<vtx::PropertyNode>& nodes, const vtx::PropertyNode& n)
-{
-    if (n.absent || n.value.empty())
-        return QString::fromStdString(n.value);
-    if (n.type == "Vector" && n.children.size() == 3) {
-        QStringList parts;
-        for (int c : n.children)
-            parts << (nodes[size_t(c)].number ? QString::fromStdString(vtx::readableDouble(*nodes[size_t(c)].number))
-                                              : QString::fromStdString(nodes[size_t(c)].value));
-        return QLatin1Char('(') + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
-    }
-    if (n.type == "Double" && n.number)
-        return QString::fromStdString(vtx::readableDouble(*n.number));
-    if (n.type == "Int32" || n.type == "Int64")
-        return QString::fromStdString(vtx::groupDigits(n.value));
-    return QString::fromStdString(n.value);
-}
-
-} // namespace
-
 PropertyTreeModel::PropertyTreeModel(QObject* parent) : QAbstractItemModel(parent) { }
 
 void PropertyTreeModel::clear()
@@ -179,7 +154,7 @@ QVariant PropertyTreeModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn: return QString::fromStdString(n.name);
-        case ValueColumn: return readableValue(m_nodes, n);
+        case ValueColumn: return QString::fromStdString(vtx::readableText(m_nodes, n));
         case TypeColumn: return QString::fromStdString(n.type);
         }
         return {};

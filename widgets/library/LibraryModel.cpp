@@ -264,8 +264,8 @@ QVariant LibraryModel::checkDisplay(const Row& r, int column) const
                                                   : tr("frame %1 (run: %2)").arg(v.first->frameA).arg(v.first->frameB);
     case Entity: return entityText(v);
     case Property: return qs(v.property);
-    case BaselineValue: return qs(v.baselineValue);
-    case RunValue: return qs(v.runValue);
+    case BaselineValue: return qs(v.baselineValueForReading);
+    case RunValue: return qs(v.runValueForReading);
     default: return {};
     }
 }
@@ -320,6 +320,11 @@ QVariant LibraryModel::toolTip(const Row& r, int column) const
         QString t = tr("%1 of %2 frame pairs differ").arg(v.divergentPairs).arg(v.pairsCompared);
         if (column == Entity && !v.uniqueId.empty())
             t = tr("%1 (id %2, bucket %3)\n").arg(qs(v.displayName.empty() ? v.uniqueId : v.displayName), qs(v.uniqueId)).arg(v.bucket) + t;
+        // The cell shows the value for reading; the exact text (what the gate's report says) here.
+        if (column == BaselineValue && !v.baselineValue.empty())
+            t = tr("Exact: %1\n").arg(qs(v.baselineValue)) + t;
+        if (column == RunValue && !v.runValue.empty())
+            t = tr("Exact: %1\n").arg(qs(v.runValue)) + t;
         if (v.kind == vtx::RunVerdict::Kind::Diverges && v.first) {
             t += tr("; %n entities differ in the first", nullptr, int(v.entitiesInFirst));
             if (v.deviation)

@@ -104,6 +104,7 @@ struct Difference {
     std::string path; ///< exact path ("Trail[2]")
     std::string a, b;
     std::optional<double> deviation;
+    std::string aForReading, bForReading;
 };
 
 struct EntityResult {
@@ -150,14 +151,16 @@ void compareFast(const FrameHandle& ha, const FrameHandle& hb, const Schema& sch
             Difference d;
             if (c.kind == ChangeKind::TypeChanged) {
                 d.path = "<type>";
-                d.a = typeName(schema, e.typeIdA);
-                d.b = typeName(schema, e.typeIdB);
+                d.a = d.aForReading = typeName(schema, e.typeIdA);
+                d.b = d.bForReading = typeName(schema, e.typeIdB);
             } else {
                 d.path = diff.pathText(c, schema);
                 const Value va = c.a(), vb = c.b();
                 if (withText) {
                     d.a = va.isAbsent() ? std::string() : formatValue(va);
                     d.b = vb.isAbsent() ? std::string() : formatValue(vb);
+                    d.aForReading = va.isAbsent() ? std::string() : formatValueForReading(va);
+                    d.bForReading = vb.isAbsent() ? std::string() : formatValueForReading(vb);
                 }
                 d.deviation = maxAbsDelta(va, vb);
             }
@@ -259,6 +262,10 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
         const auto it = nodes.find(path);
         return it == nodes.end() ? std::string() : t[size_t(it->second)].value;
     };
+    auto readingAt = [](const std::vector<PropertyNode>& t, const std::unordered_map<std::string, int>& nodes, const std::string& path) {
+        const auto it = nodes.find(path);
+        return it == nodes.end() ? std::string() : readableText(t, t[size_t(it->second)]);
+    };
     std::map<std::string, Difference> byProperty; // ordered: a stable report
     auto note = [&](const std::string& property, std::optional<double> deviation) {
         auto [it, fresh] = byProperty.try_emplace(property);
@@ -267,6 +274,8 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
             d.path = property;
             d.a = valueAt(ta, na, property);
             d.b = valueAt(tb, nb, property);
+            d.aForReading = readingAt(ta, na, property);
+            d.bForReading = readingAt(tb, nb, property);
         }
         if (deviation)
             d.deviation = std::max(d.deviation.value_or(0), *deviation);
@@ -332,7 +341,7 @@ void compareByName(FrameView fa, FrameView fb, const Schema& sa, const Schema& s
             matchedB[it->second] = true;
             const ContainerView cb = bb.entity(it->second);
             if (const std::string tbName = typeName(sb, cb.typeId()); tbName != r.type)
-                r.differences.push_back({"<type>", r.type, tbName, std::nullopt});
+                r.differences.push_back({"<type>", r.type, tbName, std::nullopt, r.type, tbName});
             else
                 compareEntityByName(ca, cb, sa, sb, opt, r);
             if (!r.differences.empty())
@@ -508,7 +517,7 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
                     ed.displayName = std::string(labelsB.label(cb));
                 for (const Difference& d : e.differences)
                     if (listed++ < options.maxFirstChanges)
-                        ed.properties.push_back({d.path, d.a, d.b, d.deviation});
+                        ed.properties.push_back({d.path, d.a, d.b, d.deviation, d.aForReading, d.bForReading});
                 report.firstEntities.push_back(std::move(ed));
             }
         }

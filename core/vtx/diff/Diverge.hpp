@@ -59,8 +59,11 @@ struct DivergeOptions {
 /// One differing property of an entity in the first divergent pair.
 struct PropertyDivergence {
     std::string path; ///< "Position", "Weapon.Ammo", "Trail[2]"
-    std::string a, b; ///< display text; empty when absent on that side
+    std::string a, b; ///< display text, exact (formatValue); empty when absent on that side
     std::optional<double> deviation; ///< largest |b - a| over the numeric components
+    /// The same for reading on screen (formatValueForReading: float64 to 9 significant digits,
+    /// integers grouped); the JSON report and the gate's texts stay exact.
+    std::string aForReading, bForReading;
 };
 
 struct EntityDivergence {

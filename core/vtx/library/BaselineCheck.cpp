@@ -37,6 +37,8 @@ RunVerdict runVerdict(const Result<DivergeReport>& report)
         v.property = p.path;
         v.baselineValue = p.a;
         v.runValue = p.b;
+        v.baselineValueForReading = p.aForReading;
+        v.runValueForReading = p.bForReading;
         v.deviation = p.deviation;
     }
     return v;

@@ -30,8 +30,10 @@ struct RunVerdict {
     EntityStatus status = EntityStatus::Changed; ///< Added: only in the run; Removed: only in the baseline
     // Its first differing property (empty when the whole entity is added or removed).
     std::string property;
-    std::string baselineValue;
+    std::string baselineValue; ///< exact text (formatValue)
     std::string runValue;
+    std::string baselineValueForReading; ///< the same for reading on screen (formatValueForReading)
+    std::string runValueForReading;
     std::optional<double> deviation;
     size_t entitiesInFirst = 0; ///< entities that differ in the first divergent pair
     int32_t baselineFrames = 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "vtx/model/PropertyTree.hpp"
 
+#include "vtx/base/NumberText.hpp"
 #include "vtx/base/Utf8.hpp"
 #include "vtx/model/PropertyPath.hpp"
 #include "vtx/model/PropertyVisit.hpp"
@@ -241,6 +242,25 @@ std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, con
     if (v.isNumber())
         out.number = v.number;
     return out;
+}
+
+std::string readableText(const std::vector<PropertyNode>& nodes, const PropertyNode& n)
+{
+    if (n.absent || n.value.empty())
+        return n.value;
+    if (n.type == "Vector" && n.children.size() == 3) {
+        std::string text = "(";
+        for (size_t i = 0; i < 3; ++i) {
+            const PropertyNode& c = nodes[size_t(n.children[i])];
+            text += (i ? ", " : "") + (c.number ? readableDouble(*c.number) : c.value);
+        }
+        return text + ")";
+    }
+    if (n.type == "Double" && n.number)
+        return readableDouble(*n.number);
+    if (n.type == "Int32" || n.type == "Int64")
+        return groupDigits(n.value);
+    return n.value;
 }
 
 } // namespace vtx

@@ -42,6 +42,11 @@ struct PropertyTreeOptions {
 /// when the container stores data no schema name addresses, an "Unnamed fields (n)" node.
 std::vector<PropertyNode> buildPropertyTree(ContainerView c, const Schema& schema, const PropertyTreeOptions& options = {});
 
+/// A node's value for reading on screen (UX.md ▸ Inspector): doubles to the digits that matter
+/// (readableDouble), integers grouped, vectors from their readable components; any other node's
+/// `value`. The exact text stays `value` (tooltips, copies, filters, exports).
+std::string readableText(const std::vector<PropertyNode>& nodes, const PropertyNode& n);
+
 struct PathValue {
     std::string text;
     std::optional<double> number;
