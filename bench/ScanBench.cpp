@@ -180,7 +180,7 @@ vtx::Result<double> divergeRun(const std::string& a, const std::string& b, bool 
     if (!fb)
         return vtx::Error{fb.message()};
     vtx::DivergeOptions opt;
-    opt.decodeAhead = ahead;
+    opt.threads = ahead ? vtx::kScanThreads : 1;
     auto r = vtx::diverge(**fa, **fb, opt);
     if (!r)
         return vtx::Error{r.message()};

@@ -380,7 +380,7 @@ public:
         return out;
     }
 
-    py::object query(const std::string& expression, int64_t from, int64_t to)
+    py::object query(const std::string& expression, int64_t from, int64_t to, unsigned threads)
     {
         const vtx::ReplayFile& f = file();
         if (to < 0)
@@ -402,6 +402,7 @@ public:
         vtx::query::QueryScanOptions opt;
         opt.from = int32_t(from);
         opt.to = int32_t(to);
+        opt.threads = threads;
         vtx::Result<vtx::query::QueryScanResult> result = vtx::Error{};
         vtx::Json j;
         {
@@ -453,13 +454,13 @@ public:
         return jsonObject(j);
     }
 
-    py::object validate()
+    py::object validate(unsigned threads)
     {
         const vtx::ReplayFile& f = file();
         vtx::Json j;
         {
             py::gil_scoped_release release;
-            j = vtx::validationJson(vtx::validate(f), f.schema()); // types by name, as the CLI prints them
+            j = vtx::validationJson(vtx::validate(f, {}, 200, threads), f.schema()); // types by name, as the CLI prints them
         }
         return jsonObject(j);
     }
@@ -472,7 +473,7 @@ private:
 };
 
 py::object divergeJson(const Replay& a, const Replay& b, const std::string& align, int64_t offset, double epsilon, double relative,
-                       const std::vector<std::string>& ignore)
+                       const std::vector<std::string>& ignore, unsigned threads)
 {
     const auto fa = a.shared();
     const auto fb = b.shared();
@@ -486,6 +487,7 @@ py::object divergeJson(const Replay& a, const Replay& b, const std::string& alig
     opt.tolerance.absolute = epsilon;
     opt.tolerance.relative = relative;
     opt.ignore = ignore;
+    opt.threads = threads;
     vtx::Result<vtx::DivergeReport> report = vtx::Error{};
     vtx::Json j;
     {
@@ -542,11 +544,11 @@ PYBIND11_MODULE(_vtxscope, m)
         .def("frame", &Replay::frame, py::arg("n"))
         .def("table", &Replay::table, py::arg("type"), py::arg("properties"), py::arg("frames"), py::arg("where"), py::arg("skip_errors"),
              py::arg("threads") = vtx::kScanThreads)
-        .def("query", &Replay::query, py::arg("expression"), py::arg("start"), py::arg("stop"))
+        .def("query", &Replay::query, py::arg("expression"), py::arg("start"), py::arg("stop"), py::arg("threads"))
         .def("diff", &Replay::diff, py::arg("a"), py::arg("b"), py::arg("epsilon"), py::arg("relative"), py::arg("ignore"), py::arg("use_hash"))
-        .def("validate", &Replay::validate);
+        .def("validate", &Replay::validate, py::arg("threads"));
     m.def("diverge", &divergeJson, py::arg("a"), py::arg("b"), py::arg("align"), py::arg("offset"), py::arg("epsilon"), py::arg("relative"),
-          py::arg("ignore"));
+          py::arg("ignore"), py::arg("threads"));
     m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
     m.def("default_budget_bytes", [] { return vtx::defaultCacheBudget(); });
     m.attr("SCAN_THREADS") = vtx::kScanThreads;

@@ -184,6 +184,29 @@ def test_diverge_equals_cli(tmp_path):
     assert vtxscope.diverge(a, b, epsilon=1e-4) == json.loads(out.stdout)
 
 
+@pytest.mark.parametrize("name, expr", [("arena_from_fbs_ds.vtx", "changed(Health) || Health < 30"),
+                                        ("sdk_cs_proto.vtx", "changed(Health) || Health < 30"),
+                                        ("sdk_rl_fbs.vtx", "changed(MatchScore)"),
+                                        ("sdk_rl_proto.vtx", "changed(MatchScore)")])
+def test_scan_threads_give_the_same_answers(name, expr):
+    """query, validate and diverge through the scan engine with 1, 2 and 3 decode threads: who
+    decodes changes, the answers do not (the CLI's, with the default 2, is held above)."""
+    path = sample(name)
+    with vtxscope.open(path) as r:
+        queries = [r.query(expr, threads=t) for t in (1, 2, 3)]
+        validations = [r.validate(threads=t) for t in (1, 2, 3)]
+    assert queries[0]["frames"] and queries[0] == queries[1] == queries[2]
+    assert validations[0]["chunks_checked"] > 1 and validations[0] == validations[1] == validations[2]
+    other = sample(name.replace("fbs", "PROTO").replace("proto", "fbs").replace("PROTO", "proto"))  # the other backend
+    reports = [vtxscope.diverge(path, other, epsilon=1e-4, threads=t) for t in (1, 2, 3)]
+    assert reports[0]["pairs_compared"] > 0 and reports[0] == reports[1] == reports[2]
+    for bad in (0, -1, 65, 2.0, True, "2"):
+        with pytest.raises(vtxscope.ArgumentError):
+            vtxscope.open(path).query(expr, threads=bad)
+        with pytest.raises(vtxscope.ArgumentError):
+            vtxscope.diverge(path, other, threads=bad)
+
+
 def test_errors_carry_codes(tmp_path):
     missing = tmp_path / "missing.vtx"
     with pytest.raises(vtxscope.ReadError) as e:

@@ -195,28 +195,30 @@ class Replay:
             properties = [properties]
         if errors not in ("raise", "skip"):
             raise ArgumentError("errors must be 'raise' or 'skip'", path=self._path)
-        if threads is None:
-            threads = SCAN_THREADS
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-            raise ArgumentError(f"threads must be a positive int (is {threads!r})", path=self._path)
+        threads = _threads(threads, self._path)
         sel = _frames(frames, len(self), step, self._path)
-        raw = self._r.table(type, list(properties or []), sel, where or "", errors == "skip", int(threads))
+        raw = self._r.table(type, list(properties or []), sel, where or "", errors == "skip", threads)
         return Table(raw, type, self._path)
 
-    def query(self, expression: str, start: int = 0, stop: Optional[int] = None) -> dict:
+    def query(self, expression: str, start: int = 0, stop: Optional[int] = None, threads: Optional[int] = None) -> dict:
         """Frames ``start`` .. ``stop`` (inclusive; default the last) where ``expression`` holds and,
         per frame, the matching entities: what ``vtxscope-cli query --json`` prints. A bad
-        expression raises :class:`ExpressionError` with ``column`` and ``suggestion``."""
-        return self._r.query(expression, start, -1 if stop is None else _index(stop, len(self)))
+        expression raises :class:`ExpressionError` with ``column`` and ``suggestion``.
+        ``threads``: the scan engine's decode threads, as for :meth:`table` (default
+        :data:`SCAN_THREADS`; 1 decodes on the calling thread); the answer is the same."""
+        threads = _threads(threads, self._path)
+        return self._r.query(expression, start, -1 if stop is None else _index(stop, len(self)), threads)
 
     def diff(self, a: int, b: int, epsilon: float = 0.0, relative: float = 0.0, ignore: Iterable[str] = (),
              use_hash: bool = True) -> dict:
         """What changed from frame ``a`` to frame ``b``: ``vtxscope-cli diff --json``'s object."""
         return self._r.diff(_index(a, len(self)), _index(b, len(self)), float(epsilon), float(relative), list(ignore), use_hash)
 
-    def validate(self) -> dict:
-        """The strict whole-file check (``vtxscope-cli validate``): decodes every chunk."""
-        return self._r.validate()
+    def validate(self, threads: Optional[int] = None) -> dict:
+        """The strict whole-file check (``vtxscope-cli validate``): decodes every chunk.
+        ``threads``: the scan engine's decode threads, as for :meth:`table`; the report is the
+        same."""
+        return self._r.validate(_threads(threads, self._path))
 
 
 def open(path: PathLike, budget_mb: Optional[float] = None) -> Replay:  # noqa: A001 - the package's verb
@@ -226,20 +228,36 @@ def open(path: PathLike, budget_mb: Optional[float] = None) -> Replay:  # noqa: 
 
 
 def diverge(a: Union[PathLike, Replay], b: Union[PathLike, Replay], align: str = "frame", offset: int = 0,
-            epsilon: float = 0.0, relative: float = 0.0, ignore: Iterable[str] = ()) -> dict:
+            epsilon: float = 0.0, relative: float = 0.0, ignore: Iterable[str] = (), threads: Optional[int] = None) -> dict:
     """Where two runs diverge: ``vtxscope-cli diverge --json``'s object (``diverged``,
     ``first_divergence``, per-property largest deviations, ...). ``align``: ``"frame"`` or
     ``"time"``; ``offset``: frames or game-time ticks added to A's position; floats equal within
-    ``epsilon`` (absolute) or ``relative``."""
+    ``epsilon`` (absolute) or ``relative``. ``threads``: the scan engine's decode threads for the
+    pair (default :data:`SCAN_THREADS`: one per file, decoding ahead while this thread compares;
+    1: both files decoded on the calling thread); the report is the same."""
+    threads = _threads(threads, str(a if not isinstance(a, Replay) else a.path))
     ra = a if isinstance(a, Replay) else Replay(a)
     rb = b if isinstance(b, Replay) else Replay(b)
     try:
-        return _vtxscope.diverge(ra._r, rb._r, align, int(offset), float(epsilon), float(relative), list(ignore))
+        return _vtxscope.diverge(ra._r, rb._r, align, int(offset), float(epsilon), float(relative), list(ignore), threads)
     finally:
         if ra is not a:
             ra.close()
         if rb is not b:
             rb.close()
+
+
+#: The most decode threads a scan takes (``threads=``): each keeps a decoded chunk alive, and a
+#: replay's chunks are tens of MB.
+MAX_SCAN_THREADS = 64
+
+
+def _threads(threads: Any, path: str) -> int:
+    if threads is None:
+        return SCAN_THREADS
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or not 1 <= threads <= MAX_SCAN_THREADS:
+        raise ArgumentError(f"threads must be an int from 1 to {MAX_SCAN_THREADS} (is {threads!r})", path=path)
+    return int(threads)
 
 
 def _index(n: int, count: int) -> int:

@@ -313,10 +313,10 @@ _VALIDATE_META = {"file": object, "error": object, "ok": "boolean", "chunks_chec
                   "frames_checked": "Int64", "problems": "Int64", "first_problem": object}
 
 
-def _validate_row(path: str) -> Dict[str, Any]:
+def _validate_row(path: str, threads: int = 1) -> Dict[str, Any]:
     try:
         with vtxscope.open(path, budget_mb=64) as r:
-            v = r.validate()
+            v = r.validate(threads=threads)
         probs = v.get("problems", [])
         first = probs[0] if probs else None
         if isinstance(first, dict):
@@ -329,18 +329,19 @@ def _validate_row(path: str) -> Dict[str, Any]:
                 "frames_checked": pd.NA, "problems": pd.NA, "first_problem": None}
 
 
-def validate(paths: Iterable[Any]):
-    """A ``dask.dataframe``, one row per replay: the strict check's verdict (``vtxscope-cli validate``)."""
-    return _per_file(_validate_row, _paths(paths), _VALIDATE_META)
+def validate(paths: Iterable[Any], threads: int = 1):
+    """A ``dask.dataframe``, one row per replay: the strict check's verdict (``vtxscope-cli validate``).
+    ``threads``: decode threads per replay, default 1 as for :func:`tables`."""
+    return _per_file(_validate_row, _paths(paths), _VALIDATE_META, vtxscope._threads(threads, "validate"))
 
 
 _QUERY_META = {"file": object, "error": object, "frame": "Int64", "bucket": object, "id": object, "type": object}
 
 
-def _query_rows(path: str, expression: str) -> pd.DataFrame:
+def _query_rows(path: str, expression: str, threads: int = 1) -> pd.DataFrame:
     try:
         with vtxscope.open(path, budget_mb=64) as r:
-            q = r.query(expression)
+            q = r.query(expression, threads=threads)
         rows = []
         for f in q["frames"]:
             ents = f.get("entities")
@@ -354,13 +355,15 @@ def _query_rows(path: str, expression: str) -> pd.DataFrame:
         return _rows_frame([{"file": path, "error": _error_text(e)}], _QUERY_META)
 
 
-def query(paths: Iterable[Any], expression: str):
+def query(paths: Iterable[Any], expression: str, threads: int = 1):
     """A ``dask.dataframe`` of the frames (and, per frame, entities) where ``expression`` holds,
-    one row per match, or one error row per replay that could not be read."""
+    one row per match, or one error row per replay that could not be read. ``threads``: decode
+    threads per replay, default 1 as for :func:`tables`."""
     import dask
     import dask.dataframe as dd
 
-    parts = [dask.delayed(_query_rows, pure=True)(p, expression) for p in _paths(paths)]
+    threads = vtxscope._threads(threads, "query")
+    parts = [dask.delayed(_query_rows, pure=True)(p, expression, threads) for p in _paths(paths)]
     return dd.from_delayed(parts, meta=_meta_frame(_QUERY_META), verify_meta=False)
 
 
@@ -410,9 +413,11 @@ def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
     return row
 
 
-def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, align: str, ignore: List[str]) -> Dict[str, Any]:
+def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, align: str, ignore: List[str],
+                 threads: int = 1) -> Dict[str, Any]:
     try:
-        report = vtxscope.diverge(baseline, path, align=align, epsilon=epsilon, relative=relative, ignore=ignore)
+        report = vtxscope.diverge(baseline, path, align=align, epsilon=epsilon, relative=relative, ignore=ignore,
+                                  threads=threads)
         return divergence_row(report, baseline, path)
     except Exception as e:  # noqa: BLE001
         row = {k: None for k in _DIVERGE_META}
@@ -421,15 +426,16 @@ def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, alig
 
 
 def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: float = 0.0, align: str = "frame",
-            ignore: Iterable[str] = ()):
+            ignore: Iterable[str] = (), threads: int = 1):
     """A ``dask.dataframe``, one row per run compared with ``baseline`` (``vtxscope.diverge``):
     whether it diverged, the first divergent frame (the run's and the baseline's), entity, type,
     property, both values and the deviation there, the largest deviation over the run and of
-    which property, pair counts, or the error."""
+    which property, pair counts, or the error. ``threads``: decode threads per comparison,
+    default 1 (both files decoded on the task's thread, as the C++ gate's workers do)."""
     if align not in ("frame", "time"):
         raise vtxscope.ArgumentError("align must be 'frame' or 'time'")
     return _per_file(_diverge_row, _paths(runs), _DIVERGE_META, os.fspath(baseline), float(epsilon), float(relative),
-                     align, list(ignore))
+                     align, list(ignore), vtxscope._threads(threads, "diverge"))
 
 
 def _gather_frame(client, frame, progress: bool) -> pd.DataFrame:

@@ -159,7 +159,7 @@ private slots:
             DivergeOptions opt;
             opt.tolerance.absolute = epsilon;
             opt.forceByName = byName;
-            opt.decodeAhead = ahead;
+            opt.threads = ahead ? kScanThreads : 1;
             auto r = diverge(*a, *b, opt);
             VTX_VERIFY_OK(r);
             QCOMPARE(r->byName, byName);

@@ -279,7 +279,7 @@ private slots:
         QVERIFY(fa && fb);
         auto run = [&](bool ahead) {
             DivergeOptions opt;
-            opt.decodeAhead = ahead;
+            opt.threads = ahead ? kScanThreads : 1;
             auto r = diverge(*fa, *fb, opt);
             return r ? vtxtest::toPlain(divergeJson(*r, "a", "b")) : nlohmann::json(r.message());
         };

@@ -28,12 +28,12 @@ std::vector<size_t> chunksToRead(const ReplayFile& file, int32_t firstFrame, con
     return out;
 }
 
-/// A file's current chunk and the frames in it, fed by the scan engine (decodeAhead: the next
+/// A file's current chunk and the frames in it, fed by the scan engine (threads >= 2: the next
 /// chunks decode on worker threads while this one is compared) or decoded here when needed.
 class FrameSource {
 public:
-    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip, bool decodeAhead)
-        : m_file(file), m_pipeline(file, chunksToRead(file, firstFrame, skip), pipelineOptions(decodeAhead))
+    FrameSource(const ReplayFile& file, int32_t firstFrame, const std::vector<char>& skip, unsigned threads)
+        : m_file(file), m_pipeline(file, chunksToRead(file, firstFrame, skip), pipelineOptions(threads))
     {
     }
     Result<FrameHandle> frame(int32_t index)
@@ -61,12 +61,12 @@ public:
     }
 
 private:
-    static ChunkPipelineOptions pipelineOptions(bool decodeAhead)
+    static ChunkPipelineOptions pipelineOptions(unsigned threads)
     {
         ChunkPipelineOptions o;
-        o.threads = decodeAhead ? kScanThreads : 1; // 1: decoded on the comparing thread
+        o.threads = std::max(1u, threads); // 1: decoded on the comparing thread
         // Two files decode at once: each gets its share of the scan's workers (ChunkPipelineOptions::workers).
-        o.workers = std::max(1u, kScanThreads / 2);
+        o.workers = std::max(1u, o.threads / 2);
         return o;
     }
     const ReplayFile& m_file;
@@ -423,8 +423,8 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         markIdenticalChunks(a, b, pairs, skipA, skipB);
     for (char s : skipA)
         report.identicalChunks += uint64_t(s);
-    FrameSource sourceA(a, pairs.front().frameA, skipA, options.decodeAhead);
-    FrameSource sourceB(b, pairs.front().frameB, skipB, options.decodeAhead);
+    FrameSource sourceA(a, pairs.front().frameA, skipA, options.threads);
+    FrameSource sourceB(b, pairs.front().frameB, skipB, options.threads);
     size_t reported = 0; // divergent pairs already handed to options.progress
     auto reportProgress = [&] {
         if (!options.progress)

@@ -14,6 +14,7 @@
 #include "vtx/diff/ReplayPairing.hpp"
 #include "vtx/export/JsonExport.hpp"
 #include "vtx/file/ReplayFile.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <atomic>
 #include <functional>
@@ -43,11 +44,14 @@ struct DivergeOptions {
     /// (the tests check both give the same report). A chunk both files store identically is
     /// then not checked for decode errors either: it is equal, whatever it holds.
     bool skipIdenticalChunks = true;
-    /// Each file's chunks are decoded ahead by the scan engine (kScanThreads workers per file,
-    /// at most three chunks per file alive). Off: decoded on the calling thread
-    /// when needed, one chunk per file alive: for callers that run several comparisons at once
-    /// and give each one core (`vtxscope-cli diverge --baseline --jobs`). Same report either way.
-    bool decodeAhead = true;
+    /// Decode threads of the scan engine for the comparison: from 2, each file's chunks are
+    /// decoded ahead on threads / 2 workers of its own (at least one; one each by default: two
+    /// workers per file and the comparing thread contended for two cores) while the calling
+    /// thread compares, at most threads + 1 chunks per file alive. 1: each chunk decoded on the
+    /// calling thread when needed, one chunk per file alive: for callers that run several
+    /// comparisons at once and give each one core (`vtxscope-cli diverge --baseline --jobs`, a
+    /// Dask worker). Same report whatever the count.
+    unsigned threads = kScanThreads;
     /// Polled between frame pairs; when it reads true, diverge() stops with Errc::Superseded.
     const std::atomic<bool>* cancel = nullptr;
     /// Called on the comparing thread after each chunk of A (and once at the end): the pairs

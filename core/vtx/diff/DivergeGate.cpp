@@ -166,7 +166,7 @@ std::vector<GateRun> runGate(const ReplayFile& baseline, const std::vector<std::
     diverge.progress = nullptr;
     diverge.cancel = nullptr;
     // A worker is one core; with two or more cores per worker, each comparison decodes ahead.
-    diverge.decodeAhead = jobs >= 2 * workers;
+    diverge.threads = jobs >= 2 * workers ? kScanThreads : 1;
 
     std::atomic<size_t> next{0};
     std::mutex mutex; // guards `finished` and `emitted`, and serializes `done`

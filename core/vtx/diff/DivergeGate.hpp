@@ -11,7 +11,7 @@
 // decodes both files' chunks on its own thread, one chunk per file alive at a time, so `jobs`
 // workers keep about `jobs` cores busy and hold at most 2 x jobs decoded chunks; only when there
 // are at least two cores per worker (more jobs than runs) does each comparison decode ahead on
-// threads of its own (DivergeOptions::decodeAhead, three chunks per file). A finished run keeps
+// threads of its own (DivergeOptions::threads, three chunks per file). A finished run keeps
 // its counts, first divergence and per-property deviations, not its per-frame list, so memory
 // does not grow with the length of the runs.
 

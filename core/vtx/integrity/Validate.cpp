@@ -5,6 +5,7 @@
 #include "vtx/integrity/ContentHash.hpp"
 #include "vtx/scan/ChunkPipeline.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 
 #define XXH_STATIC_LINKING_ONLY
@@ -102,7 +103,7 @@ private:
 
 } // namespace
 
-ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress, size_t maxProblems)
+ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress, size_t maxProblems, unsigned threads)
 {
     ValidationReport r;
     for (const Problem& p : file.problems())
@@ -113,7 +114,9 @@ ValidationReport validate(const ReplayFile& file, const std::function<bool(size_
     std::unordered_set<std::string> ids;
     const auto& chunks = file.chunks();
     // The scan engine: the next chunks decode (and their frames verify) while this one is checked.
-    ChunkPipeline pipeline(file, ChunkPipeline::chunkRange(file, 0, chunks.size()));
+    ChunkPipelineOptions scan;
+    scan.threads = std::max(1u, threads);
+    ChunkPipeline pipeline(file, ChunkPipeline::chunkRange(file, 0, chunks.size()), scan);
     for (size_t ci = 0; ci < chunks.size(); ++ci) {
         const ChunkEntry& entry = chunks[ci];
         const std::string cwhere = "chunk " + std::to_string(ci);

@@ -6,6 +6,7 @@
 #include "vtx/export/JsonExport.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/integrity/HashTrust.hpp"
+#include "vtx/scan/ChunkPipeline.hpp"
 
 #include <functional>
 #include <map>
@@ -31,8 +32,11 @@ struct ValidationReport {
     size_t problemsOmitted = 0;
 };
 
-/// `progress(done, total)` is called after each chunk; return false to stop early.
-ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress = {}, size_t maxProblems = 200);
+/// `progress(done, total)` is called after each chunk; return false to stop early. `threads`:
+/// the scan engine's decode threads (ChunkPipelineOptions::threads; 1 decodes every chunk on the
+/// calling thread). Same report whatever the count.
+ValidationReport validate(const ReplayFile& file, const std::function<bool(size_t, size_t)>& progress = {}, size_t maxProblems = 200,
+                          unsigned threads = kScanThreads);
 
 /// Per-type figures keyed by type id ("0", "1", ...): the form the SDK's reference values use.
 Json validationJson(const ValidationReport& r);
