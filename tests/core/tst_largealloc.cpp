@@ -39,7 +39,7 @@ private slots:
         QTest::newRow("same size") << 33 * kMiB + 123 << 33 * kMiB + 123;
         QTest::newRow("smaller request") << 30 * kMiB << 20 * kMiB + 7;
         QTest::newRow("slightly larger request, in the spare capacity") << 33 * kMiB << 36 * kMiB;
-        QTest::newRow("just above the threshold") << kLargeAllocThreshold << kLargeAllocThreshold;
+        QTest::newRow("just above the threshold") << largeAllocThreshold() << largeAllocThreshold();
     }
     void freedBlockIsReused()
     {

@@ -38,6 +38,23 @@ constexpr bool kUnderTsan = false;
 constexpr bool kUnderTsan = false;
 #endif
 
+} // namespace
+
+size_t largeAllocThreshold()
+{
+    static const size_t threshold = [] {
+        const char* v = std::getenv("VTXSCOPE_LARGE_FROM_KB");
+        if (!v || !*v)
+            return kLargeAllocThreshold;
+        char* end = nullptr;
+        const unsigned long long kb = std::strtoull(v, &end, 10);
+        return *end || kb == 0 || kb > (size_t(1) << 30) ? kLargeAllocThreshold : size_t(kb) << 10;
+    }();
+    return threshold;
+}
+
+namespace {
+
 bool isLarge(size_t bytes)
 {
     // Under AddressSanitizer every block comes from malloc, so overflows stay detectable.
@@ -49,7 +66,7 @@ bool isLarge(size_t bytes)
     // written while given back (it was mprotect'ed), and a write of the whole block by the thread
     // giving it back raised nothing (every earlier write was ordered before it). Mapping a
     // recycled block afresh when taken left one run in ten; malloc'd blocks, none in twelve.
-    return !kUnderAsan && !kUnderTsan && bytes >= kLargeAllocThreshold;
+    return !kUnderAsan && !kUnderTsan && bytes >= largeAllocThreshold();
 }
 
 size_t mappedSize(size_t bytes)

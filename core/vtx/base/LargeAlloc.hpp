@@ -18,6 +18,7 @@ namespace vtx {
 /// blocks of that size glibc maps and unmaps (or trims from the heap top) at each free, so a
 /// 2-thread scan of such a file zeroed fresh pages for every chunk (a query cost 1.25x the CPU
 /// of the same query on one thread; `vtxscope-bench scan`, docs/PERFORMANCE.md).
+/// VTXSCOPE_LARGE_FROM_KB=N moves it to N KiB, for measuring.
 constexpr size_t kLargeAllocThreshold = size_t(1) << 20;
 /// Freed large blocks kept for reuse at most, in capacity; counted in the process's memory but
 /// not in a chunk cache's budget. One Protobuf CS2-like chunk's decode needs three blocks at once
@@ -26,6 +27,11 @@ constexpr size_t kLargeAllocThreshold = size_t(1) << 20;
 /// zeroed ~300 MB of fresh pages in the kernel (`vtxscope-bench read-cpu`, minor faults;
 /// docs/PERFORMANCE.md "Full-read CPU profile"). 128 MB keeps the three.
 constexpr size_t kMaxHeldBytes = size_t(128) << 20;
+
+/// The threshold in effect: kLargeAllocThreshold, or VTXSCOPE_LARGE_FROM_KB (for measuring one
+/// threshold against another in one build; read once, so a block is freed by the rule it was
+/// allocated by).
+size_t largeAllocThreshold();
 
 /// Never null: throws std::bad_alloc.
 void* allocateLarge(size_t bytes);
