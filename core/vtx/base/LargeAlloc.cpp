@@ -14,28 +14,18 @@ namespace vtx {
 namespace {
 constexpr size_t kHugePage = size_t(2) << 20;
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderAsan = true;
+// Under AddressSanitizer or ThreadSanitizer every block comes from the sanitizer's malloc
+// (isLarge says why).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kBlocksFromMalloc = true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderAsan = true;
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kBlocksFromMalloc = true;
 #else
-constexpr bool kUnderAsan = false;
+constexpr bool kBlocksFromMalloc = false;
 #endif
 #else
-constexpr bool kUnderAsan = false;
-#endif
-
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kUnderTsan = true;
-#else
-constexpr bool kUnderTsan = false;
-#endif
-#else
-constexpr bool kUnderTsan = false;
+constexpr bool kBlocksFromMalloc = false;
 #endif
 
 } // namespace
@@ -66,7 +56,7 @@ bool isLarge(size_t bytes)
     // written while given back (it was mprotect'ed), and a write of the whole block by the thread
     // giving it back raised nothing (every earlier write was ordered before it). Mapping a
     // recycled block afresh when taken left one run in ten; malloc'd blocks, none in twelve.
-    return !kUnderAsan && !kUnderTsan && bytes >= largeAllocThreshold();
+    return !kBlocksFromMalloc && bytes >= largeAllocThreshold();
 }
 
 size_t mappedSize(size_t bytes)

@@ -250,7 +250,9 @@ std::vector<std::string> missingLeafProperties(const std::vector<PropertyNode>& 
 
 /// Different schema layouts: property trees compared by path (names, not slots). A named
 /// property only one schema has is a schema difference, reported once, not per frame.
-void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, EntityResult& r)
+/// `withText`: the values' texts too, as in compareFast (only the first divergence reports them).
+void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, bool withText,
+                         EntityResult& r)
 {
     PropertyTreeOptions to;
     to.maxArrayChildren = std::numeric_limits<size_t>::max();
@@ -270,8 +272,9 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
     auto note = [&](const std::string& property, std::optional<double> deviation) {
         auto [it, fresh] = byProperty.try_emplace(property);
         Difference& d = it->second;
-        if (fresh) {
+        if (fresh)
             d.path = property;
+        if (fresh && withText) {
             d.a = valueAt(ta, na, property);
             d.b = valueAt(tb, nb, property);
             d.aForReading = readingAt(ta, na, property);
@@ -314,7 +317,8 @@ void compareEntityByName(ContainerView ca, ContainerView cb, const Schema& sa, c
         r.differences.push_back(std::move(d));
 }
 
-void compareByName(FrameView fa, FrameView fb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, std::vector<EntityResult>& out)
+void compareByName(FrameView fa, FrameView fb, const Schema& sa, const Schema& sb, const DivergeOptions& opt, bool withText,
+                   std::vector<EntityResult>& out)
 {
     const size_t buckets = std::max(fa.bucketCount(), fb.bucketCount());
     for (size_t bi = 0; bi < buckets; ++bi) {
@@ -343,7 +347,7 @@ void compareByName(FrameView fa, FrameView fb, const Schema& sa, const Schema& s
             if (const std::string tbName = typeName(sb, cb.typeId()); tbName != r.type)
                 r.differences.push_back({"<type>", r.type, tbName, std::nullopt, r.type, tbName});
             else
-                compareEntityByName(ca, cb, sa, sb, opt, r);
+                compareEntityByName(ca, cb, sa, sb, opt, withText, r);
             if (!r.differences.empty())
                 out.push_back(std::move(r));
         }
@@ -455,7 +459,7 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
             return Error{hb.message()};
         entities.clear();
         if (report.byName)
-            compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, entities);
+            compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, !report.firstDivergence, entities);
         else
             compareFast(*ha, *hb, a.schema(), diffOptions, diff, entities, !report.firstDivergence);
         diff.a = {}; // the diff's frame handles would keep a chunk alive past its last pair
