@@ -121,6 +121,26 @@ def test_compute_on_a_client_that_is_not_the_default(replays, progress, capsys):
         assert "100%" in capsys.readouterr().out
 
 
+def test_compute_without_a_client_uses_the_default_client(replays, capsys):
+    """A user with a ``distributed.Client`` open (a notebook) calls batch.compute(coll) without
+    naming it: Dask sends the work to that client, so the progress is the cluster's bar, not the
+    local scheduler's (which sees no task of a distributed run and printed nothing)."""
+    distributed = pytest.importorskip("distributed")
+    type_name, props = _type_and_props(replays[0])
+    ddf = batch.tables(replays, type_name, props)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert distributed.default_client() is client
+        with distributed.get_task_stream(client=client) as stream:
+            df = batch.compute(ddf, progress=True)
+            info = batch.compute(batch.info(replays), progress=True)  # one partition: no join
+        pd.testing.assert_frame_equal(df, ddf.compute(scheduler="sync"))
+        assert len(info) == len(replays)
+        ran = {t["key"] for t in stream.data}
+        assert any("table_partition" in str(k) for k in ran), "the tables ran on the default client"
+    assert capsys.readouterr().out.count("100%") >= 2, "a progress bar for each computation"
+
+
 @pytest.mark.parametrize("case", ["in order", "reversed", "shuffled", "one part", "two parts, one empty",
                                   "empty first", "error rows only", "a part of other dtypes", "other columns",
                                   "other index"])

@@ -663,16 +663,34 @@ def _join(parts: List[pd.DataFrame]) -> pd.DataFrame:
     return join.frame()
 
 
+def _default_client():
+    """The ``distributed.Client`` this process made last and still has open (Dask's default
+    client), or None (no client, or ``distributed`` not installed)."""
+    try:
+        from distributed import default_client
+    except ImportError:
+        return None
+    try:
+        return default_client()
+    except ValueError:  # "No clients found"
+        return None
+
+
 def compute(collection, client=None, scheduler: Optional[str] = None, progress: bool = True):
     """Computes a collection of this module: on ``client`` (a ``distributed.Client``), on the
-    scheduler at ``scheduler`` (``"tcp://host:8786"``; a client is made and closed), else on
-    Dask's local scheduler. ``progress``: Dask's own progress bar locally, ``distributed.progress``
-    on a cluster (the dashboard shows it too)."""
+    scheduler at ``scheduler`` (``"tcp://host:8786"``; a client is made and closed), else on the
+    default client when this process has one open (the newest ``distributed.Client``, the one
+    Dask's own ``compute()`` would use), else on Dask's local scheduler. ``progress``: Dask's own
+    progress bar locally, ``distributed.progress`` on a cluster (the dashboard shows it too)."""
     if client is None and scheduler:
         from distributed import Client
 
         with Client(scheduler) as c:
             return compute(collection, client=c, progress=progress)
+    if client is None:
+        # Dask sends a local compute() to the default client when there is one, where the local
+        # progress bar sees none of it: name that client, so the work and the bar agree.
+        client = _default_client()
     import dask.dataframe as dd
 
     # A frame of several partitions is joined by _join, on either scheduler.
