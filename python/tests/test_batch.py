@@ -13,6 +13,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import dask
 import pandas as pd
 import pytest
 from dask.dataframe import methods
@@ -138,7 +139,12 @@ def test_compute_without_a_client_uses_the_default_client(replays, capsys):
         assert len(info) == len(replays)
         ran = {t["key"] for t in stream.data}
         assert any("table_partition" in str(k) for k in ran), "the tables ran on the default client"
-    assert capsys.readouterr().out.count("100%") >= 2, "a progress bar for each computation"
+        assert capsys.readouterr().out.count("100%") >= 2, "a progress bar for each computation"
+        # A scheduler the user chose (Dask's own rule): local, even with a default client open.
+        with distributed.get_task_stream(client=client) as stream, dask.config.set(scheduler="sync"):
+            pd.testing.assert_frame_equal(batch.compute(ddf, progress=True), df)
+        assert not any("table_partition" in str(t["key"]) for t in stream.data), "nothing ran on the cluster"
+        assert "100%" in capsys.readouterr().out, "the local progress bar"
 
 
 @pytest.mark.parametrize("case", ["in order", "reversed", "shuffled", "one part", "two parts, one empty",

@@ -664,8 +664,14 @@ def _join(parts: List[pd.DataFrame]) -> pd.DataFrame:
 
 
 def _default_client():
-    """The ``distributed.Client`` this process made last and still has open (Dask's default
-    client), or None (no client, or ``distributed`` not installed)."""
+    """The ``distributed.Client`` Dask's own ``compute()`` would use here: the default client
+    (the newest one made with ``set_as_default``, which sets Dask's ``scheduler`` option to
+    ``"dask.distributed"``), unless the user chose another scheduler since
+    (``dask.config.set(scheduler="threads")``). None when there is none."""
+    import dask
+
+    if dask.config.get("scheduler", None) not in ("dask.distributed", "distributed"):
+        return None
     try:
         from distributed import default_client
     except ImportError:
