@@ -12,18 +12,26 @@ bytes matter to a table). Workers are processes on 127.0.0.1, one thread each (D
 worker); a cluster is started for each timed run, warmed up (vtxscope imported, one small batch
 run) and closed after it, so no idle cluster shares the cores with the measured one.
 
-Each repetition times, back to back (the order of the modes alternating): the serial loop in this
-process (open, table(threads=--threads), to_pandas(), a file column, one pd.concat at the end:
-the same frame without Dask); compute(batch.tables(...)) on Dask's local threaded scheduler with
-one thread (no transfer: the partitions stay in this process); and on LocalClusters of 1 and 2
-workers, each twice: with Dask's worker defaults and with "lean" workers (transfer compression off
--- lz4 by default in the 2022.12 Debian ships, off by default in later Dask on fast networks,
-dask/distributed#7655 -- and the worker's sampling profiler off). Reported: wall medians, the speed-up of 2 workers
-over 1, CPU seconds (user + system) of this process and of the workers (getrusage in each worker
-process, before and after; the rest is this process: client and scheduler), and the per-file
-overhead of each one-thread mode (wall and CPU against the serial loop's). The results of every
-mode are checked equal (rows and a checksum). Print the host and the load: on a loaded machine
-say so.
+Each repetition times the serial loop in this process (open, table(threads=--threads),
+to_pandas(), a file column, one pd.concat at the end: the same frame without Dask);
+compute(batch.tables(...)) on Dask's local threaded scheduler with one thread (no transfer: the
+partitions stay in this process); and on LocalClusters of 1 and 2 workers, each twice: with Dask's
+worker defaults and with "lean" workers (transfer compression off -- Dask's "auto" is lz4 or snappy
+when the Python has them, none otherwise; later Dask turns it off on fast networks,
+dask/distributed#7655 -- and the worker's sampling profiler off). The order of the modes alternates
+between repetitions.
+
+The per-file overhead of each one-thread mode is measured **paired**: each such run is timed right
+beside a serial loop of its own (serial first in even repetitions, second in odd ones), and the
+overhead is the median over the repetitions of (mode / its serial - 1). On a VM whose speed drifts
+by 10 % between minutes, the pair shares the drift a median of separate runs does not.
+
+Reported: wall medians, the speed-up of 2 workers over 1, CPU seconds (user + system) of this
+process and of the workers (getrusage in each worker process, before and after; the rest is this
+process: client and scheduler), the workers' CPU by thread (the task threads, which do what the
+loop does, and the rest: the event loop serialising and sending the partitions, the profiler,
+monitors), and the paired overheads in wall and CPU. The results of every mode are checked equal
+(rows and a checksum). Print the host and the load: on a loaded machine say so.
 """
 
 import argparse
@@ -49,8 +57,32 @@ def own_cpu() -> float:
     return u.ru_utime + u.ru_stime
 
 
-def workers_cpu(client) -> float:
-    return sum(client.run(own_cpu).values())
+def threads_cpu() -> dict:
+    """CPU seconds of each thread of this process by name (from /proc): in a worker, its task
+    threads ("Dask-...-Threads-...") and the rest (the event loop, the profiler, monitors)."""
+    import threading
+
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # the thread ended meanwhile
+            continue
+        name = names.get(int(tid), "other")
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def workers_cpu(client) -> tuple:
+    """(every worker process's CPU, of it the task threads') in seconds, summed over workers."""
+    total = tasks = 0.0
+    for per in client.run(threads_cpu).values():
+        total += sum(per.values())
+        tasks += sum(v for k, v in per.items() if "-Threads-" in k)
+    return total, tasks
 
 
 def checksum(df) -> tuple:
@@ -140,18 +172,31 @@ def main() -> int:
             cluster.close()
 
         modes = ["serial", "local"] + cluster_modes
+        one_thread = ["local", (1, "default"), (1, "lean")]
         wall = {m: [] for m in modes}
         cpu = {m: [] for m in modes}
         worker_cpu = {m: [] for m in cluster_modes}  # the workers' share of cpu[m]; the rest is this process
+        task_cpu = {m: [] for m in cluster_modes}  # of it, the workers' task threads
+        paired = {m: [] for m in one_thread}  # (mode / the serial loop timed beside it) - 1: (wall, CPU)
         results = {}
-        load_before = os.getloadavg()
-        for rep in range(args.repeat):
+        rows = None
+
+        def run_serial():
+            nonlocal rows
             c0, w0 = own_cpu(), time.perf_counter()
             rows = serial()
             wall["serial"].append(time.perf_counter() - w0)
             cpu["serial"].append(own_cpu() - c0)
+            return wall["serial"][-1], cpu["serial"][-1]
+
+        load_before = os.getloadavg()
+        for rep in range(args.repeat):
             others = modes[1:] if rep % 2 == 0 else modes[:0:-1]
             for m in others:
+                # The serial loop beside each one-thread mode, before it in even repetitions and after
+                # it in odd ones, with no cluster up (its heartbeats would slow the loop).
+                if m in paired and rep % 2 == 0:
+                    beside = run_serial()
                 frame = batch.tables(paths, "Player", PROPS, threads=args.threads)
                 if m == "local":
                     c0, w0 = own_cpu(), time.perf_counter()
@@ -161,14 +206,19 @@ def main() -> int:
                     cpu[m].append(own_cpu() - c0)
                 else:
                     client = start_cluster(m)
-                    wc0, c0 = workers_cpu(client), own_cpu()
+                    (wc0, tc0), c0 = workers_cpu(client), own_cpu()
                     w0 = time.perf_counter()
                     df = batch.compute(frame, client=client, progress=False)
                     wall[m].append(time.perf_counter() - w0)
-                    in_workers = workers_cpu(client) - wc0
-                    cpu[m].append(in_workers + own_cpu() - c0)
-                    worker_cpu[m].append(in_workers)
+                    wc1, tc1 = workers_cpu(client)
+                    cpu[m].append(wc1 - wc0 + own_cpu() - c0)
+                    worker_cpu[m].append(wc1 - wc0)
+                    task_cpu[m].append(tc1 - tc0)
                     close_cluster(m)
+                if m in paired and rep % 2 == 1:
+                    beside = run_serial()
+                if m in paired:
+                    paired[m].append((wall[m][-1] / beside[0] - 1, cpu[m][-1] / beside[1] - 1))
                 if df["error"].notna().any():
                     print(f"error rows: {df[df['error'].notna()]['error'].tolist()[:3]}", file=sys.stderr)
                     return 2
@@ -178,7 +228,7 @@ def main() -> int:
                     print(f"{m}: {results[m][0]} rows, the serial loop {rows}", file=sys.stderr)
                     return 2
         load_after = os.getloadavg()
-        if len(set(results.values())) != 1:
+        if rows is None or len(set(results.values())) != 1:
             print(f"the modes gave different tables: {results}", file=sys.stderr)
             return 2
 
@@ -195,18 +245,26 @@ def main() -> int:
         for m in modes:
             label = labels.get(m) or f"LocalCluster, {m[0]} worker{'s' if m[0] > 1 else ''}, {m[1]}"
             each = ", ".join(f"{t:.2f}" for t in wall[m])
-            split = "" if m not in worker_cpu else f", of it in the workers {statistics.median(worker_cpu[m]):.2f} s"
+            split = "" if m not in worker_cpu else (
+                f", of it in the workers {statistics.median(worker_cpu[m]):.2f} s: task threads "
+                f"{statistics.median(task_cpu[m]):.2f} s, the rest "
+                f"{statistics.median([w - t for w, t in zip(worker_cpu[m], task_cpu[m])]):.2f} s")
             print(f"{label:34s} median {med[m]:7.2f} s (each: {each}); CPU {mcpu[m]:6.2f} s "
                   f"(= {mcpu[m] / med[m]:.2f} cores busy{split}); {total_mb / med[m]:.0f} MB/s")
+        from distributed.protocol.compression import get_default_compression
         print(f"worker settings: default = Dask's configuration (transfer compression "
-              f"{dask.config.get('distributed.comm.compression')}, profiler on); lean = {settings['lean']}")
+              f"{dask.config.get('distributed.comm.compression')}, here {get_default_compression()}; "
+              f"profiler on); lean = {settings['lean']}")
         for kind in settings:
             print(f"speed-up 2 workers vs 1, {kind} workers: {med[(1, kind)] / med[(2, kind)]:.2f}x wall "
                   f"(target >= 1.7x); CPU 2 workers / 1 worker: {mcpu[(2, kind)] / mcpu[(1, kind)]:.2f}")
-        for m in ["local", (1, "default"), (1, "lean")]:
+        for m in one_thread:
             label = labels.get(m) or f"1 worker, {m[1]}"
-            print(f"per-file overhead, {label} vs the serial loop: {(med[m] / med['serial'] - 1) * 100:+.1f} % wall, "
-                  f"{(mcpu[m] / mcpu['serial'] - 1) * 100:+.1f} % CPU (target <= 5 %)")
+            pw = sorted(w * 100 for w, _ in paired[m])
+            pc = statistics.median(c for _, c in paired[m]) * 100
+            print(f"per-file overhead, {label} vs the serial loop beside it: median {statistics.median(pw):+.1f} % wall "
+                  f"(each: {', '.join(f'{w:+.1f}' for w in pw)}), {pc:+.1f} % CPU (target <= 5 %); "
+                  f"medians of separate runs {(med[m] / med['serial'] - 1) * 100:+.1f} % wall")
         print(f"whole bench {time.perf_counter() - started:.0f} s")
         return 0
     finally:

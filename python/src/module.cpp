@@ -12,6 +12,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,6 +26,17 @@ namespace {
 
 constexpr int kMaxDepth = 64; // as JsonExport: deeper nesting is hostile, not data
 constexpr unsigned kMaxTableThreads = 64; // a thread count beyond any host here is a mistake, not a wish
+
+/// How often a call took the GIL to look for Ctrl+C (test hook: `_signal_checks()`).
+std::atomic<uint64_t> g_signalChecks{0};
+
+/// Whether the calling thread is Python's main thread, the only one that runs signal handlers.
+/// Called with the GIL held.
+bool onMainThread()
+{
+    const py::module_ threading = py::module_::import("threading");
+    return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
 
 py::str text(std::string_view s)
 {
@@ -322,16 +334,22 @@ public:
             throw BindError("bad_argument", "threads must be within 1.." + std::to_string(kMaxTableThreads) + " (is " + std::to_string(threads) + ")",
                             ErrorContext{f.path(), {}, {}, {}, {}, {}});
         req.threads = threads;
-        // Ctrl+C: between chunks, take the GIL for a moment and ask Python about signals.
+        // Ctrl+C: between chunks, take the GIL for a moment and ask Python about signals. Only on
+        // Python's main thread: signal handlers run nowhere else (PyErr_CheckSignals returns 0 on
+        // other threads), and there each take waited on whatever held the GIL -- in a Dask worker,
+        // its event loop serialising results and sampling stacks -- for nothing.
         bool interrupted = false;
-        req.keepGoing = [&interrupted] {
-            py::gil_scoped_acquire acquire;
-            if (PyErr_CheckSignals() != 0) {
-                interrupted = true;
-                return false;
-            }
-            return true;
-        };
+        if (onMainThread()) {
+            req.keepGoing = [&interrupted] {
+                py::gil_scoped_acquire acquire;
+                g_signalChecks.fetch_add(1, std::memory_order_relaxed);
+                if (PyErr_CheckSignals() != 0) {
+                    interrupted = true;
+                    return false;
+                }
+                return true;
+            };
+        }
         TableResult r;
         try {
             py::gil_scoped_release release;
@@ -550,6 +568,8 @@ PYBIND11_MODULE(_vtxscope, m)
     m.def("diverge", &divergeJson, py::arg("a"), py::arg("b"), py::arg("align"), py::arg("offset"), py::arg("epsilon"), py::arg("relative"),
           py::arg("ignore"), py::arg("threads"));
     m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
+    m.def("_signal_checks", [] { return g_signalChecks.load(std::memory_order_relaxed); },
+          "Test hook: how many times a call took the GIL between chunks to look for Ctrl+C.");
     m.def("default_budget_bytes", [] { return vtx::defaultCacheBudget(); });
     m.attr("SCAN_THREADS") = vtx::kScanThreads;
 }

@@ -221,6 +221,28 @@ def test_gil_released_during_table():
         assert advanced
 
 
+def test_signals_are_checked_only_on_the_main_thread():
+    """Between chunks table() takes the GIL to look for Ctrl+C, which only Python's main thread
+    handles. On any other thread (a Dask worker's task thread) it must not: each take waits on
+    whatever holds the GIL there (the worker's event loop), for a check that can find nothing."""
+    from vtxscope import _vtxscope
+
+    with vtxscope.open(sample("arena_from_proto_ds.vtx")) as r:
+        assert len(r.chunks) >= 2
+        before = _vtxscope._signal_checks()
+        r.table("Player", ["Health"], threads=1)
+        on_main = _vtxscope._signal_checks() - before
+        assert on_main >= len(r.chunks)  # Ctrl+C still interrupts a table on the main thread
+
+        done = []
+        before = _vtxscope._signal_checks()
+        th = threading.Thread(target=lambda: done.append(len(r.table("Player", ["Health"], threads=1))))
+        th.start()
+        th.join()
+        assert done and done[0] > 0
+        assert _vtxscope._signal_checks() == before
+
+
 def test_memory_is_bounded_by_chunks():
     """Chunks decoded once each, in order (the whole replay's table decodes every chunk once)."""
     with vtxscope.open(sample("arena_from_proto_ds.vtx"), budget_mb=32) as r:

@@ -248,17 +248,14 @@ def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] 
     Default 1: Dask already runs a partition per worker thread at once, so each partition decoding
     on its own thread keeps one core busy per worker thread; more would put two or three threads
     per core (bench/batch_tables.py). Raise it when workers have cores to spare."""
-    import dask
-    import dask.dataframe as dd
 
     paths = _paths(paths)
     if isinstance(properties, str):
         properties = [properties]
     spec = table_spec(_first_schema(paths), type, properties)
     meta = _meta_frame_of(spec)
-    parts = [dask.delayed(_table_partition, pure=True)(p, type, properties, where, frames, step, spec, budget_mb, int(threads))
-             for p in paths]
-    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+    return _per_replay(_table_partition, paths, (type, properties, where, frames, step, spec, budget_mb, int(threads)), meta,
+                       "table_partition")
 
 
 # -- one row per replay -----------------------------------------------------------------------
@@ -291,16 +288,21 @@ def _meta_frame(meta: Dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(dtype=d) for c, d in meta.items()})
 
 
-def _one_row(fn, meta: Dict[str, Any], path: str, *args) -> pd.DataFrame:
+def _per_replay(fn, paths: List[str], args: tuple, meta: pd.DataFrame, label: str):
+    """A ``dask.dataframe`` with one partition per replay, ``fn(path, *args)``, each one task.
+    (``dd.from_delayed`` added an identity task per partition: on a cluster a worker then ran out
+    of queued tasks every two replays and waited ~25 ms for the scheduler to send more.)"""
+    import dask.dataframe as dd
+
+    return dd.from_map(fn, paths, args=list(args), meta=meta, label=label, enforce_metadata=False)
+
+
+def _one_row(path: str, fn, meta: Dict[str, Any], *args) -> pd.DataFrame:
     return _rows_frame([fn(path, *args)], meta)
 
 
 def _per_file(fn, paths: List[str], meta: Dict[str, Any], *args):
-    import dask
-    import dask.dataframe as dd
-
-    parts = [dask.delayed(_one_row, pure=True)(fn, meta, p, *args) for p in paths]
-    return dd.from_delayed(parts, meta=_meta_frame(meta), verify_meta=False)
+    return _per_replay(_one_row, paths, (fn, meta) + args, _meta_frame(meta), fn.__name__.strip("_"))
 
 
 def info(paths: Iterable[Any]):
@@ -359,12 +361,8 @@ def query(paths: Iterable[Any], expression: str, threads: int = 1):
     """A ``dask.dataframe`` of the frames (and, per frame, entities) where ``expression`` holds,
     one row per match, or one error row per replay that could not be read. ``threads``: decode
     threads per replay, default 1 as for :func:`tables`."""
-    import dask
-    import dask.dataframe as dd
-
     threads = vtxscope._threads(threads, "query")
-    parts = [dask.delayed(_query_rows, pure=True)(p, expression, threads) for p in _paths(paths)]
-    return dd.from_delayed(parts, meta=_meta_frame(_QUERY_META), verify_meta=False)
+    return _per_replay(_query_rows, _paths(paths), (expression, threads), _meta_frame(_QUERY_META), "query_rows")
 
 
 _DIVERGE_META = {"file": object, "baseline": object, "error": object, "diverged": "boolean",
