@@ -568,8 +568,9 @@ PYBIND11_MODULE(_vtxscope, m)
     m.def("diverge", &divergeJson, py::arg("a"), py::arg("b"), py::arg("align"), py::arg("offset"), py::arg("epsilon"), py::arg("relative"),
           py::arg("ignore"), py::arg("threads"));
     m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
-    m.def("_signal_checks", [] { return g_signalChecks.load(std::memory_order_relaxed); },
-          "Test hook: how many times a call took the GIL between chunks to look for Ctrl+C.");
+    m.def(
+        "_signal_checks", [] { return g_signalChecks.load(std::memory_order_relaxed); },
+        "Test hook: how many times a call took the GIL between chunks to look for Ctrl+C.");
     m.def("default_budget_bytes", [] { return vtx::defaultCacheBudget(); });
     m.attr("SCAN_THREADS") = vtx::kScanThreads;
 }
