@@ -146,7 +146,7 @@ def main() -> int:
             return len(pd.concat(out, ignore_index=True))
 
         # Worker settings: Dask's defaults, and "lean": transfer compression and the worker's sampling
-        # profiler (a thread that takes every thread's Python stack every 10 ms, GIL included) off.
+        # profiler (a callback on the event loop taking the task threads' Python stacks every 10 ms) off.
         settings = {"default": {},
                     "lean": {"distributed.comm.compression": None, "distributed.worker.profile.enabled": False}}
         cluster_modes = [(n, kind) for n in (1, 2) for kind in settings]
