@@ -249,6 +249,20 @@ def test_info_validate_query(replays):
     assert q["error"].notna().sum() == 1
 
 
+def test_one_task_per_replay(replays):
+    """Each replay's partition is one task: with an extra task per partition (from_delayed's
+    identity) a one-thread worker ran out of queued tasks every two replays and waited for the
+    scheduler. Counted in the graph each collection hands to the scheduler."""
+    type_name, props = _type_and_props(replays[0])
+    runs = replays[:3]
+    for coll in (batch.tables(runs, type_name, props), batch.info(runs), batch.validate(runs),
+                 batch.query(runs, "Health < 50"), batch.diverge(runs[0], runs)):
+        delayed = coll.to_delayed()
+        assert coll.npartitions == len(runs)
+        assert len(dict(coll.__dask_graph__())) == len(runs), coll._name
+        assert len(delayed) == len(runs)
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

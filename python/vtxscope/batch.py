@@ -248,7 +248,6 @@ def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] 
     Default 1: Dask already runs a partition per worker thread at once, so each partition decoding
     on its own thread keeps one core busy per worker thread; more would put two or three threads
     per core (bench/batch_tables.py). Raise it when workers have cores to spare."""
-
     paths = _paths(paths)
     if isinstance(properties, str):
         properties = [properties]
