@@ -263,6 +263,28 @@ def test_one_task_per_replay(replays):
         assert len(delayed) == len(runs)
 
 
+def test_partitions_run_in_order_on_a_cluster(replays):
+    """A one-thread worker runs the partitions in order, so each fetched part joins at once.
+    Without a priority per partition, the scheduler broke ties by the keys as text: partitions
+    10 and 11 ran before 2, and the join held back every part after 1 until 2 came (over 40
+    replays, 30 partitions were appended after the last task). A user's own priority stays."""
+    distributed = pytest.importorskip("distributed")
+    type_name, props = _type_and_props(replays[0])
+    assert len(replays) > 10  # partition keys whose text order differs from their order
+    ddf = batch.tables(replays, type_name, props)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client:
+        def ran(**annotations):
+            with distributed.get_task_stream(client=client) as stream, dask.annotate(**annotations):
+                df = batch.compute(ddf, client=client, progress=False)
+            pd.testing.assert_frame_equal(df, ddf.compute(scheduler="sync"))
+            starts = sorted((s["start"], t["key"]) for t in stream.data for s in t["startstops"] if s["action"] == "compute")
+            return [int(str(k).rsplit(",", 1)[1].strip(" )")) for _, k in starts if "table_partition" in str(k)]
+
+        assert ran() == list(range(len(replays)))
+        assert ran(priority=lambda k: k[1] if isinstance(k, tuple) else 0) == list(reversed(range(len(replays))))
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
