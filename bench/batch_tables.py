@@ -26,12 +26,14 @@ beside a serial loop of its own (serial first in even repetitions, second in odd
 overhead is the median over the repetitions of (mode / its serial - 1). On a VM whose speed drifts
 by 10 % between minutes, the pair shares the drift a median of separate runs does not.
 
-Reported: wall medians, the speed-up of 2 workers over 1, CPU seconds (user + system) of this
-process and of the workers (getrusage in each worker process, before and after; the rest is this
-process: client and scheduler), the workers' CPU by thread (the task threads, which do what the
-loop does, and the rest: the event loop serialising and sending the partitions, the profiler,
-monitors), and the paired overheads in wall and CPU. The results of every mode are checked equal
-(rows and a checksum). Print the host and the load: on a loaded machine say so.
+Reported: wall medians, the speed-up of 2 workers over 1 (from the medians, and the median of
+the ratios within a repetition, where the two runs are timed one after the other), CPU seconds
+(user + system) of this process and of the workers (getrusage in each worker process, before and
+after; the rest is this process: client and scheduler), the workers' CPU by thread (the task
+threads, which do what the loop does, and the rest: the event loop serialising and sending the
+partitions, the profiler, monitors), and the paired overheads in wall and CPU. The results of
+every mode are checked equal (rows and a checksum). Print the host and the load: on a loaded
+machine say so.
 """
 
 import argparse
@@ -149,7 +151,8 @@ def main() -> int:
         # profiler (a callback on the event loop taking the task threads' Python stacks every 10 ms) off.
         settings = {"default": {},
                     "lean": {"distributed.comm.compression": None, "distributed.worker.profile.enabled": False}}
-        cluster_modes = [(n, kind) for n in (1, 2) for kind in settings]
+        # 1 and 2 workers of a kind side by side, so their ratio is also taken within a repetition.
+        cluster_modes = [(n, kind) for kind in settings for n in (1, 2)]
 
         def start_cluster(mode):
             """A cluster for one timed run, closed after it: idle clusters' workers and schedulers
@@ -256,8 +259,11 @@ def main() -> int:
               f"{dask.config.get('distributed.comm.compression')}, here {get_default_compression()}; "
               f"profiler on); lean = {settings['lean']}")
         for kind in settings:
+            pairs = sorted(a / b for a, b in zip(wall[(1, kind)], wall[(2, kind)]))
             print(f"speed-up 2 workers vs 1, {kind} workers: {med[(1, kind)] / med[(2, kind)]:.2f}x wall "
-                  f"(target >= 1.7x); CPU 2 workers / 1 worker: {mcpu[(2, kind)] / mcpu[(1, kind)]:.2f}")
+                  f"(target >= 1.7x), paired within a repetition: median {statistics.median(pairs):.2f}x "
+                  f"(each: {', '.join(f'{x:.2f}' for x in pairs)}); CPU 2 workers / 1 worker: "
+                  f"{mcpu[(2, kind)] / mcpu[(1, kind)]:.2f}")
         for m in one_thread:
             label = labels.get(m) or f"1 worker, {m[1]}"
             pw = sorted(w * 100 for w, _ in paired[m])

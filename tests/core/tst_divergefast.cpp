@@ -4,10 +4,10 @@
 // gives, on pairs where it applies and where it must not (other chunk sizes, an offset, another
 // backend); and the viewer's hooks: progress posts add up to the report, cancel stops the run.
 
+#include "PlayerReplays.hpp"
 #include "TestSupport.hpp"
 
 #include "vtx/diff/Diverge.hpp"
-#include "vtx/file/ReplayWriter.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,11 +16,6 @@ using namespace vtx;
 
 namespace {
 
-std::string field(const std::string& name, const std::string& type)
-{
-    return R"({"name":")" + name + R"(","typeId":")" + type + R"(","containerType":"None","structType":"","keyId":"None"})";
-}
-
 struct Spec {
     Backend backend = Backend::FlatBuffers;
     int chunkFrames = 16;
@@ -28,43 +23,20 @@ struct Spec {
     int perturbOnly = -1; ///< Position.x of p2 + 0.25 on this frame only
 };
 
+/// 150 frames of the three players (tests/support/PlayerReplays.hpp) with the spec's changes.
 std::string writeReplay(const QTemporaryDir& dir, const std::string& name, const Spec& spec)
 {
-    std::string path = dir.path().toStdString() + "/" + name;
-    ReplayHeader header;
-    header.schemaJson = R"({"buckets":["entity"],"property_mapping":[{"struct":"Player","values":[)" + field("Position", "Vector") + "," +
-        field("Health", "Float") + "," + field("Name", "String") + "]}]}";
-    header.replayName = "run"; // the same in both files: the header is not compared, but keep them alike
-    WriterOptions wo;
-    wo.backend = spec.backend;
-    wo.chunkMaxFrames = spec.chunkFrames;
-    auto w = ReplayWriter::create(path, header, wo);
-    if (!w)
-        qFatal("%s", w.message().c_str());
-    for (int f = 0; f < 150; ++f) {
-        FrameData frame;
-        BucketData bucket;
-        for (int p = 0; p < 3; ++p) {
-            PropertyContainerData c;
-            c.typeId = 0;
-            c.vectors = {Vec3{double(f) + p, double(f % 7), double(p)}};
-            c.floats = {100.0f - float(f % 50) - float(p)};
-            c.strings = {"player_" + std::to_string(p)};
-            if (p == 1 && spec.perturbFrom >= 0 && f >= spec.perturbFrom)
-                c.floats[0] += 1.0f;
-            if (p == 2 && f == spec.perturbOnly)
-                c.vectors[0].x += 0.25;
-            bucket.uniqueIds.push_back("p" + std::to_string(p));
-            bucket.entities.push_back(std::move(c));
-        }
-        frame.buckets.push_back(std::move(bucket));
-        const int64_t t = int64_t(f) * kTicksPerSecond / 60;
-        if (Status st = (*w)->addFrame(std::move(frame), t, t); !st)
-            qFatal("%s", st.message().c_str());
-    }
-    if (auto s = (*w)->finish(); !s)
-        qFatal("%s", s.message().c_str());
-    return path;
+    vtxtest::players::ReplaySpec players;
+    players.backend = spec.backend;
+    players.frames = 150;
+    players.chunkFrames = spec.chunkFrames;
+    players.perturb = [spec](int32_t f, int p, PropertyContainerData& c) {
+        if (p == 1 && spec.perturbFrom >= 0 && f >= spec.perturbFrom)
+            vtxtest::players::health(c) += 1.0f;
+        if (p == 2 && f == spec.perturbOnly)
+            c.vectors[0].x += 0.25;
+    };
+    return vtxtest::players::writeReplay(dir, name, players);
 }
 
 } // namespace
