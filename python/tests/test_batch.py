@@ -17,6 +17,7 @@ import dask
 import pandas as pd
 import pytest
 from dask.dataframe import methods
+from dask.dataframe.core import finalize as dask_finalize  # what ddf.compute() joins with
 
 import vtxscope
 from vtxscope import batch
@@ -53,7 +54,7 @@ def _type_and_props(path):
 def serial(paths, type_name, props):
     meta = batch.table_meta(batch._first_schema(paths), type_name, props)
     parts = [batch._table_partition(p, type_name, props, None, None, 1, meta, 256) for p in paths]
-    return methods.concat(parts).reset_index(drop=True)  # Dask's join: string categories by union
+    return dask_finalize(parts).reset_index(drop=True)  # Dask's join: string categories by union
 
 
 def check(df, paths, type_name, props):
@@ -148,11 +149,14 @@ def test_compute_without_a_client_uses_the_default_client(replays, capsys):
 
 
 @pytest.mark.parametrize("case", ["in order", "reversed", "shuffled", "one part", "two parts, one empty",
-                                  "empty first", "error rows only", "a part of other dtypes", "other columns",
-                                  "other index"])
+                                  "empty first", "empties of other replays", "every part empty",
+                                  "error rows only", "a part of other dtypes", "other columns",
+                                  "an empty part of other dtypes", "other index"])
 def test_frame_join_equals_dasks_join(replays, case):
     """batch.compute's join (parts appended in order into growing arrays, as they arrive in any
-    order) equals Dask's own join of the same parts: rows, index, dtypes, categories and their order."""
+    order) equals Dask's own join of the same parts (its finalize, what ``ddf.compute()`` returns):
+    rows, index, dtypes, categories and their order; empty parts (a replay without a row of the
+    type) add nothing, not even their file name to the categories."""
     parts = _parts(replays)  # ten replays, a truncated one (recovered rows), an error row
     empty = parts[0].iloc[:0]
     if case == "one part":
@@ -161,11 +165,17 @@ def test_frame_join_equals_dasks_join(replays, case):
         parts = [parts[2], empty]
     elif case == "empty first":
         parts = [empty] + parts[:4]
+    elif case == "empties of other replays":  # each keeps its own file in its categories
+        parts = [parts[1].iloc[:0], parts[0], parts[2].iloc[:0], parts[3], parts[4].iloc[:0]]
+    elif case == "every part empty":
+        parts = [parts[1].iloc[:0], parts[2].iloc[:0], parts[3].iloc[:0]]
     elif case == "error rows only":
         parts = [parts[-1], parts[-1]]
     elif case == "a part of other dtypes":  # a replay whose schema differs: Dask's join from there on
         odd = parts[4].astype({"game_time": "float32", "frame": "float64"})
         parts = parts[:4] + [odd] + parts[5:]
+    elif case == "an empty part of other dtypes":  # dropped before it could change the join
+        parts = parts[:2] + [parts[2].iloc[:0].astype({"frame": "float64"})] + parts[3:5]
     elif case == "other columns":
         parts = parts[:3] + [parts[3].drop(columns=["display_name"])] + parts[4:6]
     elif case == "other index":
@@ -178,7 +188,7 @@ def test_frame_join_equals_dasks_join(replays, case):
     join = batch._FrameJoin(len(parts))
     for i in order:
         join.add(i, parts[i])
-    want = methods.concat(parts)
+    want = dask_finalize(parts)
     got = join.frame()
     pd.testing.assert_frame_equal(got, want, check_index_type=True)
     for c in got.columns:
@@ -201,7 +211,26 @@ def test_frame_join_on_sdk_samples(name):
         join = batch._FrameJoin(len(parts))
         for i in (2, 0, 3, 1):
             join.add(i, parts[i])
-        pd.testing.assert_frame_equal(join.frame(), methods.concat(parts), check_index_type=True)
+        pd.testing.assert_frame_equal(join.frame(), dask_finalize(parts), check_index_type=True)
+
+
+@pytest.mark.parametrize("first,second", [("sdk_rl_proto.vtx", "sdk_cs_proto.vtx"),
+                                          ("sdk_rl_proto.vtx", "sdk_rl_fbs.vtx"),
+                                          ("sdk_cs_fbs.vtx", "sdk_rl_fbs.vtx")])
+def test_compute_equals_dask_compute_on_sdk_pairs(first, second):
+    """batch.compute and Dask's own compute() agree on two SDK replays for every type of the
+    first one's schema, including the types one or both replays have no row of (the categories
+    of the file column name only replays with rows, as Dask's join leaves empty parts out)."""
+    paths = [str(sample(first)), str(sample(second))]
+    with vtxscope.open(paths[0]) as r:
+        types = list(r.schema["types"])
+    emptied = 0
+    for type_name in types:
+        ddf = batch.tables(paths, type_name)
+        got = batch.compute(ddf, progress=False)
+        pd.testing.assert_frame_equal(got, ddf.compute(scheduler="sync"), check_index_type=True)
+        emptied += sum(1 for p in paths if not (got["file"] == p).any())
+    assert emptied > 0, "some type has no row in one of the replays"
 
 
 def test_frame_join_needs_every_part(replays):
