@@ -21,6 +21,10 @@
 //                                                (realistic loop: frame resident, and frames streamed
 //                                                from memory) and of one property (isolated)
 //   vtxscope-bench membw                         memory read bandwidth of this machine (limit)
+//   vtxscope-bench refault [--mb N] [--rounds R] [--idle-ms T]
+//                                                ms per MB to touch fresh memory: first, right
+//                                                after freeing it, after it stayed free a while
+//                                                (what the host's free page reporting costs)
 //   vtxscope-bench write FILE OUT [--frames N]   writer throughput: the first N frames of FILE
 //                                                (copied out first) written to OUT with the SDK's
 //                                                defaults (1,000 frames per chunk, zstd 10)
@@ -63,9 +67,11 @@
 //                                                fixed:k,k for k = 0..20 and adaptive
 //
 // Every measuring command ends with a {"bench": "host"} line: CPU model, cores, memory read
-// bandwidth and the 1-minute load average of the machine that ran it.
+// bandwidth, the 1-minute load average of the machine that ran it, and whether it hands freed
+// memory back to a hypervisor (free page reporting: then fresh memory costs far more to touch).
 
 #include "BenchClock.hpp"
+#include "HostMemory.hpp"
 #include "PlotBench.hpp"
 #include "PropertyWalk.hpp"
 #include "ProtoReference.hpp"
@@ -932,14 +938,21 @@ int memoryBandwidth()
 
 /// Every run ends with the machine it ran on (issue 28: a figure without its host cannot be
 /// compared): CPU model, cores, memory bandwidth (median of 3 sums over 256 MB, measured after
-/// the command so its allocation cannot warm pages the command then reuses) and the load.
+/// the command so its allocation cannot warm pages the command then reuses), the load and the
+/// host's free page reporting.
 void printHost(const std::string& command)
 {
     uint64_t sum = 0;
     const double load = loadAverage1m();
     const double gbps = measureReadBandwidth(size_t(256) << 20, 3, sum);
-    std::cout << vtx::Json{{"bench", "host"},        {"after", command}, {"cpu_model", cpuModel()}, {"cores", std::thread::hardware_concurrency()},
-                           {"membw_gb_per_s", gbps}, {"load_1m", load},  {"checksum", sum}}
+    std::cout << vtx::Json{{"bench", "host"},
+                           {"after", command},
+                           {"cpu_model", cpuModel()},
+                           {"cores", std::thread::hardware_concurrency()},
+                           {"membw_gb_per_s", gbps},
+                           {"load_1m", load},
+                           {"freed_memory_return", vtxbench::freedMemoryReturn()},
+                           {"checksum", sum}}
                      .dump()
               << '\n';
 }
@@ -1429,6 +1442,9 @@ int runCommand(int argc, char** argv, const std::vector<std::string>& args)
 {
     if (!args.empty() && args[0] == "membw")
         return memoryBandwidth();
+    if (!args.empty() && args[0] == "refault")
+        return vtxbench::refaultBench(std::stoi(option(args, "--mb", "256")), std::stoi(option(args, "--rounds", "3")),
+                                      std::stoi(option(args, "--idle-ms", "2000")));
     if (!args.empty() && args[0] == "map-paint") {
 #ifdef VTXSCOPE_BENCH_MAP
         return mapPaint(argc, argv, std::stoi(option(args, "--entities", "1000")), std::stod(option(args, "--trail-seconds", "2")),

@@ -92,6 +92,17 @@ def runs_of(bench, fname, **kw):
                and all(r.get(k) == v for k, v in kw.items()))
 
 
+def refault_text():
+    """`vtxscope-bench refault` of this run, else the figures measured when the cause was found."""
+    r = next((r for r in reads if r.get("bench") == "refault"), None)
+    if not r:
+        return (": 1.0-1.7 ms per MB after 1-4 s idle against 0.12-0.13 ms per MB right after the free "
+                "(`vtxscope-bench refault`, 2026-11-27)")
+    return (f": `vtxscope-bench refault` in this run, {r['retouch_after_idle_ms_per_mb']:.2f} ms per MB after "
+            f"{r['idle_ms'] / 1000:g} s idle against {r['retouch_at_once_ms_per_mb']:.2f} right after the free "
+            f"({r['after_idle_vs_at_once']:.1f}×)")
+
+
 if reads:
     bw = next((r for r in reads if r.get("bench") == "membw"), None)
     lines += ["## Summary: CS2-like fixture against the targets", "",
@@ -200,10 +211,13 @@ if phases:
               "the diff's streaming loads measured 1.2× slower.",
               "- **Run to run**: on this VM the first decodes of a process sometimes take 4-6× their usual time (a CS2 "
               "chunk in 60-110 ms instead of 16 ms, with the cache making the same decisions, and no compaction stall "
-              "in `/proc/vmstat`); a second run right after is fast. The cause is the VM's memory: a fresh process's first "
-              "touch of 64 MB (`mmap` + `memset`) took 90-130 ms in some runs and 5.6 ms in others, guest pages the host "
-              "had not backed yet. Freed large blocks are kept for the next decode (`LargeAlloc`), so within a process only "
-              "the first decodes pay it; the medians of five runs above damp the rest.",
+              "in `/proc/vmstat`); a second run right after is fast. The cause is the VM's memory: it hands memory freed "
+              "for about a second back to the hypervisor (free page reporting, virtio-balloon; the host line of every "
+              "`vtxscope-bench` run says whether its host does), and the next touch of such a page faults in the "
+              "hypervisor too" + refault_text() + ". Whether a fresh process's blocks land on such pages depends on "
+              "what ran before it (a first touch of 64 MB took 90-130 ms in some runs and 5.6 ms in others). Freed large "
+              "blocks are kept for the next decode (`LargeAlloc`), so within a process only the first decodes pay it; the "
+              "medians of five runs above damp the rest.",
               "- On this VM a first-touched 4 KiB page costs microseconds: large blocks use transparent huge pages "
               "(`core/vtx/base/LargeAlloc`); with `VTXSCOPE_NO_HUGEPAGES=1` a cold FlatBuffers jump took 135 ms instead of "
               "43 ms and Protobuf open → first frame 838 ms instead of 184 ms when measured.", ""]
