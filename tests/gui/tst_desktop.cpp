@@ -297,6 +297,26 @@ private slots:
         QVERIFY(shown.value("addBookmark|Add bookmark…") == QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText));
     }
 
+    // Two actions of the window on one key make Qt call the key ambiguous and run neither
+    // ("QAction::event: Ambiguous shortcut overload"): Open folder and Compare with both had
+    // Ctrl+Shift+O. Every key of a window-wide action belongs to one action.
+    void noTwoActionsShareAKey()
+    {
+        MainWindow w;
+        QMap<QString, QString> owner; // key → the action that has it
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcutContext() == Qt::WidgetShortcut || a->shortcutContext() == Qt::WidgetWithChildrenShortcut)
+                continue; // keys of one panel, only while it has focus
+            for (const QKeySequence& k : a->shortcuts()) {
+                const QString key = k.toString(QKeySequence::PortableText);
+                const QString name = a->objectName() + " (" + QString(a->text()).remove('&') + ")";
+                QVERIFY2(!owner.contains(key), qPrintable(key + ": " + owner.value(key) + " and " + name));
+                owner.insert(key, name);
+            }
+        }
+        QVERIFY(owner.size() >= 30);
+    }
+
     // Gaps, segments and per-frame times of the demo replay (it has gaps and segments), through
     // the model tester; a click on a row seeks the window there.
     void timeDataTables()

@@ -247,7 +247,7 @@ void MainWindow::buildActions()
         if (!p.isEmpty())
             openFile({p});
     });
-    add(file, "openFolder", tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), [this] {
+    add(file, "openFolder", tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_O), [this] {
         const QString dir = prompts().openDirectory(this, tr("Open a folder of replays"), m_recent->lastDirectory());
         if (!dir.isEmpty())
             openFolder(dir);
