@@ -14,6 +14,7 @@
 #include "session/ViewState.hpp"
 #include "shell/MainWindow.hpp"
 #include "vtx/file/ReplayFile.hpp"
+#include "vtxgen/Generator.hpp"
 
 #include <QDockWidget>
 #include <QPainter>
@@ -397,6 +398,20 @@ private slots:
         QVERIFY(diffRow.data(DiffModel::PathRole).toString().isEmpty());
         map.setTrailSeconds(2);
 
+        // B pinned and the playhead away from it: A's ghosts against the frame shown, said so
+        // (the note said "A (frame 150) loading…" for ever here).
+        w.viewState()->setB(278);
+        QVERIFY(seekAndWait(w, 214));
+        QTRY_VERIFY(map.scene().comparing && map.scene().note.contains("214"));
+        QVERIFY2(map.scene().note.contains("not B") && !map.scene().note.contains("loading"), qPrintable(map.scene().note));
+        for (const MapGhost& g : map.scene().ghosts)
+            if (g.glyph >= 0) {
+                QVERIFY(near(vp.toPixel(g.world), *expectedPixel(map, file, 150, g.key)));
+                QVERIFY(near(vp.toPixel(map.scene().glyphs[size_t(g.glyph)].world), *expectedPixel(map, file, 214, g.key)));
+            }
+        w.viewState()->setB(-1); // B follows the playhead again
+        QVERIFY(seekAndWait(w, 278));
+
         // Ctrl+D: frame-to-frame motion the same way.
         w.viewState()->setPreviousFrameMode(true);
         QTRY_VERIFY(map.scene().comparing && w.viewState()->frameA() == 277);
@@ -491,6 +506,43 @@ private slots:
         QCOMPARE(added, inB - inA);
         QCOMPARE(removed, inA - inB);
         QVERIFY2(!added.isEmpty() || !removed.isEmpty(), "the frames must differ in who is on the map");
+    }
+
+    // Up to seven types on the map get seven colours. By type id, the CS2-like schema's first
+    // and eighth types (Player, Skeleton) shared one; both are on the map.
+    void typesOnTheMapHaveTheirOwnColour()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/cs2.vtx";
+        vtxgen::GeneratorOptions o;
+        o.kind = vtxgen::Kind::Cs2;
+        o.frames = 200;
+        o.zstdLevel = 1;
+        VTX_VERIFY_OK(vtxgen::generateReplay(path.toStdString(), o));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        showMapLarge(w);
+        QVERIFY(openAndWait(w, path));
+        MapView& map = *w.map();
+        QVERIFY(seekAndWait(w, 100));
+        QTRY_VERIFY(!map.scene().glyphs.empty());
+        QMap<QString, int> colourOf;
+        for (const MapLegendEntry& l : map.scene().legend)
+            colourOf.insert(l.label, l.colour);
+        QVERIFY2(colourOf.contains("Player") && colourOf.contains("Skeleton"), qPrintable(QStringList(colourOf.keys()).join(", ")));
+        QVERIFY(colourOf.size() <= 7);
+        QCOMPARE(QSet<int>(colourOf.cbegin(), colourOf.cend()).size(), colourOf.size());
+        // Each glyph in its type's legend colour.
+        const auto& types = w.session()->file()->schema().structs();
+        const vtx::FrameView frame = w.viewState()->shownFrame().view();
+        for (const MapGlyph& g : map.scene().glyphs) {
+            const vtx::BucketView bucket = frame.bucket(size_t(g.key.bucket));
+            for (size_t i = 0; i < bucket.uniqueIds().size(); ++i)
+                if (QString::fromUtf8(bucket.uniqueId(i).data(), qsizetype(bucket.uniqueId(i).size())) == g.key.uniqueId)
+                    QCOMPARE(g.colour, colourOf.value(QString::fromStdString(types[size_t(bucket.entity(i).typeId())].name)));
+        }
     }
 
     void eventsColoursBackgroundExport()

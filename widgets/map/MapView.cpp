@@ -682,7 +682,7 @@ void MapView::rebuild()
             if (const QString label = m_view->entityLabel(e); !label.isEmpty() && label != g.name)
                 g.name = label + QStringLiteral(" · ") + g.name;
             if (m_colourBy.isEmpty()) {
-                g.colour = int(t % 7);
+                g.colour = typeColour(int32_t(t));
                 if (t < types.size())
                     typeOnMap[t] = true;
             } else if (t < types.size() && colourField[t]) {
@@ -725,7 +725,7 @@ void MapView::rebuild()
     if (m_colourBy.isEmpty()) {
         for (size_t t = 0; t < types.size(); ++t)
             if (typeOnMap[t])
-                s.legend.push_back({QString::fromStdString(types[t].name), int(t % 7)});
+                s.legend.push_back({QString::fromStdString(types[t].name), typeColour(int32_t(t))});
     } else {
         QList<QPair<int, QString>> values;
         for (auto it = m_colourOfValue.begin(); it != m_colourOfValue.end(); ++it)
@@ -781,7 +781,7 @@ void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>&
         g.world = toWorld(place->position);
         g.key = {int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))};
         g.name = g.key.uniqueId + unmatchedSuffix;
-        g.colour = int(size_t(e.typeId()) % 7);
+        g.colour = typeColour(e.typeId());
         if (auto it = glyphByKey.find(key); it != glyphByKey.end()) {
             const MapGlyph& here = s.glyphs[size_t(it->second)];
             g.glyph = it->second;
@@ -802,19 +802,36 @@ void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>&
             s.added.push_back(int(i));
 }
 
+int MapView::typeColour(int32_t typeId) const
+{
+    // The type's rank among the types that have a position: the first seven types on the map
+    // get seven different colours, whatever their place in the schema (by type id, a schema's
+    // first and eighth types shared one: Player and Skeleton in the CS2-like replays).
+    const auto& sources = m_positions.sources();
+    int rank = 0;
+    for (size_t t = 0; t < sources.size() && t < size_t(std::max(typeId, 0)); ++t)
+        rank += sources[t].valid() ? 1 : 0;
+    return rank % 7;
+}
+
 void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const
 {
-    // Only when the view state's A and B are exactly the frames on hand.
+    // A's entities against the frame on screen, once A's frame is on hand. The playhead need not
+    // be on B: the arrows say how far the shown frame is from A, and the note says which frame
+    // is solid (it said "A loading…" for ever while the playhead was away from B).
     const int wantA = m_view->frameA();
     if (wantA < 0)
         return;
-    if (m_a.isNull() || m_a.index() != wantA || m_view->frameB() != shownFrame) {
+    if (m_a.isNull() || m_a.index() != wantA) {
         s.note = tr("A (frame %1) loading…").arg(wantA);
         return;
     }
     addGhosts(s, glyphByKey, m_a.view(), QString());
-    s.note = m_view->frameB() - wantA == 1 ? tr("A = frame %1 (previous): hollow; B = %2: solid").arg(wantA).arg(shownFrame)
-                                           : tr("A = frame %1: hollow; B = %2: solid").arg(wantA).arg(shownFrame);
+    if (m_view->frameB() != shownFrame)
+        s.note = tr("A = frame %1: hollow; frame %2 (shown, not B): solid").arg(wantA).arg(shownFrame);
+    else
+        s.note = shownFrame - wantA == 1 ? tr("A = frame %1 (previous): hollow; B = %2: solid").arg(wantA).arg(shownFrame)
+                                         : tr("A = frame %1: hollow; B = %2: solid").arg(wantA).arg(shownFrame);
 }
 
 void MapView::addEvents(MapScene& s, int shownFrame) const

@@ -88,6 +88,9 @@ public:
     /// The diff's frame A for the shown frame B (null: none on hand). Shown only while the view
     /// state's A and B are this frame and the shown one; otherwise the map says A is loading.
     void setComparisonFrame(const vtx::FrameHandle& a);
+    /// The colour index (of the seven) of a type's glyphs and legend entry: by its rank among
+    /// the types with a position, so up to seven types on the map never share one.
+    int typeColour(int32_t typeId) const;
     /// Two replays compared (File ▸ Compare with…): the compared replay's frame `wanted`, paired
     /// with the shown frame, drawn as hollow ghosts with arrows to this replay's glyphs; `frame`
     /// is the one on hand (a different index: the map says it is loading). `wanted` < 0: no
