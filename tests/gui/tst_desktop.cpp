@@ -10,6 +10,8 @@
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityColumns.hpp"
 #include "entities/EntityTreeModel.hpp"
+#include "entities/EntityListPanel.hpp"
+#include "entities/InspectorPanel.hpp"
 #include "find/QueryBar.hpp"
 #include "find/SearchCommands.hpp"
 #include "info/TimeDataModel.hpp"
@@ -865,6 +867,10 @@ private slots:
         w.timeline()->setFocus();
         w.viewState()->setEntityFilter("player_3");
         QCOMPARE(bar->text(), QString("player_3"));
+        // Emptied with its clear button (or by deleting every character), the bar takes the
+        // filter away: the list stayed filtered while the bar showed nothing.
+        bar->field()->clear();
+        QCOMPARE(w.viewState()->entityFilter(), QString());
         bar->setMode(QueryBar::Mode::Plot);
         bar->setText("Player.Health < 50");
         QVERIFY(bar->submit());
@@ -874,6 +880,44 @@ private slots:
         bar->setText("Player.Health < 50");
         QVERIFY(bar->submit());
         QCOMPARE(QSettings().value("search/lastCondition").toString(), QString("Player.Health < 50"));
+    }
+
+    // A filter that hides the selected entity leaves no row highlighted (Qt moved the current
+    // row to a neighbour, which the list showed as selected while the inspector showed the
+    // selected entity); the selection comes back with its row. Enter in the filter field selects
+    // the first match everywhere, also when that row was already current.
+    void filterHidingTheSelectionHighlightsNothing()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        EntityListPanel* list = w.entityList();
+        QTRY_VERIFY(list->proxy()->rowCount(list->proxy()->index(0, 0)) >= 2); // the first frame's rows
+        auto keyAt = [&](int row) {
+            return list->model()->keyOf(list->proxy()->mapToSource(list->proxy()->index(row, 0, list->proxy()->index(0, 0))));
+        };
+        const EntityKey selected = keyAt(0), other = keyAt(1);
+        w.viewState()->setSelection(selected);
+        QTRY_COMPARE(list->model()->keyOf(list->proxy()->mapToSource(list->view()->currentIndex())), selected);
+        const QString header = w.inspector()->headerText();
+        w.viewState()->setEntityFilter(other.uniqueId); // one word: matches that id only
+        QTRY_COMPARE(list->proxy()->rowCount(list->proxy()->index(0, 0)), 1);
+        QCoreApplication::processEvents(); // the queued restore after the proxy's row changes
+        QVERIFY2(!list->view()->currentIndex().isValid(), "no row stands for the hidden selection");
+        QVERIFY(!list->view()->selectionModel()->hasSelection());
+        QCOMPARE(w.viewState()->selection(), selected);
+        QCOMPARE(w.inspector()->headerText(), header);
+        // Enter in the filter: the one match is selected, in the list and the inspector.
+        list->focusFirstMatch();
+        QCOMPARE(w.viewState()->selection(), other);
+        QCOMPARE(list->model()->keyOf(list->proxy()->mapToSource(list->view()->currentIndex())), other);
+        QTRY_VERIFY(w.inspector()->headerText() != header);
+        // Back to no filter: the selection's row is current again.
+        w.viewState()->setSelection(selected);
+        w.viewState()->setEntityFilter({});
+        QTRY_COMPARE(list->model()->keyOf(list->proxy()->mapToSource(list->view()->currentIndex())), selected);
     }
 
     // Every example the bar offers runs, in every mode, on the demo and the SDK's samples.

@@ -114,11 +114,18 @@ void EntityListPanel::applyFilter(const QString& text)
 void EntityListPanel::restoreSelection()
 {
     const EntityKey selected = m_viewState->selection();
-    if (!selected.isValid())
+    const QModelIndex i = selected.isValid() ? m_proxy->mapFromSource(m_model->indexOf(selected)) : QModelIndex();
+    if (i.isValid()) {
+        if (m_view->currentIndex() != i)
+            m_view->setCurrentIndex(i);
         return;
-    const QModelIndex i = m_proxy->mapFromSource(m_model->indexOf(selected));
-    if (i.isValid() && m_view->currentIndex() != i)
-        m_view->setCurrentIndex(i);
+    }
+    // The selected entity is filtered out (or not in this frame, or nothing is selected): Qt
+    // moved the current row to a neighbour, which the list then highlighted while the inspector
+    // showed the selected entity. No row is highlighted; the selection stays for when its row
+    // comes back. (The current-changed handler ignores an invalid index.)
+    if (m_view->currentIndex().isValid() || m_view->selectionModel()->hasSelection())
+        m_view->selectionModel()->clear();
 }
 
 QMenu* EntityListPanel::labelMenu(int typeId, QWidget* parent)
@@ -155,7 +162,12 @@ void EntityListPanel::focusFirstMatch()
     for (int b = 0; b < m_proxy->rowCount(); ++b) {
         const QModelIndex bucket = m_proxy->index(b, 0);
         if (m_proxy->rowCount(bucket) > 0) {
-            m_view->setCurrentIndex(m_proxy->index(0, 0, bucket));
+            const QModelIndex first = m_proxy->index(0, 0, bucket);
+            // Selected through the view state, not only made current: when the row already was
+            // current, no current-changed signal came and the inspector kept the old entity.
+            if (const EntityKey key = m_model->keyOf(m_proxy->mapToSource(first)); key.isValid())
+                m_viewState->setSelection(key);
+            m_view->setCurrentIndex(first);
             m_view->setFocus(Qt::ShortcutFocusReason);
             return;
         }

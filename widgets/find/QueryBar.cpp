@@ -169,6 +169,15 @@ QueryBar::QueryBar(QWidget* parent) : QWidget(parent)
     run->setText(tr("Run"));
     run->setToolTip(tr("Run the expression (Enter)"));
     connect(run, &QToolButton::clicked, this, &QueryBar::submit);
+    // Emptied in Filter mode (the clear button, or every character deleted): the filter it set
+    // goes too, as in the entity list's own field; the list stayed filtered while this field
+    // said nothing.
+    connect(m_field, &QLineEdit::textChanged, this, [this](const QString& text) {
+        if (mode() == Mode::Filter && text.trimmed().isEmpty()) {
+            clearError();
+            emit submitted(Mode::Filter, QString());
+        }
+    });
     row->addWidget(m_mode);
     row->addWidget(m_field, 1);
     row->addWidget(m_examplesButton);
