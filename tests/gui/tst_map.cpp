@@ -3,6 +3,7 @@
 // selection shared with the entity list both ways, A/B arrows from A's pixel to B's, and trails
 // on the map equal to the positions read frame by frame.
 
+#include "CorruptCopy.hpp"
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
@@ -543,6 +544,46 @@ private slots:
                 if (QString::fromUtf8(bucket.uniqueId(i).data(), qsizetype(bucket.uniqueId(i).size())) == g.key.uniqueId)
                     QCOMPARE(g.colour, colourOf.value(QString::fromStdString(types[size_t(bucket.entity(i).typeId())].name)));
         }
+    }
+
+    // A frame in a damaged chunk: the map keeps the last frame shown but fades it and says so
+    // (it drew the old positions as if they were the frame asked for), as the inspector greys
+    // its values; a readable frame after it is drawn as usual.
+    void unreadableFrameIsFadedAndSaid()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/corrupt.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx")), path, 1));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        showMapLarge(w);
+        QVERIFY(openAndWait(w, path));
+        MapView& map = *w.map();
+        const vtx::ChunkEntry bad = w.session()->file()->chunks()[1];
+        const int before = bad.startFrame - 5;
+        QVERIFY(seekAndWait(w, before));
+        QTRY_VERIFY(!map.scene().glyphs.empty());
+        QVERIFY(!map.scene().stale);
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
+        w.viewState()->setRequestedFrame(bad.startFrame + 3);
+        QVERIFY(failed.wait(30000));
+        QTRY_VERIFY(map.scene().stale);
+        QCOMPARE(w.viewState()->shownFrame().index(), before);
+        QVERIFY2(map.scene().note.contains(QString::number(bad.startFrame + 3)) && map.scene().note.contains(QString::number(before)),
+                 qPrintable(map.scene().note));
+        // Drawn faded: a glyph's centre is paler than its colour (blended into the background).
+        map.setTrailSeconds(0);
+        const MapGlyph g = map.scene().glyphs.front();
+        const QImage img = map.canvas()->render(map.canvas()->size());
+        const QColor drawn = img.pixelColor(map.canvas()->viewport().toPixel(g.world).toPoint());
+        const QColor colour = map.scene().palette[size_t(g.colour) % map.scene().palette.size()];
+        QVERIFY2(drawn.lightness() > colour.lightness() + 20, qPrintable(drawn.name() + " vs " + colour.name()));
+        map.setTrailSeconds(2);
+        QVERIFY(seekAndWait(w, bad.endFrame + 1));
+        QTRY_VERIFY(!map.scene().stale);
+        QVERIFY(!map.scene().note.contains("unavailable"));
     }
 
     void eventsColoursBackgroundExport()

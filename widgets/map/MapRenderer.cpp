@@ -159,6 +159,7 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     }
     const QRectF visible = area.adjusted(-8, -8, 8, 8);
     const auto& pal = scene.palette;
+    p.setOpacity(scene.stale ? 0.3 : 1.0); // trails, ghosts, glyphs and names of a frame not asked for
     auto colourOf = [&](int i) { return pal.empty() ? QColor(Qt::gray) : pal[size_t(i) % pal.size()]; };
 
     // Trails: batched by colour and age band (four bands fade from the glyph's colour to nearly
@@ -322,6 +323,7 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         label(vp.toPixel(g.world), g.name, false);
     }
 
+    p.setOpacity(1.0);
     // Overlays: legend, counts, note, scale bar.
     p.setRenderHint(QPainter::Antialiasing, false);
     const QFontMetrics fm(p.font());

@@ -90,6 +90,9 @@ struct MapScene {
     std::vector<MapTrail> trails;
     std::vector<MapEvent> events;
     bool comparing = false; ///< A is pinned and on the map
+    /// The frame asked for cannot be read: what is drawn is the last frame shown, faded (with the
+    /// note saying which), never as if it were the frame asked for.
+    bool stale = false;
     std::vector<MapGhost> ghosts; ///< A's entities (comparing)
     std::vector<int> added; ///< glyphs of entities A does not have (comparing)
     int selected = -1; ///< glyph index

@@ -356,6 +356,7 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
         requestTrails();
     });
     connect(view, &ViewState::entityLabelsChanged, this, &MapView::rebuild);
+    connect(view, &ViewState::frameFailed, this, &MapView::rebuild); // faded, with the frame said
     connect(view, &ViewState::selectionChanged, this, [this] {
         int sel = glyphOf(m_view->selection());
         m_canvas->sceneForUpdate().selected = sel;
@@ -745,6 +746,12 @@ void MapView::rebuild()
     addEvents(s, shown.index());
     if (m_trailSeconds > 0 && m_trailFrame != shown.index() && s.note.isEmpty())
         s.note = tr("trails loading…");
+    if (!m_view->frameError().isEmpty() && m_view->requestedFrame() != shown.index()) {
+        // The frame asked for cannot be read (a damaged chunk): the entities stay where the
+        // last frame shown had them, faded and said, as the inspector greys its values.
+        s.stale = true;
+        s.note = tr("frame %1 is unavailable: faded positions are frame %2's").arg(m_view->requestedFrame()).arg(shown.index());
+    }
 
     m_canvas->setScene(std::move(s));
     applyTrails();
