@@ -882,6 +882,39 @@ private slots:
         QCOMPARE(QSettings().value("search/lastCondition").toString(), QString("Player.Health < 50"));
     }
 
+    // The default dock widths are fractions of the window, and follow it until the user drags a
+    // dock's edge: a window shown small and then made larger (by the window manager, or
+    // maximized) gave all its room to the inspector, and at 1024 px the entity types and the
+    // diff's B column were cut.
+    void defaultDockSizesFollowTheWindow()
+    {
+        QSettings().remove("window");
+        MainWindow w;
+        w.resize(800, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* ent = w.findChild<QDockWidget*>("entitiesDock");
+        auto* diff = w.findChild<QDockWidget*>("diffDock");
+        auto widths = [&] { return QString("%1 / %2").arg(ent->width()).arg(diff->width()); };
+        w.resize(1024, 700);
+        QTRY_COMPARE(w.size(), QSize(1024, 700));
+        QTRY_VERIFY2(qAbs(ent->width() - 1024 * 22 / 100) <= 16 && qAbs(diff->width() - 1024 * 36 / 100) <= 16, qPrintable(widths()));
+        w.resize(1400, 900);
+        QTRY_COMPARE(w.size(), QSize(1400, 900));
+        QTRY_VERIFY2(qAbs(ent->width() - 260) <= 16 && qAbs(diff->width() - 1400 * 36 / 100) <= 16, qPrintable(widths()));
+        // The user drags the entity dock's edge (a press on the window's separator): the sizes
+        // are theirs from then on.
+        const QPoint edge(ent->geometry().right() + 2, ent->geometry().center().y());
+        QTest::mousePress(&w, Qt::LeftButton, {}, edge);
+        QTest::mouseRelease(&w, Qt::LeftButton, {}, edge);
+        w.resizeDocks({ent}, {340}, Qt::Horizontal);
+        QTRY_VERIFY2(qAbs(ent->width() - 340) <= 16, qPrintable(widths()));
+        w.resize(1300, 850);
+        QTRY_COMPARE(w.size(), QSize(1300, 850));
+        QCoreApplication::processEvents();
+        QVERIFY2(qAbs(ent->width() - 340) <= 16, qPrintable(widths()));
+    }
+
     // A filter that hides the selected entity leaves no row highlighted (Qt moved the current
     // row to a neighbour, which the list showed as selected while the inspector showed the
     // selected entity); the selection comes back with its row. Enter in the filter field selects

@@ -84,6 +84,17 @@ void showMapLarge(MainWindow& w)
     dock->raise();
 }
 
+/// The window shown at 1400 × 900 with the map floating large, and `path` opened in it.
+bool openWithLargeMap(MainWindow& w, const QString& path)
+{
+    w.resize(1400, 900);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    showMapLarge(w);
+    return openAndWait(w, path);
+}
+
 bool near(QPointF a, QPointF b, double tol = 0.01)
 {
     return std::abs(a.x() - b.x()) <= tol && std::abs(a.y() - b.y()) <= tol;
@@ -521,11 +532,7 @@ private slots:
         o.zstdLevel = 1;
         VTX_VERIFY_OK(vtxgen::generateReplay(path.toStdString(), o));
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        showMapLarge(w);
-        QVERIFY(openAndWait(w, path));
+        QVERIFY(openWithLargeMap(w, path));
         MapView& map = *w.map();
         QVERIFY(seekAndWait(w, 100));
         QTRY_VERIFY(!map.scene().glyphs.empty());
@@ -555,11 +562,7 @@ private slots:
         const QString path = dir.path() + "/corrupt.vtx";
         QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx")), path, 1));
         MainWindow w;
-        w.resize(1400, 900);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        showMapLarge(w);
-        QVERIFY(openAndWait(w, path));
+        QVERIFY(openWithLargeMap(w, path));
         MapView& map = *w.map();
         const vtx::ChunkEntry bad = w.session()->file()->chunks()[1];
         const int before = bad.startFrame - 5;

@@ -14,7 +14,8 @@ void DockLayout::restoreSaved()
 {
     QSettings settings;
     m_window->restoreGeometry(settings.value("window/geometry").toByteArray());
-    m_window->restoreState(settings.value("window/state").toByteArray());
+    if (m_window->restoreState(settings.value("window/state").toByteArray()))
+        m_followWindow = false; // the user's own sizes
 }
 
 void DockLayout::save() const
@@ -64,7 +65,23 @@ void DockLayout::reset()
             },
             Qt::QueuedConnection);
     }
+    m_followWindow = true; // the default arrangement: its sizes follow the window again
     applyDefaultSizes();
+}
+
+void DockLayout::firstShown()
+{
+    if (!m_followWindow)
+        return;
+    // Once the window's first layout is done: sizes given during the show event were only
+    // partly honoured (215 of 260 px).
+    QMetaObject::invokeMethod(
+        m_window,
+        [this, w = QPointer<QMainWindow>(m_window)] {
+            if (w && m_followWindow)
+                applyDefaultSizes();
+        },
+        Qt::QueuedConnection);
 }
 
 void DockLayout::hideEmptyTabBars()
@@ -123,6 +140,10 @@ void DockLayout::windowResized(const QSize& before, const QSize& after)
 {
     if (!before.isValid())
         return;
+    if (m_followWindow) {
+        applyDefaultSizes(); // the same fractions of the new size
+        return;
+    }
     // A window made shorter than 800 px: Qt takes the height from the centre and the right
     // column, so the plot kept its height and the diff list lost every row (800 × 600). A plot
     // taller than the default for the new height gives way to them first, as at start-up.

@@ -29,8 +29,19 @@ public:
     void save() const;
     /// Back to the default arrangement, every dock visible, default sizes.
     void reset();
-    /// The default widths and heights of the entity, diff, watch and plot docks.
+    /// The default widths and heights of the entity, diff, watch and plot docks, as fractions of
+    /// the window. In the default arrangement they follow the window until the user drags a
+    /// dock's edge, applies another layout or a saved one is restored: a window made larger
+    /// after its first layout (maximized, or sized by the window manager after it showed) gave
+    /// all of its room to the inspector, and at 1024 px the entity types and the diff's B column
+    /// were cut.
     void applyDefaultSizes();
+    /// The window shows for the first time: the default sizes again, for the size it shows at
+    /// (at construction the window has Qt's default size).
+    void firstShown();
+    /// The user dragged a dock's edge, or a layout other than the default was applied: the
+    /// sizes stay theirs when the window changes.
+    void stopFollowingWindow() { m_followWindow = false; }
     /// Hides the tab bars of tab groups whose docks are all hidden. Qt 6.4 leaves such a bar
     /// shown, with no tab, where the group was: after the Map layout hid the plot and its
     /// Analysis tab, a 26 px bar's top line lay across the entity list and the map. Qt shows a
@@ -54,6 +65,7 @@ private:
     static int defaultPlotHeight(int height);
     std::function<void()> m_arrange;
     bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
+    bool m_followWindow = true; ///< the default sizes follow the window (see applyDefaultSizes)
 };
 
 } // namespace vtxw

@@ -68,7 +68,7 @@ void LayoutPresets::apply(Preset preset)
     const std::initializer_list<const char*> tabGroup = {"watchDock", "eventsDock", "fileDock", "cacheDock", "timeDataDock", "mapDock"};
     QDockWidget* timeline = dock("timelineDock");
     switch (preset) {
-    case Preset::Inspect: break;
+    case Preset::Inspect: break; // the default arrangement: its sizes follow the window
     case Preset::Map: {
         // The map out of its tab group, between the entity list and the inspector, taking most
         // of the room; the bottom keeps only the timeline, at its own height.
@@ -111,6 +111,8 @@ void LayoutPresets::apply(Preset preset)
         m_window->resizeDocks({dock("plotDock")}, {h < 800 ? h * 3 / 8 : h / 2}, Qt::Vertical);
         break;
     }
+    if (preset != Preset::Inspect)
+        m_docks.stopFollowingWindow(); // this layout's own sizes
     remember(presetName(preset));
 }
 
@@ -146,6 +148,7 @@ bool LayoutPresets::applySaved(const QString& name)
     // the presets; see MainWindow::placeDocksByDefault). From the default it only ever meets
     // the arrangement start-up restores into.
     m_docks.reset();
+    m_docks.stopFollowingWindow(); // the saved sizes
     if (!m_window->restoreState(state))
         return false;
     remember(name);

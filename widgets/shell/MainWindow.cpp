@@ -513,6 +513,10 @@ void MainWindow::updateFileActions()
 
 bool MainWindow::event(QEvent* e)
 {
+    // A press on the window itself, not on a child, is on a dock's edge (the separators are
+    // the window's own): the user is sizing the docks.
+    if (e->type() == QEvent::MouseButtonPress)
+        m_layout->stopFollowingWindow();
     const bool handled = QMainWindow::event(e);
     if (e->type() == QEvent::LayoutRequest) // the docks have just been laid out
         m_layout->hideEmptyTabBars();
@@ -536,6 +540,7 @@ void MainWindow::showEvent(QShowEvent* e)
     QMainWindow::showEvent(e);
     if (!m_shownOnce) {
         m_shownOnce = true;
+        m_layout->firstShown();
         // Start where the single-key shortcuts act; Qt would otherwise pick the first field in
         // the focus chain (the diff filter), and Space / A / B would be typed into it.
         m_timeline->setFocus(Qt::OtherFocusReason);
