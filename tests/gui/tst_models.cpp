@@ -645,6 +645,8 @@ private slots:
         if (completeChunks == 0) {
             QCOMPARE(w.session()->frameCount(), 0);
             QVERIFY2(w.bannerText().startsWith("Nothing to show"), qPrintable(w.bannerText()));
+            QVERIFY2(w.bannerText().count("no complete chunk") == 1, qPrintable(w.bannerText())); // said once
+            QVERIFY2(w.bannerText().contains("no usable footer"), qPrintable(w.bannerText()));
             QVERIFY2(w.statusBar()->currentMessage().contains("no complete chunk"), qPrintable(w.statusBar()->currentMessage()));
         } else {
             QVERIFY(w.session()->frameCount() > 0);

@@ -18,17 +18,24 @@ namespace {
 
 // What recovery found, in words (issue 26 item 7): counts and consequences. The technical
 // detail (the footer's bytes, offsets) is the banner's tooltip and the File panel's.
-QString recoveryInWords(const vtx::RecoveryReport& r)
+// What follows from it, after what was recovered: "; the file has no usable footer…".
+QString recoveryConsequences(const vtx::RecoveryReport& r)
 {
-    QString s = r.frames > 0 ? QObject::tr("%n frame(s) recovered", nullptr, r.frames) + QObject::tr(" from %n chunk(s)", nullptr, int(r.chunks))
-                             : QObject::tr("no complete chunk was found");
-    s += QObject::tr("; the file has no usable footer (cut short, or still being recorded), so the frame times, events, gaps and "
+    QString s = QObject::tr("; the file has no usable footer (cut short, or still being recorded), so the frame times, events, gaps and "
                      "segments are missing");
     if (!r.corruptRecords.empty())
         s += QObject::tr("; %n damaged chunk(s) skipped, the frames after them renumbered", nullptr, int(r.corruptRecords.size()));
     if (r.lostBytes)
         s += QObject::tr("; the last %1 bytes are an unfinished chunk").arg(QLocale().toString(qulonglong(r.lostBytes)));
     return s;
+}
+
+QString recoveryInWords(const vtx::RecoveryReport& r)
+{
+    const QString found = r.frames > 0
+                              ? QObject::tr("%n frame(s) recovered", nullptr, r.frames) + QObject::tr(" from %n chunk(s)", nullptr, int(r.chunks))
+                              : QObject::tr("no complete chunk was found");
+    return found + recoveryConsequences(r);
 }
 
 } // namespace
@@ -192,7 +199,8 @@ void StatusPresenter::updateBanner()
         text.clear();
     } else if (f->isRecovered() && f->frameCount() == 0) {
         // Recovery found no complete chunk: there is no frame to be unavailable (issue 26 8e).
-        text = tr("Nothing to show: this incomplete recording holds no complete chunk — %1").arg(recoveryInWords(f->recovery()));
+        // Said once: it read "no complete chunk — no complete chunk was found".
+        text = tr("Nothing to show: this incomplete recording holds no complete chunk%1").arg(recoveryConsequences(f->recovery()));
     } else if (qint64 now = 0; !m_view->frameError().isEmpty() && (now = QFileInfo(m_session->path()).size()) < qint64(f->fileSize())) {
         // The file was cut on disk after it was opened (issue 26 8e): a failing frame is lost with
         // the cut, not damaged, and the rest of the file is not "fine". Only stat()ed when a frame
