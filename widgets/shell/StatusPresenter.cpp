@@ -22,7 +22,7 @@ namespace {
 QString recoveryConsequences(const vtx::RecoveryReport& r)
 {
     QString s = QObject::tr("; the file has no usable footer (cut short, or still being recorded), so the frame times, events, gaps and "
-                     "segments are missing");
+                            "segments are missing");
     if (!r.corruptRecords.empty())
         s += QObject::tr("; %n damaged chunk(s) skipped, the frames after them renumbered", nullptr, int(r.corruptRecords.size()));
     if (r.lostBytes)
@@ -33,8 +33,8 @@ QString recoveryConsequences(const vtx::RecoveryReport& r)
 QString recoveryInWords(const vtx::RecoveryReport& r)
 {
     const QString found = r.frames > 0
-                              ? QObject::tr("%n frame(s) recovered", nullptr, r.frames) + QObject::tr(" from %n chunk(s)", nullptr, int(r.chunks))
-                              : QObject::tr("no complete chunk was found");
+        ? QObject::tr("%n frame(s) recovered", nullptr, r.frames) + QObject::tr(" from %n chunk(s)", nullptr, int(r.chunks))
+        : QObject::tr("no complete chunk was found");
     return found + recoveryConsequences(r);
 }
 
