@@ -85,8 +85,9 @@ public:
     MapView(ReplaySession* session, ViewState* view, QWidget* parent = nullptr);
     ~MapView() override;
 
-    /// The diff's frame A for the shown frame B (null: none on hand). Shown only while the view
-    /// state's A and B are this frame and the shown one; otherwise the map says A is loading.
+    /// The diff's frame A (null: none on hand). Drawn as hollow ghosts against the frame shown,
+    /// whether or not that is B (the note says which), while the view state's A is this frame;
+    /// otherwise the map says A is loading.
     void setComparisonFrame(const vtx::FrameHandle& a);
     /// The colour index (of the seven) of a type's glyphs and legend entry: by its rank among
     /// the types with a position, so up to seven types on the map never share one.
