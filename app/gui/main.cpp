@@ -38,7 +38,7 @@ int main(int argc, char** argv)
 
     vtxw::MainWindow window;
     window.debugMenu()->forceVisible(parser.isSet(debug));
-    window.resize(1400, 900);
+    // The window's size is its saved one, or one that fits the screen (DockLayout::restoreSaved).
     window.show();
     const QStringList files = parser.positionalArguments();
     if (files.isEmpty() && parser.isSet(compare)) {

@@ -299,7 +299,11 @@ private slots:
                                   << "1234";
         QTest::newRow("5 digits") << "12345" << QString("12\u202f345");
         QTest::newRow("negative") << "-1234567" << QString("-1\u202f234\u202f567");
-        QTest::newRow("steam id") << "76561198000000000" << QString("76\u202f561\u202f198\u202f000\u202f000\u202f000");
+        QTest::newRow("15 digits") << "-123456789012345" << QString("-123\u202f456\u202f789\u202f012\u202f345");
+        QTest::newRow("steam id (17 digits)") << "76561198000000000"
+                                              << "76561198000000000";
+        QTest::newRow("16 digits") << "1234567890123456"
+                                   << "1234567890123456";
         QTest::newRow("not an integer") << "12.345678"
                                         << "12.345678";
         QTest::newRow("text") << "abcdefgh"

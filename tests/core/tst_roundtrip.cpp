@@ -249,7 +249,7 @@ private slots:
         for (auto* f : {&a, &b}) {
             const ValidationReport report = validate(***f);
             for (const auto& p : report.problems)
-                QVERIFY2(p.message.find("not addressable") != std::string::npos, p.message.c_str());
+                QVERIFY2(p.severity == Problem::Severity::Info, p.message.c_str()); // the schema's notes, nothing wrong
             QCOMPARE(report.hashMismatches, size_t(0));
         }
     }

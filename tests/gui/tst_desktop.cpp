@@ -27,6 +27,7 @@
 #include "shell/AppIcon.hpp"
 #include "shell/Bookmarks.hpp"
 #include "shell/DebugMenu.hpp"
+#include "shell/DockLayout.hpp"
 #include "shell/LayoutPresets.hpp"
 #include "shell/MainWindow.hpp"
 #include "shell/OpenRequest.hpp"
@@ -51,6 +52,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -913,6 +915,75 @@ private slots:
         QTRY_COMPARE(w.size(), QSize(1300, 850));
         QCoreApplication::processEvents();
         QVERIFY2(qAbs(ent->width() - 340) <= 16, qPrintable(widths()));
+    }
+
+    // With no saved geometry the window fits its screen (the GUI resized every window to
+    // 1400 × 900 after restoring its geometry: larger than a 1280 × 800 screen, and the size the
+    // user left it at was lost on every launch).
+    void defaultWindowSizeFitsTheScreen_data()
+    {
+        QTest::addColumn<QSize>("available");
+        QTest::addColumn<QSize>("expected");
+        QTest::newRow("1920x1050") << QSize(1920, 1050) << QSize(1400, 900);
+        QTest::newRow("1280x800") << QSize(1280, 800) << QSize(1152, 720);
+        QTest::newRow("1024x738") << QSize(1024, 738) << QSize(921, 664);
+        QTest::newRow("800x600") << QSize(800, 600) << QSize(720, 540);
+    }
+    void defaultWindowSizeFitsTheScreen()
+    {
+        QFETCH(QSize, available);
+        QFETCH(QSize, expected);
+        QCOMPARE(DockLayout::defaultWindowSize(available), expected);
+    }
+    void windowSizeIsRememberedOrFitsTheScreen()
+    {
+        QSettings().remove("window");
+        {
+            MainWindow w;
+            const QSize screen = w.screen()->availableGeometry().size();
+            QCOMPARE(w.size(), DockLayout::defaultWindowSize(screen));
+            QVERIFY(w.width() <= screen.width() && w.height() <= screen.height());
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.resize(1000, 680);
+            QTRY_COMPARE(w.size(), QSize(1000, 680));
+            w.close(); // saves the geometry
+        }
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(1000, 680));
+    }
+
+    // Every menu keeps its place in the menu bar beside the query bar: at 800 px Bookmarks,
+    // Analysis and Help went into the "»" overflow while the query field kept 140 px.
+    void everyMenuHasRoom_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("800") << 800;
+        QTest::newRow("1024") << 1024;
+        QTest::newRow("1400") << 1400;
+    }
+    void everyMenuHasRoom()
+    {
+        QFETCH(int, width);
+        MainWindow w;
+        w.resize(width, 600);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_COMPARE(w.width(), width);
+        QMenuBar* bar = w.menuBar();
+        QWidget* query = bar->cornerWidget(Qt::TopRightCorner);
+        QVERIFY(query && query->isVisible());
+        auto placed = [&] {
+            QStringList missing;
+            for (QAction* a : bar->actions()) {
+                const QRect r = bar->actionGeometry(a);
+                if (a->isVisible() && (!r.isValid() || r.width() == 0 || r.right() >= query->x()))
+                    missing << a->text();
+            }
+            return missing.join(", ");
+        };
+        QTRY_VERIFY2(placed().isEmpty(),
+                     qPrintable(QString("not in the bar at %1 px: %2 (query bar at x=%3)").arg(width).arg(placed()).arg(query->x())));
     }
 
     // A filter that hides the selected entity leaves no row highlighted (Qt moved the current

@@ -22,6 +22,8 @@
 #include "vtx/query/QueryScan.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -529,6 +531,83 @@ private slots:
         QTest::keyClick(eps, Qt::Key_Backspace);
         QCOMPARE(eps->text(), QString());
         QCOMPARE(m_w->diffPanel()->options().tolerance.absolute, 0.0);
+    }
+
+    // Entity/property, A, B and Δ are all in view at any width of the dock (fixed widths cut off
+    // B and Δ in the 368 px dock of a 1024 px window); a column the user sized keeps its width.
+    void everyColumnIsInViewAtAnyDockWidth_data()
+    {
+        QTest::addColumn<int>("dockWidth");
+        QTest::newRow("300") << 300;
+        QTest::newRow("368 (1024 px window)") << 368;
+        QTest::newRow("460 (1280 px window)") << 460;
+        QTest::newRow("560") << 560;
+    }
+    void everyColumnIsInViewAtAnyDockWidth()
+    {
+        QFETCH(int, dockWidth);
+        MainWindow& w = *m_w;
+        auto* dock = w.findChild<QDockWidget*>("diffDock");
+        QVERIFY(dock);
+        w.resizeDocks({dock}, {dockWidth}, Qt::Horizontal);
+        QTRY_VERIFY2(qAbs(dock->width() - dockWidth) <= 16, qPrintable(QString::number(dock->width())));
+        QTreeView* view = w.diffPanel()->view();
+        QHeaderView* header = view->header();
+        auto layout = [&] {
+            QStringList s;
+            for (int c = 0; c < DiffModel::ColumnCount; ++c)
+                s << QString("%1@%2+%3").arg(c).arg(header->sectionViewportPosition(c)).arg(header->sectionSize(c));
+            return s.join(' ') + QString(" of %1").arg(view->viewport()->width());
+        };
+        QTRY_VERIFY2(header->sectionViewportPosition(DiffModel::DeltaColumn) + 50 <= view->viewport()->width(), qPrintable(layout()));
+        for (int c = 0; c < DiffModel::ColumnCount; ++c) {
+            QVERIFY2(header->sectionSize(c) >= 50, qPrintable(layout()));
+            QVERIFY2(!header->isSectionHidden(c), qPrintable(layout()));
+        }
+        QVERIFY2(header->sectionSize(DiffModel::AColumn) == header->sectionSize(DiffModel::BColumn), qPrintable(layout()));
+    }
+    // After the rows above: from here on the columns are the user's.
+    void userSizedColumnKeepsItsWidth()
+    {
+        MainWindow& w = *m_w;
+        auto* dock = w.findChild<QDockWidget*>("diffDock");
+        QHeaderView* header = w.diffPanel()->view()->header();
+        // The user widens the names (a drag on the header): that width stays when the dock changes.
+        QWidget* handle = header->viewport();
+        const QPoint edge(header->sectionViewportPosition(DiffModel::AColumn) - 1, header->height() / 2);
+        QTest::mousePress(handle, Qt::LeftButton, {}, edge);
+        header->resizeSection(DiffModel::NameColumn, 150);
+        QTest::mouseRelease(handle, Qt::LeftButton, {}, edge);
+        const int before = dock->width();
+        w.resizeDocks({dock}, {before + 80}, Qt::Horizontal);
+        QTRY_VERIFY2(qAbs(dock->width() - before - 80) <= 16, qPrintable(QString::number(dock->width())));
+        QCoreApplication::processEvents();
+        QCOMPARE(header->sectionSize(DiffModel::NameColumn), 150);
+    }
+
+    // The diff's highlighted row is the selected entity's, or none: it stayed on the entity the
+    // user had left when the new one had no change between A and B.
+    void highlightedRowIsTheSelectionOrNone()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 100));
+        QTest::keyClick(&w, Qt::Key_A);
+        QVERIFY(seekAndSettle(w, 400));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QAbstractItemModel* proxy = w.diffPanel()->view()->model();
+        QVERIFY(proxy->rowCount() > 0);
+        const QModelIndex first = proxy->index(0, 0);
+        const EntityKey changed{first.data(DiffModel::BucketIndexRole).toInt(), first.data(DiffModel::UniqueIdRole).toString()};
+        w.viewState()->setSelection(changed);
+        QCOMPARE(w.diffPanel()->view()->currentIndex().data(DiffModel::UniqueIdRole).toString(), changed.uniqueId);
+        QVERIFY(w.diffPanel()->view()->selectionModel()->hasSelection());
+        w.viewState()->setSelection({changed.bucket, QStringLiteral("no-change-here")});
+        QVERIFY(!w.diffPanel()->view()->currentIndex().isValid());
+        QVERIFY(!w.diffPanel()->view()->selectionModel()->hasSelection());
+        w.viewState()->setSelection(changed);
+        QVERIFY(w.diffPanel()->view()->selectionModel()->hasSelection());
+        w.viewState()->setSelection({});
+        QVERIFY(!w.diffPanel()->view()->selectionModel()->hasSelection());
     }
 
     void cleanupTestCase() { m_w.reset(); }

@@ -3,8 +3,11 @@
 // edits turn any list into any other, keep the rows of kept entities, and the model shows
 // exactly the frame's entities at every frame, on the demo and the SDK-written samples.
 
+#include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
+#include "common/ElidedLabel.hpp"
+#include "entities/EntityListPanel.hpp"
 #include "entities/EntityTreeModel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "entities/ListEdits.hpp"
@@ -13,6 +16,8 @@
 
 #include <QLabel>
 #include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTreeView>
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -173,6 +178,41 @@ private slots:
             }
         }
         QVERIFY(rowsMoved > 0);
+    }
+
+    // At a frame that cannot be read the list still holds the last frame shown: greyed, and a
+    // note says which frame it is. Back at a readable frame, neither.
+    void unreadableFrameGreysTheListAndSaysSo()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/corrupt.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx")), path, 1));
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, path));
+        EntityListPanel* list = w.entityList();
+        const QColor normal = list->view()->palette().color(QPalette::Text);
+        const vtx::ChunkEntry bad = w.session()->file()->chunks()[1];
+        const int before = bad.startFrame - 5;
+        w.viewState()->setRequestedFrame(before);
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == before);
+        QVERIFY(list->staleNote()->isHidden());
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
+        w.viewState()->setRequestedFrame(bad.startFrame + 3);
+        QTRY_VERIFY(!failed.isEmpty());
+        QVERIFY(!list->staleNote()->isHidden());
+        const QString note = list->staleNote()->text();
+        QVERIFY2(note.contains(QString::number(bad.startFrame + 3)) && note.contains(QString::number(before)), qPrintable(note));
+        QVERIFY(list->view()->palette().color(QPalette::Text) != normal);
+        QVERIFY(list->proxy()->rowCount() > 0); // the last frame's entities, not an empty list
+        const int after = bad.endFrame + 1;
+        w.viewState()->setRequestedFrame(after);
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == after);
+        QVERIFY(list->staleNote()->isHidden());
+        QCOMPARE(list->view()->palette().color(QPalette::Text), normal);
     }
 
     // Scrubbing shows and hides no widget: every show or hide re-lays out its parent and asks

@@ -608,6 +608,14 @@ private slots:
         const int at = w.session()->frameAtGameTime(int64_t(double(first.gameTimeSeconds) * 1e7));
         QVERIFY(seekAndWait(w, at));
         QTRY_VERIFY(!map.scene().events.empty());
+        // The legend says what the diamonds are, with a diamond of their colour beside it.
+        QVERIFY2(map.scene().eventLegend.contains("events within"), qPrintable(map.scene().eventLegend));
+        {
+            const QImage img = map.canvas()->render(map.canvas()->size());
+            const int lh = QFontMetrics(map.canvas()->font()).height();
+            const int y = 6 + int(map.scene().legend.size()) * (lh + 2) + lh / 2;
+            QCOMPARE(img.pixelColor(11, y), QColor(0xD5, 0x5E, 0x00));
+        }
         const MapEvent& e = map.scene().events.front();
         const auto uv = map.plane().project(first.location);
         QCOMPARE(e.world, QPointF(uv[0], uv[1]));

@@ -15,6 +15,7 @@
 #include "entities/InspectorPanel.hpp"
 #include "entities/WatchModel.hpp"
 #include "plot/PlotPanel.hpp"
+#include "plot/PlotRenderer.hpp"
 #include "session/JobTracker.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
@@ -29,6 +30,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QListView>
+#include <QPainter>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -775,6 +777,32 @@ private slots:
 
     // Analysis ▸ Entity lifetimes from the menu: on a worker, one row per unique id, sorted
     // and filtered by the proxy, exported as shown.
+    // The empty plot's hint shows whole lines only: drawText clips to the data area, and in a
+    // 21 px plot (1024 × 700) the second line showed cut in half over the x axis.
+    void emptyHintShowsWholeLines_data()
+    {
+        const QFontMetrics fm(QApplication::font());
+        QTest::addColumn<int>("plotHeight");
+        QTest::addColumn<int>("linesShown");
+        QTest::newRow("room for both") << 3 * fm.height() << 2;
+        QTest::newRow("room for one") << fm.height() + fm.height() / 2 << 1;
+        QTest::newRow("not even one") << fm.height() - 2 << 0;
+    }
+    void emptyHintShowsWholeLines()
+    {
+        QFETCH(int, plotHeight);
+        QFETCH(int, linesShown);
+        const QFontMetrics fm(QApplication::font());
+        const QString hint = QStringLiteral("Right-click a numeric property and choose Plot.\nWheel: zoom · drag: pan");
+        const QRect plot(30, 4, 658, plotHeight);
+        const QString shown = emptyHintFitting(fm, plot, hint);
+        QCOMPARE(shown.isEmpty() ? 0 : int(shown.count(QLatin1Char('\n'))) + 1, linesShown);
+        if (linesShown > 0) {
+            QVERIFY(fm.boundingRect(plot, Qt::AlignCenter | Qt::TextWordWrap, shown).height() <= plot.height());
+            QVERIFY(hint.startsWith(shown.left(10)));
+        }
+    }
+
     void analysisFromTheMenu()
     {
         MainWindow w;

@@ -2,6 +2,7 @@
 #include "diff/DiffPanel.hpp"
 
 #include "common/ExportPath.hpp"
+#include "common/FittedColumns.hpp"
 #include "common/HintTreeView.hpp"
 #include "common/Prompts.hpp"
 #include "shell/Theme.hpp"
@@ -28,6 +29,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace vtxw {
 
@@ -143,10 +145,16 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->setTextElideMode(Qt::ElideMiddle); // "~ s1mple · player_765…000  Player"
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->header()->resizeSection(DiffModel::NameColumn, 190);
-    m_view->header()->resizeSection(DiffModel::AColumn, 130);
-    m_view->header()->resizeSection(DiffModel::BColumn, 130);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    // Every column in view at any dock width: the names a third, A and B halves of what is left
+    // beside room for Δ (a short number), which takes the rest.
+    new FittedColumns(m_view, [](QTreeView* tree, int w) {
+        const int delta = std::clamp(w * 14 / 100, 56, 120);
+        const int name = std::clamp(w * 34 / 100, 110, 280);
+        const int value = std::max(60, (w - name - delta) / 2);
+        tree->header()->resizeSection(DiffModel::NameColumn, name);
+        tree->header()->resizeSection(DiffModel::AColumn, value);
+        tree->header()->resizeSection(DiffModel::BColumn, value);
+    });
     m_view->setMinimumHeight(36); // a header and a row; the default minimum would push the window past 600 px
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_view, 1);
@@ -186,9 +194,9 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         auto isEntity = [&](const QModelIndex& i) {
             return i.isValid() && i.data(DiffModel::BucketIndexRole).toInt() == e.bucket && i.data(DiffModel::UniqueIdRole).toString() == e.uniqueId;
         };
-        if (!e.isValid() || isEntity(current))
+        if (e.isValid() && isEntity(current))
             return;
-        for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        for (int r = 0; e.isValid() && r < m_proxy->rowCount(); ++r) {
             const QModelIndex row = m_proxy->index(r, 0);
             if (isEntity(row) && row.data(DiffModel::PathRole).toString().isEmpty()) {
                 m_view->setCurrentIndex(row);
@@ -197,6 +205,9 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
                 return;
             }
         }
+        // The selected entity has no change here (or nothing is selected): no row stays
+        // highlighted for the entity the user left.
+        m_view->selectionModel()->clear();
     });
     connect(m_view, &QTreeView::activated, this, [this](const QModelIndex& i) {
         const EntityKey entity{i.data(DiffModel::BucketIndexRole).toInt(), i.data(DiffModel::UniqueIdRole).toString()};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "entities/EntityListPanel.hpp"
 
+#include "common/ElidedLabel.hpp"
 #include "entities/EntityColumns.hpp"
 #include "session/ViewState.hpp"
 
@@ -59,7 +60,14 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     // minimum so the names never disappear at small window sizes.
     auto* columns = new EntityColumns(m_view, EntityTreeModel::NameColumn, EntityTreeModel::IdColumn, EntityTreeModel::TypeColumn);
     setMinimumWidth(170);
+    // Said only when the frame asked for cannot be read; hidden otherwise, also while scrubbing
+    // (a widget shown and hidden per frame re-lays out the dock).
+    m_staleNote = new ElidedLabel(this);
+    m_staleNote->setObjectName("staleNote");
+    m_staleNote->setStyleSheet(QStringLiteral("font-weight: bold;"));
+    m_staleNote->hide();
     layout->addWidget(m_filter);
+    layout->addWidget(m_staleNote);
     layout->addWidget(m_view, 1);
 
     connect(m_filter, &QLineEdit::textChanged, view, &ViewState::setEntityFilter);
@@ -70,6 +78,8 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
         columns->setIdsWanted(m_model->hasLabels());
     };
     connect(view, &ViewState::shownFrameChanged, this, showFrame);
+    connect(view, &ViewState::shownFrameChanged, this, &EntityListPanel::showWhetherStale);
+    connect(view, &ViewState::frameFailed, this, &EntityListPanel::showWhetherStale);
     connect(view, &ViewState::entityLabelsChanged, this, showFrame);
     connect(view, &ViewState::selectionChanged, this, &EntityListPanel::restoreSelection);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& i) {
@@ -92,6 +102,25 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     // A new frame's entities came in row by row: the selected one gets its row back at once
     // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
     connect(m_model, &EntityTreeModel::frameApplied, this, &EntityListPanel::restoreSelection);
+}
+
+void EntityListPanel::showWhetherStale()
+{
+    // At a frame that cannot be read the list keeps the last frame shown, as the inspector and
+    // the map do; greyed and said, since entities come and go between frames.
+    const vtx::FrameHandle& shown = m_viewState->shownFrame();
+    const bool stale = !m_viewState->frameError().isEmpty() && !shown.isNull();
+    if (stale) {
+        m_staleNote->setText(tr("Frame %1 is unavailable: the list is frame %2's").arg(m_viewState->requestedFrame()).arg(shown.index()));
+        QPalette greyed = m_view->palette();
+        greyed.setColor(QPalette::Text, palette().color(QPalette::Disabled, QPalette::Text));
+        m_view->setPalette(greyed);
+    } else if (!m_staleNote->isHidden()) {
+        m_staleNote->clear();
+        m_view->setPalette(QPalette()); // the window's palette again (a theme chosen since included)
+    }
+    if (stale == m_staleNote->isHidden())
+        m_staleNote->setVisible(stale);
 }
 
 void EntityListPanel::applyFilter(const QString& text)

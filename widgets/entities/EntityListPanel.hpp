@@ -15,6 +15,7 @@ class QTreeView;
 
 namespace vtxw {
 
+class ElidedLabel;
 class ViewState;
 
 class EntityListPanel : public QWidget {
@@ -26,6 +27,8 @@ public:
     EntityFilterProxy* proxy() const { return m_proxy; }
     QTreeView* view() const { return m_view; }
     QLineEdit* filterField() const { return m_filter; }
+    /// "Frame N is unavailable: the list is frame M's", shown only then.
+    ElidedLabel* staleNote() const { return m_staleNote; }
 
     /// Makes the selected entity's row current again (when it is listed).
     void restoreSelection();
@@ -43,11 +46,14 @@ signals:
 
 private:
     void applyFilter(const QString& text);
+    /// The note and greyed rows at a frame that cannot be read (the list is the last frame's).
+    void showWhetherStale();
 
     ViewState* m_viewState;
     EntityTreeModel* m_model;
     EntityFilterProxy* m_proxy;
     QLineEdit* m_filter;
+    ElidedLabel* m_staleNote;
     QTreeView* m_view;
     bool m_rowsChanging = false; ///< the proxy is adding or removing rows
     bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update

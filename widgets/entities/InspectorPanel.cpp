@@ -2,6 +2,7 @@
 #include "entities/InspectorPanel.hpp"
 
 #include "common/ElidedLabel.hpp"
+#include "common/FittedColumns.hpp"
 
 #include "entities/ByteInspector.hpp"
 #include "session/ReplaySession.hpp"
@@ -87,7 +88,12 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     m_view->header()->setSectionResizeMode(PropertyTreeModel::ValueColumn, QHeaderView::Stretch);
     m_view->header()->resizeSection(PropertyTreeModel::NameColumn, 180);
     m_view->header()->resizeSection(PropertyTreeModel::TypeColumn, 110);
-    m_view->viewport()->installEventFilter(this);
+    // The name column a third of the width; the type column hidden where the values need its
+    // room. The user's own column widths are kept.
+    new FittedColumns(m_view, [](QTreeView* tree, int w) {
+        tree->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
+        tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(w / 3, 90, 180));
+    });
     m_bytes = new ByteInspector(this);
     m_bytes->setVisible(false);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -287,17 +293,8 @@ void InspectorPanel::showMenu(const QPoint& pos)
     menu.exec(m_view->viewport()->mapToGlobal(pos));
 }
 
-void InspectorPanel::fitColumns()
-{
-    const int w = m_view->viewport()->width();
-    m_view->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
-    m_view->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(w / 3, 90, 180));
-}
-
 bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
-        fitColumns();
     // With the tree focused, ← / → collapse and expand rows (the tree's own keys) instead of
     // stepping frames: the window's frame-step shortcuts would otherwise take them first.
     if (watched == m_view && event->type() == QEvent::ShortcutOverride) {

@@ -48,10 +48,6 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    /// Column widths for the viewport's width: the value column gets the rest.
-    void fitColumns();
-
-private:
     void showMenu(const QPoint& pos);
     void rememberView();
     void restoreView();

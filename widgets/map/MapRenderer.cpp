@@ -11,6 +11,11 @@
 
 namespace vtxw {
 
+namespace {
+/// The event diamonds' fill, on the map and in its legend.
+const QColor kEventColour(0xD5, 0x5E, 0x00);
+} // namespace
+
 void MapViewport::fit(const QRectF& bounds, double marginPx)
 {
     centre = bounds.center();
@@ -287,15 +292,15 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
             p.drawRect(QRectF(vp.toPixel(g.world) - QPointF(kGlyphRadius + 3, kGlyphRadius + 3), QSizeF(2 * kGlyphRadius + 6, 2 * kGlyphRadius + 6)));
 
     // Events near their time: diamonds.
-    p.setPen(QPen(colours.color(QPalette::WindowText), 1));
-    p.setBrush(QColor(0xD5, 0x5E, 0x00));
-    for (const MapEvent& e : scene.events) {
-        const QPointF c = vp.toPixel(e.world);
-        if (!visible.contains(c))
-            continue;
-        const QPointF d[4] = {c + QPointF(0, -6), c + QPointF(6, 0), c + QPointF(0, 6), c + QPointF(-6, 0)};
+    auto diamond = [&](QPointF c, double r) {
+        p.setPen(QPen(colours.color(QPalette::WindowText), 1));
+        p.setBrush(kEventColour);
+        const QPointF d[4] = {c + QPointF(0, -r), c + QPointF(r, 0), c + QPointF(0, r), c + QPointF(-r, 0)};
         p.drawPolygon(d, 4);
-    }
+    };
+    for (const MapEvent& e : scene.events)
+        if (const QPointF c = vp.toPixel(e.world); visible.contains(c))
+            diamond(c, 6);
 
     // Names: the selection and the hovered entity only.
     auto label = [&](QPointF at, const QString& text, bool strong) {
@@ -329,27 +334,34 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     const QFontMetrics fm(p.font());
     const int lh = fm.height();
     double y = 6;
-    auto overlayText = [&](const QString& text, std::optional<QColor> swatch) {
-        const double x = swatch ? 20 : 6;
+    enum class Swatch { None, Square, Diamond };
+    auto overlayText = [&](const QString& text, Swatch shape, QColor swatch = {}) {
+        const double x = shape != Swatch::None ? 20 : 6;
         const QRectF bg(2, y - 1, x + fm.horizontalAdvance(text) + 6, lh + 2);
         QColor base = colours.color(QPalette::Base);
         base.setAlpha(200);
         p.fillRect(bg, base);
-        if (swatch) {
-            p.setPen(swatch->darker(170));
-            p.setBrush(*swatch);
+        if (shape == Swatch::Square) {
+            p.setPen(swatch.darker(170));
+            p.setBrush(swatch);
             p.drawRect(QRectF(6, y + lh / 2.0 - 5, 10, 10));
+        } else if (shape == Swatch::Diamond) {
+            p.setRenderHint(QPainter::Antialiasing, true);
+            diamond(QPointF(11, y + lh / 2.0), 5);
+            p.setRenderHint(QPainter::Antialiasing, false);
         }
         p.setPen(colours.color(QPalette::WindowText));
         p.drawText(QPointF(x, y + fm.ascent()), text);
         y += lh + 2;
     };
     for (const MapLegendEntry& e : scene.legend)
-        overlayText(e.label, colourOf(e.colour));
+        overlayText(e.label, Swatch::Square, colourOf(e.colour));
+    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
+        overlayText(scene.eventLegend, Swatch::Diamond);
     if (scene.unplaced > 0)
-        overlayText(QObject::tr("%1 not on the map").arg(scene.unplaced), std::nullopt);
+        overlayText(QObject::tr("%1 not on the map").arg(scene.unplaced), Swatch::None);
     if (!scene.note.isEmpty())
-        overlayText(scene.note, std::nullopt);
+        overlayText(scene.note, Swatch::None);
 
     // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px.
     const double target = 100 / vp.pixelsPerUnit;

@@ -89,6 +89,7 @@ struct MapScene {
     std::vector<MapLegendEntry> legend;
     std::vector<MapTrail> trails;
     std::vector<MapEvent> events;
+    QString eventLegend; ///< the legend's line for the event diamonds ("events within 2 s")
     bool comparing = false; ///< A is pinned and on the map
     /// The frame asked for cannot be read: what is drawn is the last frame shown, faded (with the
     /// note saying which), never as if it were the frame asked for.

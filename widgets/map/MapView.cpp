@@ -857,6 +857,7 @@ void MapView::addEvents(MapScene& s, int shownFrame) const
         s.events.push_back({toWorld(e.location), QString::fromStdString(e.type + (e.label.empty() ? "" : ": " + e.label)),
                             m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * double(vtx::kTicksPerSecond)))});
     }
+    s.eventLegend = tr("events within %1 s of this frame").arg(window);
     if (!events.empty() && !anyLocated && s.note.isEmpty())
         s.note = tr("%n event(s), none with a location", nullptr, int(events.size()));
 }

@@ -201,6 +201,18 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
     }
 }
 
+QString emptyHintFitting(const QFontMetrics& fm, const QRect& plot, const QString& hint)
+{
+    // drawText clips to the rectangle: in a 21 px plot (1024 × 700) the second line showed cut
+    // in half over the axis. Whole lines only: the first one alone, elided, when both do not fit.
+    const int flags = Qt::AlignCenter | Qt::TextWordWrap;
+    if (fm.boundingRect(plot, flags, hint).height() <= plot.height())
+        return hint;
+    if (fm.height() > plot.height())
+        return {};
+    return fm.elidedText(hint.section(QLatin1Char('\n'), 0, 0), Qt::ElideRight, plot.width());
+}
+
 void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
 {
     const QPalette& pal = scene.palette;
@@ -299,8 +311,10 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     }
 
     if (scene.series.empty()) {
-        p.setPen(dim);
-        p.drawText(r, Qt::AlignCenter | Qt::TextWordWrap, scene.emptyText);
+        if (const QString hint = emptyHintFitting(fm, r, scene.emptyText); !hint.isEmpty()) {
+            p.setPen(dim);
+            p.drawText(r, Qt::AlignCenter | Qt::TextWordWrap, hint);
+        }
     }
 
     // The curves: per column first → min → max → last, one polyline per joined run, each in

@@ -18,6 +18,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QFontMetrics>
 #include <QPalette>
 #include <QRect>
 #include <QString>
@@ -112,6 +113,9 @@ int laneCountOf(const PlotScene& scene);
 /// lane's legend line each (`font`'s height four times), the gaps, the top margin and the x axis.
 int readableHeightFor(int lanes, const QFont& font);
 void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& layout);
+/// What of the empty plot's `hint` shows in a data area `plot`: all of it, its first line
+/// (elided) when the whole does not fit, nothing when not even a line does.
+QString emptyHintFitting(const QFontMetrics& fm, const QRect& plot, const QString& hint);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
 /// The range of a series' values (non-finite ones skipped); lo > hi when it has none. With the

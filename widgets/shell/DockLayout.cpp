@@ -4,16 +4,27 @@
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QPointer>
+#include <QScreen>
 #include <QSettings>
 #include <QTabBar>
 #include <algorithm>
 
 namespace vtxw {
 
+QSize DockLayout::defaultWindowSize(const QSize& available)
+{
+    // 1400 × 900 reads well; on a smaller screen the window keeps a margin inside the room the
+    // screen offers (a 1280 × 800 screen got a window larger than itself).
+    return {std::min(1400, available.width() * 9 / 10), std::min(900, available.height() * 9 / 10)};
+}
+
 void DockLayout::restoreSaved()
 {
     QSettings settings;
-    m_window->restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!m_window->restoreGeometry(settings.value("window/geometry").toByteArray())) {
+        const QScreen* screen = m_window->screen();
+        m_window->resize(defaultWindowSize(screen ? screen->availableGeometry().size() : QSize(1400, 900)));
+    }
     if (m_window->restoreState(settings.value("window/state").toByteArray()))
         m_followWindow = false; // the user's own sizes
 }

@@ -24,8 +24,11 @@ public:
 
     /// How the docks are placed by default (addDockWidget, splitDockWidget, tabifyDockWidget).
     void setDefaultArrangement(std::function<void()> arrange) { m_arrange = std::move(arrange); }
-    /// The user's last arrangement and window geometry, if saved.
+    /// The user's last arrangement and window geometry, if saved; with no saved geometry the
+    /// window takes defaultWindowSize() of its screen.
     void restoreSaved();
+    /// The size of a window with no saved geometry on a screen offering `available`.
+    static QSize defaultWindowSize(const QSize& available);
     void save() const;
     /// Back to the default arrangement, every dock visible, default sizes.
     void reset();

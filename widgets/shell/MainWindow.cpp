@@ -526,11 +526,19 @@ bool MainWindow::event(QEvent* e)
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
-    // The query bar takes the menu bar's room right of the last menu.
+    // The query bar takes the menu bar's room right of the last menu. A menu the bar has no room
+    // for has no geometry (it went into the "»" overflow): its title's width counts all the
+    // same, or the query bar would keep the room that pushed it out (at 800 px Bookmarks,
+    // Analysis and Help were behind "»").
     int menusRight = 0;
-    for (QAction* a : menuBar()->actions())
-        if (a->isVisible())
-            menusRight = std::max(menusRight, menuBar()->actionGeometry(a).right());
+    const QFontMetrics fm = menuBar()->fontMetrics();
+    for (QAction* a : menuBar()->actions()) {
+        if (!a->isVisible())
+            continue;
+        const QRect r = menuBar()->actionGeometry(a);
+        menusRight = r.isValid() && r.width() > 0 ? std::max(menusRight, r.right())
+                                                  : menusRight + fm.horizontalAdvance(QString(a->text()).remove(QLatin1Char('&'))) + 16;
+    }
     m_queryBar->setRoom(e->size().width() - menusRight - 24);
     m_layout->windowResized(e->oldSize(), e->size());
 }

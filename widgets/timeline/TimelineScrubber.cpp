@@ -386,10 +386,18 @@ void TimelineScrubber::paintMatches(QPainter& p) const
         bold.setBold(true);
         p.setFont(bold);
         p.setPen(palette().color(QPalette::WindowText));
-        const QString count = QString::number(m_matches.size()) + (m_matchesPartial ? QStringLiteral("…") : QString());
+        // "720 hits": the count of matching frames, said as one (a bare "720" read as nothing).
+        const QString count = tr("%1 hits").arg(m_matches.size()) + (m_matchesPartial ? QStringLiteral("…") : QString());
         p.drawText(label, Qt::AlignVCenter | Qt::AlignLeft, p.fontMetrics().elidedText(count, Qt::ElideRight, label.width()));
         p.restore();
     }
+}
+
+int TimelineScrubber::labelLeftOf(int x, int gap, int textWidth) const
+{
+    // Right of its mark, or left of it where the widget's edge would cut it (the last ruler
+    // label, a B marker at the last frame, the last event count).
+    return x + gap + textWidth <= width() - 2 ? x + gap : x - gap - textWidth;
 }
 
 QRect TimelineScrubber::laneRect(Lane lane) const
@@ -518,11 +526,13 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     int labelEnd = INT_MIN; // a clock that runs unevenly can bunch ticks: never overlap labels
     for (const FrameClock::Tick& t : rulerTicks()) {
         const int x = int(std::lround(m_axis.x(t.frame)));
-        if (x + 2 < labelEnd + 6)
+        const int advance = fm.horizontalAdvance(t.label);
+        const int left = labelLeftOf(x, 2, advance);
+        if (left < labelEnd + 6)
             continue;
         p.drawLine(x, ruler.bottom() - 4, x, ruler.bottom());
-        p.drawText(QRect(x + 2, ruler.top(), fm.horizontalAdvance(t.label) + 2, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, t.label);
-        labelEnd = x + 2 + fm.horizontalAdvance(t.label);
+        p.drawText(QRect(left, ruler.top(), advance + 2, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft, t.label);
+        labelEnd = left + advance;
     }
     p.setPen(clock().note().isEmpty() ? dim : QColor(0xD5, 0x5E, 0x00));
     p.drawText(QRect(4, ruler.top(), kLabelWidth - 8, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft,
@@ -582,7 +592,9 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.drawPolygon(tri, 3);
         if (count > 1) {
             p.setPen(text);
-            p.drawText(QRect(x + 4, ev.top(), 30, ev.height()), Qt::AlignLeft | Qt::AlignVCenter, QString::number(count));
+            const QString n = QString::number(count);
+            const int advance = p.fontMetrics().horizontalAdvance(n);
+            p.drawText(QRect(labelLeftOf(x, 5, advance), ev.top(), advance + 2, ev.height()), Qt::AlignLeft | Qt::AlignVCenter, n);
         }
     }
 
@@ -657,7 +669,8 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         const int x = int(m_axis.x(frame));
         p.setPen(QPen(c, 2));
         p.drawLine(x, sr.top(), x, sr.bottom());
-        p.drawText(QRect(x + 3, sr.top(), 20, sr.height()), Qt::AlignTop | Qt::AlignLeft, label);
+        const int advance = p.fontMetrics().horizontalAdvance(label);
+        p.drawText(QRect(labelLeftOf(x, 3, advance), sr.top(), advance + 2, sr.height()), Qt::AlignTop | Qt::AlignLeft, label);
     };
     marker(m_view->frameA(), "A", QColor(0x00, 0x72, 0xB2));
     marker(m_view->frameB(), "B", QColor(0xD5, 0x5E, 0x00));

@@ -89,6 +89,8 @@ private:
     int overviewFrameAt(int x) const;
     void centreViewOn(int frame);
     QString legend(Lane lane) const;
+    /// Where a label `textWidth` px wide starts beside a mark at `x`, `gap` px from it.
+    int labelLeftOf(int x, int gap, int textWidth) const;
     QRect laneRect(Lane lane) const; ///< zero height when the lane is collapsed
     int laneAt(int y) const;
     bool laneShown(Lane lane) const;

@@ -59,7 +59,10 @@ std::string readableDouble(double v)
 std::string groupDigits(std::string_view text)
 {
     const size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
-    if (text.size() - sign < 5 || text.find_first_not_of("0123456789", sign) != std::string_view::npos)
+    // 16 digits and more are identifiers (a Steam ID: 76561198000000000) or raw clock ticks,
+    // read digit by digit and against other tools' output, not as magnitudes.
+    const size_t digits = text.size() - sign;
+    if (digits < 5 || digits > 15 || text.find_first_not_of("0123456789", sign) != std::string_view::npos)
         return std::string(text);
     std::string out(text.substr(0, sign));
     for (size_t i = sign; i < text.size(); ++i) {

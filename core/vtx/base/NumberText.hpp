@@ -18,7 +18,8 @@ std::string formatDouble(double v);
 /// its shortest text when that is shorter; the exact value is formatDouble's.
 std::string readableDouble(double v);
 /// Decimal integer text ("-1234567") with its digits grouped by three (narrow no-break
-/// spaces) from 10,000 up; any other text unchanged.
+/// spaces) from 10,000 up to 15 digits; any other text (and 16 digits or more: identifiers such as
+/// Steam IDs, raw clock ticks) unchanged.
 std::string groupDigits(std::string_view integerText);
 /// 16 lower-case hex digits, as content hashes are printed.
 std::string hex64(uint64_t v);

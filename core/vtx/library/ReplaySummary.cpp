@@ -130,15 +130,21 @@ ReplaySummary summarizeReplay(const std::string& path, const SourceOpener& open)
         s.frames = f.frameCount();
         s.durationSeconds = double(f.footer().durationSeconds);
         s.chunks = f.chunks().size();
-        for (const Problem& p : f.problems())
+        // Notes (Severity::Info: a schema field type with no name-addressable values) leave
+        // the verdict OK; 44 sound replays read "2 warnings; first: schema: …" for them.
+        std::vector<std::string> warnings;
+        for (const Problem& p : f.problems()) {
             s.findings.push_back(withoutPath(p.message, path));
-        if (s.findings.empty()) {
+            if (p.severity != Problem::Severity::Info)
+                warnings.push_back(s.findings.back());
+        }
+        const size_t notes = s.findings.size() - warnings.size();
+        if (warnings.empty()) {
             s.verdict = SummaryVerdict::Ok;
-            s.verdictText = "OK";
+            s.verdictText = notes == 0 ? "OK" : "OK (" + std::to_string(notes) + (notes == 1 ? " note)" : " notes)");
         } else {
             s.verdict = SummaryVerdict::Warnings;
-            s.verdictText =
-                s.findings.size() == 1 ? s.findings.front() : std::to_string(s.findings.size()) + " warnings; first: " + s.findings.front();
+            s.verdictText = warnings.size() == 1 ? warnings.front() : std::to_string(warnings.size()) + " warnings: " + warnings.front();
         }
         return s;
     }

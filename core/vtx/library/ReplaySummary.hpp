@@ -27,7 +27,7 @@ namespace vtx {
 /// and chunk decoding are `vtxscope-cli validate`'s job, which reads every chunk).
 enum class SummaryVerdict : uint8_t {
     Ok, ///< header, footer and seek table consistent
-    Warnings, ///< opens, with strict-mode findings (ReplayFile::problems())
+    Warnings, ///< opens, with strict-mode findings of Warning severity or worse (ReplayFile::problems())
     NoFooter, ///< the header reads, the footer does not (truncated, or still being written): the viewer recovers the chunks when it opens the file
     Unreadable, ///< a VTX magic, but the header cannot be read (or the file cannot be opened)
     NotReplay, ///< no VTX magic
@@ -39,8 +39,8 @@ struct ReplaySummary {
     uint64_t fileSize = 0;
     std::optional<Backend> backend; ///< from the magic: known for every VTX file, even one that does not open
     SummaryVerdict verdict = SummaryVerdict::NotReplay;
-    std::string verdictText; ///< the verdict in words: "OK", the first warning, or the error (without the path)
-    std::vector<std::string> findings; ///< every warning, or the error; without the path
+    std::string verdictText; ///< the verdict in words: "OK", "OK (2 notes)", the first warning, or the error (without the path)
+    std::vector<std::string> findings; ///< every problem (notes and warnings), or the error; without the path
     // From the header: known unless Unreadable or NotReplay.
     std::string replayName;
     int64_t recordedUtcSeconds = 0; ///< seconds since the Unix epoch; 0: not recorded

@@ -228,7 +228,8 @@ Result<Schema> Schema::parse(std::string_view text, std::vector<Problem>* warnin
                 f.key.container = containerKindFromToken(container);
                 f.key.slot = counters[{f.key.type, f.key.container}]++;
                 if (f.key.type == FieldType::None)
-                    warn(structName + "." + f.name + ": type \"" + f.typeToken + "\" is not addressable", Problem::Severity::Info);
+                    warn(structName + "." + f.name + ": type \"" + f.typeToken + "\" has no values read by name (they show as unnamed bytes)",
+                         Problem::Severity::Info);
                 if (!f.name.empty()) {
                     if (auto earlier = def.fieldIndexByName.find(f.name); earlier != def.fieldIndexByName.end()) {
                         warn(structName + ": property \"" + f.name + "\" is defined twice; the later one wins");

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#include "common/FittedColumns.hpp"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QTreeView>
+
+namespace vtxw {
+
+FittedColumns::FittedColumns(QTreeView* view, Rule rule) : QObject(view), m_view(view), m_rule(std::move(rule))
+{
+    view->viewport()->installEventFilter(this);
+    view->header()->viewport()->installEventFilter(this);
+    // A section resized while a button is down on the header is the user's drag (or the
+    // double-click that fits a column to its contents); the view's own stretching of its last
+    // section, and our rule, resize sections with no button down.
+    connect(view->header(), &QHeaderView::sectionResized, this, [this] {
+        if (m_pressed && !m_fitting)
+            m_userSized = true;
+    });
+    fit();
+}
+
+void FittedColumns::reset()
+{
+    m_userSized = false;
+    fit();
+}
+
+void FittedColumns::fit()
+{
+    if (m_userSized)
+        return;
+    m_fitting = true;
+    m_rule(m_view, m_view->viewport()->width());
+    m_fitting = false;
+}
+
+bool FittedColumns::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+        fit();
+    if (watched == m_view->header()->viewport()) {
+        switch (event->type()) {
+        case QEvent::MouseButtonPress:
+        case QEvent::MouseButtonDblClick: m_pressed = true; break;
+        case QEvent::MouseButtonRelease: m_pressed = false; break;
+        default: break;
+        }
+    }
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace vtxw

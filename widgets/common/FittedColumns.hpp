@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Column widths that follow a tree view's width until the user sizes a column. Fixed widths
+// (the diff's 190 + 130 + 130 px) cut off the B and Δ columns of a 368 px dock at 1024 px, and
+// left the Δ column out at 1280 px; widths given once were lost when the dock changed size.
+// A rule maps the viewport's width to the columns' widths; it runs on every resize of the view
+// until the user drags or double-clicks a column's edge, after which the widths are theirs.
+
+#include <QObject>
+
+#include <functional>
+
+class QTreeView;
+
+namespace vtxw {
+
+class FittedColumns : public QObject {
+    Q_OBJECT
+public:
+    /// Sets the view's columns for a viewport `width` px wide (QHeaderView::resizeSection,
+    /// setSectionHidden).
+    using Rule = std::function<void(QTreeView* view, int width)>;
+
+    /// Fits `view`'s columns with `rule` now and whenever its viewport is resized.
+    FittedColumns(QTreeView* view, Rule rule);
+
+    /// The user sized a column: the rule no longer runs.
+    bool userSized() const { return m_userSized; }
+    /// Follow the view's width again (and fit now).
+    void reset();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void fit();
+    QTreeView* m_view;
+    Rule m_rule;
+    bool m_fitting = false; ///< our own resizeSection calls, not the user's
+    bool m_pressed = false; ///< a mouse button is down on the header
+    bool m_userSized = false;
+};
+
+} // namespace vtxw
