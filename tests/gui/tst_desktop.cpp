@@ -900,10 +900,10 @@ private slots:
         auto widths = [&] { return QString("%1 / %2").arg(ent->width()).arg(diff->width()); };
         w.resize(1024, 700);
         QTRY_COMPARE(w.size(), QSize(1024, 700));
-        QTRY_VERIFY2(qAbs(ent->width() - 1024 * 22 / 100) <= 16 && qAbs(diff->width() - 1024 * 36 / 100) <= 16, qPrintable(widths()));
+        QTRY_VERIFY2(qAbs(ent->width() - 1024 * 22 / 100) <= 16 && qAbs(diff->width() - 1024 * 40 / 100) <= 16, qPrintable(widths()));
         w.resize(1400, 900);
         QTRY_COMPARE(w.size(), QSize(1400, 900));
-        QTRY_VERIFY2(qAbs(ent->width() - 260) <= 16 && qAbs(diff->width() - 1400 * 36 / 100) <= 16, qPrintable(widths()));
+        QTRY_VERIFY2(qAbs(ent->width() - 260) <= 16 && qAbs(diff->width() - 1400 * 40 / 100) <= 16, qPrintable(widths()));
         // The user drags the entity dock's edge (a press on the window's separator): the sizes
         // are theirs from then on.
         const QPoint edge(ent->geometry().right() + 2, ent->geometry().center().y());
@@ -965,10 +965,13 @@ private slots:
     void everyMenuHasRoom()
     {
         QFETCH(int, width);
+        // Shown wide first, then resized, as a window manager does: the menu bar was laid out
+        // beside the wide query bar when the window's resize event came.
         MainWindow w;
-        w.resize(width, 600);
+        w.resize(1400, 700);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.resize(width, 600);
         QTRY_COMPARE(w.width(), width);
         QMenuBar* bar = w.menuBar();
         QWidget* query = bar->cornerWidget(Qt::TopRightCorner);

@@ -145,11 +145,11 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->setTextElideMode(Qt::ElideMiddle); // "~ s1mple · player_765…000  Player"
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
-    // Every column in view at any dock width: the names a third, A and B halves of what is left
+    // Every column in view at any dock width: the names over a third (an entity row says "~ Zen · car_0  Car"), A and B halves of what is left
     // beside room for Δ (a short number), which takes the rest.
     new FittedColumns(m_view, [](QTreeView* tree, int w) {
         const int delta = std::clamp(w * 14 / 100, 56, 120);
-        const int name = std::clamp(w * 34 / 100, 110, 280);
+        const int name = std::clamp(w * 38 / 100, 110, 280);
         const int value = std::max(60, (w - name - delta) / 2);
         tree->header()->resizeSection(DiffModel::NameColumn, name);
         tree->header()->resizeSection(DiffModel::AColumn, value);

@@ -216,17 +216,18 @@ QueryBar::QueryBar(QWidget* parent) : QWidget(parent)
     updatePlaceholder();
 }
 
-void QueryBar::setRoom(int width)
+bool QueryBar::setRoom(int width)
 {
     // The field takes what the mode, Examples and Run leave, between a usable and a
     // comfortable width.
     const int others = m_mode->sizeHint().width() + m_examplesButton->sizeHint().width() + m_run->sizeHint().width() + 16;
     // Down to 12 characters: below that the menus would lose their room instead.
     const int field = std::clamp(width - others, fontMetrics().averageCharWidth() * 12, fontMetrics().averageCharWidth() * 60);
-    if (m_field->minimumWidth() != field) {
-        m_field->setMinimumWidth(field);
-        updateGeometry();
-    }
+    if (m_field->minimumWidth() == field)
+        return false;
+    m_field->setMinimumWidth(field);
+    updateGeometry();
+    return true;
 }
 
 void QueryBar::setSchema(const vtx::Schema* schema)

@@ -34,8 +34,9 @@ public:
     explicit QueryBar(QWidget* parent = nullptr);
 
     /// The width the bar may take (the menu bar's room right of its menus): the field gets what
-    /// the other controls leave.
-    void setRoom(int width);
+    /// the other controls leave. True when the bar's width changed (its menu bar must place it
+    /// again).
+    bool setRoom(int width);
     /// The open file's schema (null when none): completion and examples follow it.
     void setSchema(const vtx::Schema* schema);
     /// Shows the bar in `mode` with the keyboard in its field, the text selected.

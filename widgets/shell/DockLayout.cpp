@@ -44,7 +44,7 @@ void DockLayout::applyDefaultSizes()
     // Fractions of the window up to the sizes that read well at 1400 px: at 1024 px fixed
     // widths left the inspector under 200 px, where its values are cut (issue 26 item 3).
     const int w = m_window->width();
-    m_window->resizeDocks({ent, diff}, {std::min(260, w * 22 / 100), std::min(560, w * 36 / 100)}, Qt::Horizontal);
+    m_window->resizeDocks({ent, diff}, {std::min(260, w * 22 / 100), std::min(560, w * 40 / 100)}, Qt::Horizontal);
     m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
     // Room for a plot with readable axes; the inspector keeps the rest. Below 800 px of height
     // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).

@@ -51,6 +51,7 @@
 #include <QMimeData>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QVBoxLayout>
 #include <tuple>
 
@@ -526,20 +527,29 @@ bool MainWindow::event(QEvent* e)
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
-    // The query bar takes the menu bar's room right of the last menu. A menu the bar has no room
-    // for has no geometry (it went into the "»" overflow): its title's width counts all the
-    // same, or the query bar would keep the room that pushed it out (at 800 px Bookmarks,
-    // Analysis and Help were behind "»").
-    int menusRight = 0;
+    // The query bar takes the menu bar's room right of the last menu. The menus' width is
+    // measured from their titles, not from where the bar put them: when this runs, the bar was
+    // laid out beside the query bar of the old width, and the menus that did not fit were in its
+    // "»" overflow (at 800 px Bookmarks, Analysis and Help stayed there).
     const QFontMetrics fm = menuBar()->fontMetrics();
-    for (QAction* a : menuBar()->actions()) {
-        if (!a->isVisible())
-            continue;
-        const QRect r = menuBar()->actionGeometry(a);
-        menusRight = r.isValid() && r.width() > 0 ? std::max(menusRight, r.right())
-                                                  : menusRight + fm.horizontalAdvance(QString(a->text()).remove(QLatin1Char('&'))) + 16;
-    }
-    m_queryBar->setRoom(e->size().width() - menusRight - 24);
+    auto titleWidth = [&fm](const QAction* a) { return fm.horizontalAdvance(QString(a->text()).remove(QLatin1Char('&'))); };
+    int padding = 16, left = 0; // the style's padding around a title, and where the first menu starts
+    for (QAction* a : menuBar()->actions())
+        if (const QRect r = menuBar()->actionGeometry(a); a->isVisible() && r.width() > 0) {
+            padding = r.width() - titleWidth(a);
+            left = r.left();
+            break;
+        }
+    const int spacing = menuBar()->style()->pixelMetric(QStyle::PM_MenuBarItemSpacing, nullptr, menuBar());
+    int menusRight = left; // and the same margin again on the right: `left` is the bar's margin
+    for (QAction* a : menuBar()->actions())
+        if (a->isVisible())
+            menusRight += titleWidth(a) + padding + spacing;
+    menusRight += left;
+    // The bar places its corner widget only when it is resized or the widget set again: a new
+    // size hint alone left the query bar as wide as before, over the menus it pushed out.
+    if (m_queryBar->setRoom(e->size().width() - menusRight - 24))
+        menuBar()->setCornerWidget(m_queryBar, Qt::TopRightCorner);
     m_layout->windowResized(e->oldSize(), e->size());
 }
 
