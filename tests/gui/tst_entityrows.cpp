@@ -6,7 +6,6 @@
 #include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
-#include "common/ElidedLabel.hpp"
 #include "entities/EntityListPanel.hpp"
 #include "entities/EntityTreeModel.hpp"
 #include "entities/InspectorPanel.hpp"

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "entities/EntityListPanel.hpp"
 
-#include "common/ElidedLabel.hpp"
 #include "entities/EntityColumns.hpp"
 #include "session/ViewState.hpp"
 
 #include <QActionGroup>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QTreeView>
@@ -62,8 +62,9 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     setMinimumWidth(170);
     // Said only when the frame asked for cannot be read; hidden otherwise, also while scrubbing
     // (a widget shown and hidden per frame re-lays out the dock).
-    m_staleNote = new ElidedLabel(this);
+    m_staleNote = new QLabel(this);
     m_staleNote->setObjectName("staleNote");
+    m_staleNote->setWordWrap(true); // whole in a 170 px dock: two lines rather than "Frame 1200 is unavailable: t…"
     m_staleNote->setStyleSheet(QStringLiteral("font-weight: bold;"));
     m_staleNote->hide();
     layout->addWidget(m_filter);

@@ -9,13 +9,13 @@
 
 #include <QWidget>
 
+class QLabel;
 class QLineEdit;
 class QMenu;
 class QTreeView;
 
 namespace vtxw {
 
-class ElidedLabel;
 class ViewState;
 
 class EntityListPanel : public QWidget {
@@ -28,7 +28,7 @@ public:
     QTreeView* view() const { return m_view; }
     QLineEdit* filterField() const { return m_filter; }
     /// "Frame N is unavailable: the list is frame M's", shown only then.
-    ElidedLabel* staleNote() const { return m_staleNote; }
+    QLabel* staleNote() const { return m_staleNote; }
 
     /// Makes the selected entity's row current again (when it is listed).
     void restoreSelection();
@@ -53,7 +53,7 @@ private:
     EntityTreeModel* m_model;
     EntityFilterProxy* m_proxy;
     QLineEdit* m_filter;
-    ElidedLabel* m_staleNote;
+    QLabel* m_staleNote;
     QTreeView* m_view;
     bool m_rowsChanging = false; ///< the proxy is adding or removing rows
     bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
