@@ -1182,6 +1182,17 @@ private slots:
         QVERIFY(rowHeight > 0);
         QTRY_VERIFY2(list->viewport()->height() >= 15 * rowHeight,
                      qPrintable(QString("list %1 px, row %2 px").arg(list->viewport()->height()).arg(rowHeight)));
+        // Resized afterwards (by the window manager, or maximized), the window keeps the list at
+        // half its height: the default sizes that follow the window put it back to the plot's.
+        w.resize(1400, 900);
+        QTRY_COMPARE(w.size(), QSize(1400, 900));
+        for (int i = 0; i < 3; ++i) // the resize's dock sizes, then the layout they request
+            QCoreApplication::processEvents();
+        QVERIFY2(list->viewport()->height() >= 15 * rowHeight && w.findChild<QDockWidget*>("libraryDock")->height() >= 900 * 2 / 5,
+                 qPrintable(QString("list %1 px, row %2 px, dock %3 px")
+                                .arg(list->viewport()->height())
+                                .arg(rowHeight)
+                                .arg(w.findChild<QDockWidget*>("libraryDock")->height())));
         const int centreWithLibrary = w.centralWidget()->height();
         QSignalSpy opened(w.session(), &ReplaySession::opened);
         emit w.library()->openPairAtFrame(dir.filePath("a.vtx"), dir.filePath("b.vtx"), 7);

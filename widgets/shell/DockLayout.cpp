@@ -49,7 +49,18 @@ void DockLayout::applyDefaultSizes()
     // Room for a plot with readable axes; the inspector keeps the rest. Below 800 px of height
     // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).
     const int h = windowHeight();
-    m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {defaultPlotHeight(h)}, Qt::Vertical);
+    // The library keeps the half it was given (enlargeLibrary) while no replay is open: a window
+    // resized after `vtxscope DIR` showed put it back to the plot's height, 8 rows of 44.
+    auto* library = m_window->findChild<QDockWidget*>("libraryDock");
+    if (m_libraryEnlarged && library && library->isVisible() && !library->isFloating())
+        m_window->resizeDocks({library}, {libraryHeight(h)}, Qt::Vertical);
+    else
+        m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {defaultPlotHeight(h)}, Qt::Vertical);
+}
+
+int DockLayout::libraryHeight(int height)
+{
+    return std::max(defaultPlotHeight(height), height / 2);
 }
 
 void DockLayout::reset()
@@ -118,8 +129,7 @@ void DockLayout::enlargeLibrary()
     auto* library = m_window->findChild<QDockWidget*>("libraryDock");
     if (!library || library->isFloating())
         return;
-    const int h = windowHeight();
-    const int wanted = std::max(defaultPlotHeight(h), h / 2);
+    const int wanted = libraryHeight(windowHeight());
     m_window->resizeDocks({library}, {wanted}, Qt::Vertical);
     // Again once the layout has settled: right after show() (vtxscope DIR) the docks are laid out
     // afresh and the size asked for now is lost.

@@ -66,6 +66,8 @@ private:
     int windowHeight() const;
     /// The plot's height in the default arrangement for a window this tall.
     static int defaultPlotHeight(int height);
+    /// The enlarged library's height in a window this tall (half of it).
+    static int libraryHeight(int height);
     std::function<void()> m_arrange;
     bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
     bool m_followWindow = true; ///< the default sizes follow the window (see applyDefaultSizes)
