@@ -987,6 +987,7 @@ private slots:
         };
         QTRY_VERIFY2(placed().isEmpty(),
                      qPrintable(QString("not in the bar at %1 px: %2 (query bar at x=%3)").arg(width).arg(placed()).arg(query->x())));
+        QVERIFY(query->isVisible()); // set again as the corner widget, still shown
     }
 
     // A filter that hides the selected entity leaves no row highlighted (Qt moved the current
