@@ -22,6 +22,7 @@
 #include "vtx/query/QueryScan.hpp"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,6 +30,7 @@
 #include <QRegularExpression>
 #include <QTreeView>
 #include <QtTest>
+#include <algorithm>
 
 using namespace vtxw;
 
@@ -566,7 +568,7 @@ private slots:
         }
         QVERIFY2(header->sectionSize(DiffModel::AColumn) == header->sectionSize(DiffModel::BColumn), qPrintable(layout()));
     }
-    // After the rows above: from here on the columns are the user's.
+    // After the rows above: the user sizes a column, which keeps its width until Reset layout.
     void userSizedColumnKeepsItsWidth()
     {
         MainWindow& w = *m_w;
@@ -576,13 +578,21 @@ private slots:
         QWidget* handle = header->viewport();
         const QPoint edge(header->sectionViewportPosition(DiffModel::AColumn) - 1, header->height() / 2);
         QTest::mousePress(handle, Qt::LeftButton, {}, edge);
-        header->resizeSection(DiffModel::NameColumn, 150);
+        header->resizeSection(DiffModel::NameColumn, 300); // wider than the rule ever makes it
         QTest::mouseRelease(handle, Qt::LeftButton, {}, edge);
         const int before = dock->width();
         w.resizeDocks({dock}, {before + 80}, Qt::Horizontal);
         QTRY_VERIFY2(qAbs(dock->width() - before - 80) <= 16, qPrintable(QString::number(dock->width())));
         QCoreApplication::processEvents();
-        QCOMPARE(header->sectionSize(DiffModel::NameColumn), 150);
+        QCOMPARE(header->sectionSize(DiffModel::NameColumn), 300);
+        // View ▸ Reset layout: the columns follow the dock again.
+        QAction* reset = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QObject::tr("Reset layout"))
+                reset = a;
+        QVERIFY(reset);
+        reset->trigger();
+        QTRY_COMPARE(header->sectionSize(DiffModel::NameColumn), std::clamp(w.diffPanel()->view()->viewport()->width() * 38 / 100, 110, 280));
     }
 
     // The diff's highlighted row is the selected entity's, or none: it stayed on the entity the

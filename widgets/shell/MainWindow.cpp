@@ -2,6 +2,7 @@
 #include "shell/MainWindow.hpp"
 
 #include "analysis/AnalysisPanel.hpp"
+#include "common/FittedColumns.hpp"
 #include "common/Prompts.hpp"
 #include "compare/CompareSession.hpp"
 #include "diff/DiffPanel.hpp"
@@ -505,6 +506,9 @@ Bookmarks* MainWindow::bookmarks() const
 void MainWindow::resetLayout()
 {
     m_layouts->apply(LayoutPresets::Preset::Inspect); // the default arrangement
+    // Column widths the user sized (the diff's, the inspector's) follow their panels again.
+    for (FittedColumns* columns : findChildren<FittedColumns*>())
+        columns->reset();
 }
 
 void MainWindow::updateFileActions()
