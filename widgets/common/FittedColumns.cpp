@@ -7,10 +7,11 @@
 
 namespace vtxw {
 
-FittedColumns::FittedColumns(QTreeView* view, Rule rule) : QObject(view), m_view(view), m_rule(std::move(rule))
+FittedColumns::FittedColumns(QTreeView* view, Rule rule)
+    : QObject(view), m_view(view), m_viewport(view->viewport()), m_headerViewport(view->header()->viewport()), m_rule(std::move(rule))
 {
-    view->viewport()->installEventFilter(this);
-    view->header()->viewport()->installEventFilter(this);
+    m_viewport->installEventFilter(this);
+    m_headerViewport->installEventFilter(this);
     // A section resized while a button is down on the header is the user's drag (or the
     // double-click that fits a column to its contents); the view's own stretching of its last
     // section, and our rule, resize sections with no button down.
@@ -32,15 +33,18 @@ void FittedColumns::fit()
     if (m_userSized)
         return;
     m_fitting = true;
-    m_rule(m_view, m_view->viewport()->width());
+    m_rule(m_view, m_viewport->width());
     m_fitting = false;
 }
 
 bool FittedColumns::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched == m_view->viewport() && event->type() == QEvent::Resize)
+    // Compared with the pointers kept at construction, never through the view: the viewports,
+    // older children than this filter, are deleted first when the view goes, and send their
+    // last events once the view is no longer a QAbstractScrollArea (UBSan: a member call on it).
+    if (watched == m_viewport && event->type() == QEvent::Resize)
         fit();
-    if (watched == m_view->header()->viewport()) {
+    if (watched == m_headerViewport) {
         switch (event->type()) {
         case QEvent::MouseButtonPress:
         case QEvent::MouseButtonDblClick: m_pressed = true; break;

@@ -11,6 +11,7 @@
 #include <functional>
 
 class QTreeView;
+class QWidget;
 
 namespace vtxw {
 
@@ -35,6 +36,8 @@ protected:
 private:
     void fit();
     QTreeView* m_view;
+    QWidget* m_viewport; ///< the view's, as at construction (see eventFilter)
+    QWidget* m_headerViewport;
     Rule m_rule;
     bool m_fitting = false; ///< our own resizeSection calls, not the user's
     bool m_pressed = false; ///< a mouse button is down on the header
