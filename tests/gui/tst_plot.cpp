@@ -566,6 +566,13 @@ private slots:
         // On one axis both would be flat lines: each covers less than a quarter of the two together.
         QVERIFY2(!sharesAxis({healthLo, healthHi}, {xLo, xHi}), "the sample's ranges are not that different any more");
         QVERIFY(healthHi - healthLo > 10 && xHi - xLo > 10);
+        // The second lane grew the docked plot (heightWanted): its new height comes with the
+        // window's next layout pass, after the series are computed. Checked before that pass,
+        // under ASan, the lanes were still the first-launch plot's 8 and 6 px.
+        QTRY_VERIFY2(canvas->layout().lanes.size() == 2 && canvas->layout().lanes[0].rect.height() >= 30,
+                     qPrintable(QStringLiteral("%1 lanes, the first %2 px")
+                                    .arg(canvas->layout().lanes.size())
+                                    .arg(canvas->layout().lanes.empty() ? 0 : canvas->layout().lanes[0].rect.height())));
         // Stacked: two lanes, one above the other on the same x, each fitted to its series.
         {
             const PlotLayout& L = canvas->layout();
