@@ -1107,10 +1107,7 @@ private slots:
             }
         // Reset layout from there too: the default arrangement, the library hidden.
         diff->setFloating(true);
-        QAction* reset = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text() == QObject::tr("Reset layout"))
-                reset = a;
+        QAction* reset = actionNamed(w, "resetLayout");
         QVERIFY(reset);
         reset->trigger();
         QCoreApplication::processEvents();

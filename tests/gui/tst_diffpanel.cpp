@@ -586,10 +586,7 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(header->sectionSize(DiffModel::NameColumn), 300);
         // View ▸ Reset layout: the columns follow the dock again.
-        QAction* reset = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text() == QObject::tr("Reset layout"))
-                reset = a;
+        QAction* reset = w.findChild<QAction*>("resetLayout");
         QVERIFY(reset);
         reset->trigger();
         QTRY_COMPARE(header->sectionSize(DiffModel::NameColumn), std::clamp(w.diffPanel()->view()->viewport()->width() * 38 / 100, 110, 280));

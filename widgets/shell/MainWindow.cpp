@@ -451,7 +451,7 @@ void MainWindow::buildDocks()
     connect(m_settings, &UserSettings::flashChangesChanged, flash, &QAction::setChecked);
     m_layouts = new LayoutPresets(this, *m_layout, this);
     m_layouts->addMenu(*m_actions, m_viewMenu);
-    m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout);
+    m_viewMenu->addAction(tr("Reset layout"), this, &MainWindow::resetLayout)->setObjectName("resetLayout");
     m_viewMenu->addAction(tr("Zoom timeline to all"), m_timeline, &TimelineScrubber::showAll);
 }
 
