@@ -532,6 +532,44 @@ private slots:
         QCOMPARE(plot->model()->rowCount(), 5);
     }
 
+    // The first series of an empty plot gets a lane that reads: at 1024 × 700 the plot with one
+    // series stayed an 18 px strip (the empty plot's lane was counted, so the first one never
+    // asked for room).
+    void firstSeriesGetsReadableRoom_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::newRow("1024x700") << QSize(1024, 700);
+        QTest::newRow("1280x800") << QSize(1280, 800);
+    }
+    void firstSeriesGetsReadableRoom()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QSize, window);
+        // The default arrangement, whose sizes follow the window (a saved one does not).
+        QSettings().remove("window/state");
+        MainWindow w;
+        w.resize(window);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        PlotPanel* plot = w.plot();
+        PlotCanvas* canvas = plot->canvas();
+        plot->addPropertySeries({0, kSimple}, "Health");
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        const int readable = readableHeightFor(1, canvas->font());
+        QTRY_VERIFY2(canvas->height() >= readable, qPrintable(QStringLiteral("canvas %1 px, readable from %2").arg(canvas->height()).arg(readable)));
+        // The window resized (the default sizes follow it): the plot keeps that room. The docks
+        // have been laid out for the new size once the timeline at the bottom moved.
+        const QDockWidget* timeline = w.findChild<QDockWidget*>("timelineDock");
+        const int timelineBottom = timeline->geometry().bottom();
+        w.resize(window + QSize(0, 10));
+        QTRY_COMPARE(timeline->geometry().bottom(), timelineBottom + 10);
+        // The sizes given in that resize are laid out by the layout requests it posted.
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::sendPostedEvents();
+        QVERIFY2(canvas->height() >= readable,
+                 qPrintable(QStringLiteral("after a resize: canvas %1 px, readable from %2").arg(canvas->height()).arg(readable)));
+    }
+
     // Issue 26 item 4: Health (44–100 here) and a position x (about 830–910) both readable
     // without the user doing anything: their own lanes by default (each lane's axis is its
     // series' range); not stacked: one lane, the position on a second axis. The choice is

@@ -123,9 +123,11 @@ void PlotCanvas::rebuildSeries()
             m_scene.series.push_back({e.shownName, e.colour, e.data, e.summary, extentOf(*e.data, e.summary.get())});
     m_stale = true;
     // A new lane squeezes the others (six series in a 140 px dock were 24 px lanes with one
-    // label each): ask for room, once per lane added, so a dock the user shrank stays so.
-    const int lanes = m_scene.stacked ? laneCountOf(m_scene) : 1;
-    if (lanes > m_lanes && !m_scene.series.empty()) {
+    // label each): ask for room, once per lane added, so a dock the user shrank stays so. An
+    // empty plot has no lane to read: the first series asks too (counted as a lane while none
+    // was computed, the first plot at 1024 × 700 stayed an 18 px strip).
+    const int lanes = m_scene.series.empty() ? 0 : m_scene.stacked ? laneCountOf(m_scene) : 1;
+    if (lanes > m_lanes) {
         const int extra = readableHeightFor(lanes, font()) - height();
         if (extra > 0)
             emit heightWanted(extra);

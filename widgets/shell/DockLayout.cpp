@@ -55,7 +55,7 @@ void DockLayout::applyDefaultSizes()
     if (m_libraryEnlarged && library && library->isVisible() && !library->isFloating())
         m_window->resizeDocks({library}, {libraryHeight(h)}, Qt::Vertical);
     else
-        m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {defaultPlotHeight(h)}, Qt::Vertical);
+        m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {plotGroupHeight(h)}, Qt::Vertical);
 }
 
 int DockLayout::libraryHeight(int height)
@@ -155,6 +155,45 @@ void DockLayout::giveBackRoom()
         const int h = windowHeight();
         m_window->resizeDocks({library}, {defaultPlotHeight(h)}, Qt::Vertical);
     }
+}
+
+int DockLayout::tabBarHeight(const QDockWidget* dock) const
+{
+    if (m_window->tabifiedDockWidgets(const_cast<QDockWidget*>(dock)).isEmpty())
+        return 0;
+    // QMainWindow keeps its groups' tab bars as direct children, with the docks' titles as tab
+    // texts: the group's bar is the one naming this dock, lined up with it.
+    for (const QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible() || bar->geometry().left() != dock->geometry().left())
+            continue;
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == dock->windowTitle())
+                return bar->height();
+    }
+    return 0;
+}
+
+void DockLayout::growPlot(int extra)
+{
+    auto* plot = m_window->findChild<QDockWidget*>("plotDock");
+    if (!plot || plot->isFloating() || !plot->isVisible() || extra <= 0)
+        return;
+    // The inspector above gives up rows it rarely fills, up to half the window.
+    const int want = std::min(plot->height() + extra, windowHeight() / 2);
+    if (want <= plot->height())
+        return;
+    // The height Qt sizes is the tab group's, its tab bar included: asked for the dock's own
+    // height, the tabbed plot grew 12 px of the 38 wanted.
+    m_window->resizeDocks({plot}, {want + tabBarHeight(plot)}, Qt::Vertical);
+    m_plotFloor = want;
+}
+
+int DockLayout::plotGroupHeight(int height) const
+{
+    if (m_plotFloor == 0)
+        return defaultPlotHeight(height);
+    const int grown = std::min(m_plotFloor, height / 2) + tabBarHeight(m_window->findChild<QDockWidget*>("plotDock"));
+    return std::max(defaultPlotHeight(height), grown);
 }
 
 void DockLayout::windowResized(const QSize& before, const QSize& after)

@@ -11,6 +11,7 @@
 
 #include <functional>
 
+class QDockWidget;
 class QMainWindow;
 
 namespace vtxw {
@@ -60,17 +61,29 @@ public:
     /// height.
     void giveBackRoom();
 
+    /// The docked, visible plot `extra` pixels taller (its lanes need them), up to half the
+    /// window; a floating or hidden plot is the user's to size. The height stays the plot's
+    /// floor when the default sizes follow the window (a resize put it back to 130 px at 700).
+    void growPlot(int extra);
+
 private:
     QMainWindow* m_window;
+    /// The height of the tab bar under `dock`'s tab group, or 0 when it is not tabbed.
+    int tabBarHeight(const QDockWidget* dock) const;
     /// The window's height, or 800 before its first show.
     int windowHeight() const;
-    /// The plot's height in the default arrangement for a window this tall.
+    /// The plot's height in the default arrangement for a window this tall (its tab group's,
+    /// tab bar included).
     static int defaultPlotHeight(int height);
     /// The enlarged library's height in a window this tall (half of it).
     static int libraryHeight(int height);
     std::function<void()> m_arrange;
     bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
     bool m_followWindow = true; ///< the default sizes follow the window (see applyDefaultSizes)
+    int m_plotFloor = 0; ///< the plot's height as growPlot() left it (0: never grown)
+    /// The height of the plot's tab group in the default sizes for a window this tall: the
+    /// default, or the plot's floor with its tab bar when that is more.
+    int plotGroupHeight(int height) const;
 };
 
 } // namespace vtxw

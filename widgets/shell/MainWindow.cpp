@@ -203,14 +203,7 @@ void MainWindow::wirePanels()
     connect(m_inspector, &InspectorPanel::plotRequested, this, plotProperty);
     // A new lane that would squeeze the others grows the docked plot, up to half the window:
     // the inspector above gives up rows it rarely fills. A floating plot is the user's to size.
-    connect(m_plot, &PlotPanel::heightWanted, this, [this](int extra) {
-        auto* d = findChild<QDockWidget*>("plotDock");
-        if (!d || d->isFloating() || !d->isVisible())
-            return;
-        const int want = std::min(d->height() + extra, height() / 2);
-        if (want > d->height())
-            resizeDocks({d}, {want}, Qt::Vertical);
-    });
+    connect(m_plot, &PlotPanel::heightWanted, this, [this](int extra) { m_layout->growPlot(extra); });
     connect(m_watchPanel, &WatchPanel::plotRequested, m_plot, &PlotPanel::addPropertySeries);
     auto showTimeData = [this] { m_timeData->setFile(m_session->file()); };
     connect(m_session, &ReplaySession::opened, m_timeData, showTimeData);
