@@ -92,6 +92,7 @@ void TestMapPositions::resolution_data()
 
 void TestMapPositions::resolution()
 {
+    VTX_REQUIRE_SAMPLES();
     QFETCH(QString, file);
     QFETCH(QStringList, expected);
     QFETCH(UpAxis, up);
@@ -125,6 +126,7 @@ void TestMapPositions::backendsAgree_data()
 
 void TestMapPositions::backendsAgree()
 {
+    VTX_REQUIRE_SAMPLES();
     QFETCH(QString, fbs);
     QFETCH(QString, proto);
     auto a = openSample(fbs.toStdString());
@@ -160,6 +162,7 @@ void TestMapPositions::backendsAgree()
 
 void TestMapPositions::overrides()
 {
+    VTX_REQUIRE_SAMPLES();
     auto f = openSample("allkinds_fbs.vtx");
     EntityPositions p(f->schema());
     const StructDef* hero = f->schema().structByName("Hero");
@@ -258,6 +261,7 @@ void TestMapPositions::trailsEqualFrameReads_data()
 
 void TestMapPositions::trailsEqualFrameReads()
 {
+    VTX_REQUIRE_SAMPLES();
     QFETCH(QString, file);
     QFETCH(int, frame);
     QFETCH(double, seconds);

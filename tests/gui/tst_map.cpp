@@ -256,6 +256,7 @@ private slots:
 
     void sampleOnTheMap()
     {
+        VTX_REQUIRE_SAMPLES();
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -354,6 +355,7 @@ private slots:
 
     void abArrows()
     {
+        VTX_REQUIRE_SAMPLES();
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -438,6 +440,7 @@ private slots:
 
     void trailsNeverAskTheCache()
     {
+        VTX_REQUIRE_SAMPLES();
         // The RL-like sample: chunks of 1,000 frames at 30 Hz, so frame 1030's 2 s window starts in
         // chunk 0 while the playhead's frame is in chunk 1.
         MainWindow w;
@@ -483,6 +486,7 @@ private slots:
 
     void addedAndRemovedMarked()
     {
+        VTX_REQUIRE_SAMPLES();
         // allkinds: entities spawn and despawn; A and B far apart differ in who is there.
         MainWindow w;
         w.resize(1400, 900);
@@ -558,6 +562,7 @@ private slots:
     // its values; a readable frame after it is drawn as usual.
     void unreadableFrameIsFadedAndSaid()
     {
+        VTX_REQUIRE_SAMPLES();
         QTemporaryDir dir;
         const QString path = dir.path() + "/corrupt.vtx";
         QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx")), path, 1));
@@ -591,6 +596,7 @@ private slots:
 
     void eventsColoursBackgroundExport()
     {
+        VTX_REQUIRE_SAMPLES();
         MainWindow w;
         w.resize(1400, 900);
         w.show();
@@ -669,6 +675,7 @@ private slots:
 
     void settingsRememberedPerFile()
     {
+        VTX_REQUIRE_SAMPLES();
         {
             MainWindow w;
             QVERIFY(openAndWait(w, m_cs));

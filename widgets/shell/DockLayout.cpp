@@ -11,6 +11,15 @@
 
 namespace vtxw {
 
+namespace {
+/// A dock whose size the window's layout decides: there, shown, and not floating (a floating
+/// dock is the user's to size).
+bool inLayout(const QDockWidget* d)
+{
+    return d && d->isVisible() && !d->isFloating();
+}
+} // namespace
+
 QSize DockLayout::defaultWindowSize(const QSize& available)
 {
     // 1400 × 900 reads well; on a smaller screen the window keeps a margin inside the room the
@@ -52,7 +61,7 @@ void DockLayout::applyDefaultSizes()
     // The library keeps the half it was given (enlargeLibrary) while no replay is open: a window
     // resized after `vtxscope DIR` showed put it back to the plot's height, 8 rows of 44.
     auto* library = m_window->findChild<QDockWidget*>("libraryDock");
-    if (m_libraryEnlarged && library && library->isVisible() && !library->isFloating())
+    if (m_libraryEnlarged && inLayout(library))
         m_window->resizeDocks({library}, {libraryHeight(h)}, Qt::Vertical);
     else
         m_window->resizeDocks({m_window->findChild<QDockWidget*>("plotDock")}, {plotGroupHeight(h)}, Qt::Vertical);
@@ -136,7 +145,7 @@ void DockLayout::enlargeLibrary()
     QMetaObject::invokeMethod(
         m_window,
         [w = QPointer<QMainWindow>(m_window), library = QPointer<QDockWidget>(library), wanted] {
-            if (w && library && library->isVisible() && !library->isFloating())
+            if (w && inLayout(library))
                 w->resizeDocks({library}, {wanted}, Qt::Vertical);
         },
         Qt::QueuedConnection);
@@ -151,7 +160,7 @@ void DockLayout::giveBackRoom()
     // Whatever its height now (the window may have been resized since, and the minimum sizes
     // above it decide how much of the half it got): the replay's panels need the room back.
     auto* library = m_window->findChild<QDockWidget*>("libraryDock");
-    if (library && library->isVisible() && !library->isFloating()) {
+    if (inLayout(library)) {
         const int h = windowHeight();
         m_window->resizeDocks({library}, {defaultPlotHeight(h)}, Qt::Vertical);
     }
@@ -176,7 +185,7 @@ int DockLayout::tabBarHeight(const QDockWidget* dock) const
 void DockLayout::growPlot(int extra)
 {
     auto* plot = m_window->findChild<QDockWidget*>("plotDock");
-    if (!plot || plot->isFloating() || !plot->isVisible() || extra <= 0)
+    if (!inLayout(plot) || extra <= 0)
         return;
     // The inspector above gives up rows it rarely fills, up to half the window.
     const int want = std::min(plot->height() + extra, windowHeight() / 2);
@@ -208,7 +217,7 @@ void DockLayout::windowResized(const QSize& before, const QSize& after)
     // column, so the plot kept its height and the diff list lost every row (800 × 600). A plot
     // taller than the default for the new height gives way to them first, as at start-up.
     auto* plot = m_window->findChild<QDockWidget*>("plotDock");
-    if (after.height() < before.height() && after.height() < 800 && plot && plot->isVisible() && !plot->isFloating()) {
+    if (after.height() < before.height() && after.height() < 800 && inLayout(plot)) {
         const int wanted = defaultPlotHeight(after.height());
         if (plot->height() > wanted)
             m_window->resizeDocks({plot}, {wanted}, Qt::Vertical);
@@ -221,7 +230,7 @@ void DockLayout::windowResized(const QSize& before, const QSize& after)
     auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
     // "At its minimum" with some slack: a real window (openbox) lays the squeezed dock out a few
     // pixels above the hint (178 px for a 170 px hint).
-    if (ent && ent->isVisible() && !ent->isFloating() && ent->width() <= ent->minimumSizeHint().width() + 24)
+    if (inLayout(ent) && ent->width() <= ent->minimumSizeHint().width() + 24)
         m_window->resizeDocks({ent}, {260}, Qt::Horizontal);
 }
 
