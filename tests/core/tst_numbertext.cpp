@@ -316,6 +316,36 @@ private slots:
         QCOMPARE(QString::fromStdString(groupDigits(in.toStdString())), out);
     }
 
+    // A value's text for a cell too narrow for it: shorter numbers, not cut ones.
+    void decimalsAtMost_data()
+    {
+        QTest::addColumn<QString>("in");
+        QTest::addColumn<int>("decimals");
+        QTest::addColumn<QString>("out");
+        QTest::newRow("vector") << "(885.5625, -272.16346, 12)" << 2 << "(885.56, -272.16, 12)";
+        QTest::newRow("vector, 0 decimals") << "(885.5625, -272.16346, 12)" << 0 << "(886, -272, 12)";
+        QTest::newRow("transform") << "T(-19.123456, 4.5, 1) R(0, 0, 0.70710677, 0.70710677) S(1, 1, 1)" << 1
+                                   << "T(-19.1, 4.5, 1) R(0, 0, 0.7, 0.7) S(1, 1, 1)";
+        QTest::newRow("already short") << "(1.5, 2.25)" << 3 << "(1.5, 2.25)";
+        QTest::newRow("rounds up") << "0.996" << 2 << "1";
+        QTest::newRow("negative to zero") << "-0.4" << 0 << "-0.4";
+        QTest::newRow("keeps a first significant digit") << "0.004123" << 2 << "0.004";
+        QTest::newRow("zero") << "0.000" << 1 << "0";
+        QTest::newRow("integers untouched") << QString("12\u202f345 and 76561198000000000") << 0 << QString("12\u202f345 and 76561198000000000");
+        QTest::newRow("scientific untouched") << "1.2345678e-07, 8.824752446135868e+19" << 2 << "1.2345678e-07, 8.824752446135868e+19";
+        QTest::newRow("inside words untouched") << "player_765.123 v1.2.3 x2.55" << 0 << "player_765.123 v1.2.3 x2.55";
+        QTest::newRow("delta") << "(+0.12345, -3.5)" << 2 << "(+0.12, -3.5)";
+        QTest::newRow("unicode minus") << QString("(\u22121.0625, \u221219.57, +0.5)") << 1 << QString("(\u22121.1, \u221219.6, +0.5)");
+        QTest::newRow("unicode minus to zero") << QString("\u22120.04") << 1 << QString("\u22120.04");
+    }
+    void decimalsAtMost()
+    {
+        QFETCH(QString, in);
+        QFETCH(int, decimals);
+        QFETCH(QString, out);
+        QCOMPARE(QString::fromStdString(withDecimalsAtMost(in.toStdString(), decimals)), out);
+    }
+
     // -0 keeps its sign and integral values stay numbers with a fraction ("100.0"), so a JSON
     // reader sees a float; the layout is Json::dump's.
     void jsonLayout()

@@ -5,6 +5,7 @@
 
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
+#include "common/NumberFitDelegate.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/InspectorPanel.hpp"
@@ -28,6 +29,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QStandardItemModel>
 #include <QTreeView>
 #include <QtTest>
 #include <algorithm>
@@ -80,6 +82,20 @@ QStringList coreRows(const vtx::ReplayFile& f, int a, int b, const vtx::DiffOpti
     }
     return out;
 }
+/// The delegate's text for a cell, as the view would paint it.
+class ShownText : public NumberFitDelegate {
+public:
+    using NumberFitDelegate::NumberFitDelegate;
+    QStyleOptionViewItem optionFor(QTreeView* view, const QModelIndex& index) const
+    {
+        QStyleOptionViewItem o;
+        o.initFrom(view);
+        o.widget = view;
+        o.rect = view->visualRect(index);
+        initStyleOption(&o, index);
+        return o;
+    }
+};
 } // namespace
 
 class TestDiffPanel : public QObject {
@@ -537,6 +553,47 @@ private slots:
 
     // Entity/property, A, B and Δ are all in view at any width of the dock (fixed widths cut off
     // B and Δ in the 368 px dock of a 1024 px window); a column the user sized keeps its width.
+    // A value too wide for its column shows fewer decimals, whole, instead of its middle cut
+    // ("(-37.17…930603)"); what fits stays exact; strings and other columns are the view's.
+    void narrowValueShowsFewerDecimals_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("column");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QString>("shown");
+        const QString vec = "(885.5625, -272.16346, 12.345678)";
+        QTest::newRow("fits") << vec << 1 << 600 << vec;
+        QTest::newRow("narrower") << vec << 1 << 0 << "(885.562, -272.163, 12.346)";
+        QTest::newRow("narrow") << vec << 1 << 0 << "(885.56, -272.16, 12.35)";
+        QTest::newRow("narrower still") << vec << 1 << 0 << "(885.6, -272.2, 12.3)";
+        QTest::newRow("narrowest") << vec << 1 << 0 << "(886, -272, 12)";
+        QTest::newRow("not a value column") << vec << 0 << 0 << vec;
+        QTest::newRow("a string") << "\"12.345678 and more\"" << 1 << 40 << "\"12.345678 and more\"";
+    }
+    void narrowValueShowsFewerDecimals()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, column);
+        QFETCH(int, width);
+        QFETCH(QString, shown);
+        QStandardItemModel model(1, 2);
+        model.setItem(0, column, new QStandardItem(text));
+        QTreeView view;
+        view.setModel(&model);
+        ShownText delegate({1}, &view);
+        view.setItemDelegate(&delegate);
+        view.header()->setStretchLastSection(false);
+        // 0: exactly as wide as the expected text needs.
+        const int margin = 2 * (view.style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, &view) + 1);
+        const QFontMetrics fm(view.font());
+        const int textWidth = width > 0 ? width : fm.horizontalAdvance(shown);
+        view.header()->resizeSection(column, textWidth + margin);
+        view.resize(800, 200);
+        const QModelIndex index = model.index(0, column);
+        const QStyleOptionViewItem o = delegate.optionFor(&view, index);
+        QCOMPARE(o.text, shown);
+    }
+
     void everyColumnIsInViewAtAnyDockWidth_data()
     {
         QTest::addColumn<int>("dockWidth");
@@ -544,6 +601,8 @@ private slots:
         QTest::newRow("368 (1024 px window)") << 368;
         QTest::newRow("460 (1280 px window)") << 460;
         QTest::newRow("560") << 560;
+        // Narrower again: Qt stretches the last section from the widest it was given.
+        QTest::newRow("400 after 560") << 400;
     }
     void everyColumnIsInViewAtAnyDockWidth()
     {
@@ -562,6 +621,8 @@ private slots:
             return s.join(' ') + QString(" of %1").arg(view->viewport()->width());
         };
         QTRY_VERIFY2(header->sectionViewportPosition(DiffModel::DeltaColumn) + 50 <= view->viewport()->width(), qPrintable(layout()));
+        // Δ ends in view: its numbers are right-aligned, so any overflow hides them.
+        QTRY_VERIFY2(header->length() <= view->viewport()->width(), qPrintable(layout()));
         for (int c = 0; c < DiffModel::ColumnCount; ++c) {
             QVERIFY2(header->sectionSize(c) >= 50, qPrintable(layout()));
             QVERIFY2(!header->isSectionHidden(c), qPrintable(layout()));

@@ -5,6 +5,8 @@
 #include <QHeaderView>
 #include <QTreeView>
 
+#include <algorithm>
+
 namespace vtxw {
 
 FittedColumns::FittedColumns(QTreeView* view, Rule rule)
@@ -34,6 +36,19 @@ void FittedColumns::fit()
         return;
     m_fitting = true;
     m_rule(m_view, m_viewport->width());
+    // A stretched last section shrinks no further than the size it was last given (Qt keeps it
+    // and stretches from there): the diff's Δ stayed at 100 px in a 540 px view where the rule
+    // left it 75, past the view's edge with its right-aligned numbers out of sight. It is given
+    // what the rule left.
+    QHeaderView* header = m_view->header();
+    int last = -1;
+    for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
+        if (!header->isSectionHidden(header->logicalIndex(visual)))
+            last = header->logicalIndex(visual);
+    if (header->stretchLastSection() && last >= 0) {
+        const int others = header->length() - header->sectionSize(last);
+        header->resizeSection(last, std::max(header->minimumSectionSize(), m_viewport->width() - others));
+    }
     m_fitting = false;
 }
 

@@ -237,8 +237,13 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
                 const QString t = typeName(v.typeId);
                 return t.isEmpty() ? QStringLiteral("{…}") : t + QStringLiteral(" {…}");
             }
-            // Rounded for reading in the cell; exact in the tooltip (and in exports).
-            return tip ? qs(vtx::formatValue(v)) : elideMiddle(qs(vtx::formatValueForReading(v)), 48);
+            // Rounded for reading in the cell; exact in the tooltip (and in exports). Long text
+            // is cut here, numbers are not: the view's delegate shortens them to fit the column
+            // (NumberFitDelegate), and a cut vector read "(-37.17…930603)".
+            if (tip)
+                return qs(vtx::formatValue(v));
+            const QString text = qs(vtx::formatValueForReading(v));
+            return v.kind == vtx::Value::Kind::String ? elideMiddle(text, 48) : text;
         }
         case DeltaColumn: return deltaText(c, !tip).text;
         }

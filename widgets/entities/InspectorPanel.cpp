@@ -3,6 +3,7 @@
 
 #include "common/ElidedLabel.hpp"
 #include "common/FittedColumns.hpp"
+#include "common/NumberFitDelegate.hpp"
 
 #include "entities/ByteInspector.hpp"
 #include "session/ReplaySession.hpp"
@@ -26,9 +27,10 @@ namespace vtxw {
 
 namespace {
 /// Tints values that changed since the previous frame (with a marker, not colour alone).
-class ChangeDelegate : public QStyledItemDelegate {
+/// The change mark, and values with fewer decimals when their column is too narrow.
+class ChangeDelegate : public NumberFitDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    explicit ChangeDelegate(QObject* parent) : NumberFitDelegate({PropertyTreeModel::ValueColumn}, parent) { }
     bool enabled = true;
     void initStyleOption(QStyleOptionViewItem* o, const QModelIndex& i) const override
     {
@@ -39,6 +41,7 @@ public:
         }
         if (i.data(PropertyTreeModel::AbsentRole).toBool())
             o->palette.setColor(QPalette::Text, o->palette.color(QPalette::PlaceholderText));
+        fit(o, i);
     }
 };
 } // namespace

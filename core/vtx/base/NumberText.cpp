@@ -73,6 +73,87 @@ std::string groupDigits(std::string_view text)
     return out;
 }
 
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isWordChar(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.' || uint8_t(c) >= 0x80;
+}
+
+/// `number` ("-272.16346") at most `decimals` decimals, or `number` when that is not shorter.
+std::string roundedToken(std::string_view number, int decimals)
+{
+    // U+2212 read and written back as the sign it is.
+    const bool unicodeMinus = number.substr(0, 3) == "\u2212";
+    const std::string_view digits = unicodeMinus ? number.substr(3) : number;
+    double v = 0;
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), v).ec != std::errc())
+        return std::string(number);
+    if (unicodeMinus)
+        v = -v;
+    // A value that would round to zero keeps its first significant digit.
+    int places = decimals;
+    if (v != 0 && std::abs(v) < 0.5 * std::pow(10.0, -decimals))
+        places = int(std::ceil(-std::log10(std::abs(v))));
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", std::clamp(places, 0, 30), v);
+    std::string out(buf);
+    if (out.find('.') != std::string::npos) {
+        out.erase(out.find_last_not_of('0') + 1);
+        if (out.back() == '.')
+            out.pop_back();
+    }
+    if (out == "-0")
+        out = "0";
+    if (unicodeMinus && out[0] == '-')
+        out.replace(0, 1, "\u2212");
+    return out.size() < number.size() ? out : std::string(number);
+}
+
+} // namespace
+
+std::string withDecimalsAtMost(std::string_view text, int decimals)
+{
+    std::string out;
+    out.reserve(text.size());
+    size_t i = 0;
+    while (i < text.size()) {
+        // A number starts at a digit (or a minus before one) that does not continue a word.
+        const bool prevWord = i > 0 && isWordChar(text[i - 1]);
+        // Its sign: '-', or U+2212 as deltas are written ("−1.0625").
+        const size_t signLength = text[i] == '-' ? 1 : text.substr(i, 3) == "\u2212" ? 3 : 0;
+        const size_t start = i;
+        size_t j = i + signLength;
+        if (prevWord || j >= text.size() || !isDigit(text[j])) {
+            const size_t n = signLength ? signLength : 1; // a sign's bytes as one, not a word
+            out += text.substr(i, n);
+            i += n;
+            continue;
+        }
+        while (j < text.size() && isDigit(text[j]))
+            ++j;
+        const bool fraction = j + 1 < text.size() && text[j] == '.' && isDigit(text[j + 1]);
+        if (fraction) {
+            ++j;
+            while (j < text.size() && isDigit(text[j]))
+                ++j;
+        }
+        // Followed by more of a word ("1.2.3", "1e-07", "3rd"): not a plain decimal number.
+        const bool partOfWord = j < text.size() && (isWordChar(text[j]) || text[j] == '+');
+        const std::string_view token = text.substr(start, j - start);
+        out += fraction && !partOfWord ? roundedToken(token, decimals) : std::string(token);
+        i = j;
+        if (partOfWord) // the rest of the word as it is
+            while (i < text.size() && (isWordChar(text[i]) || text[i] == '+' || text[i] == '-'))
+                out += text[i++];
+    }
+    return out;
+}
+
 std::string hex64(uint64_t v)
 {
     char buf[17];

@@ -21,6 +21,14 @@ std::string readableDouble(double v);
 /// spaces) from 10,000 up to 15 digits; any other text (and 16 digits or more: identifiers such as
 /// Steam IDs, raw clock ticks) unchanged.
 std::string groupDigits(std::string_view integerText);
+/// `text` (a value's display text: "(885.5625, -272.16346, 12)", "T(…) R(…) S(…)") with every
+/// decimal number in it rounded to at most `decimals` decimals, trailing zeros dropped, for a
+/// cell too narrow for the whole text: a shorter number instead of a cut one. A number is
+/// rewritten only when that makes it shorter; one that would round to zero keeps its first
+/// significant digit (0.004 stays 0.004 at 2 decimals: a 0 would read as no value). Integers,
+/// scientific forms and digits inside words ("player_765", "v1.2.3") are left as they are.
+/// Meant for texts that are not quoted strings.
+std::string withDecimalsAtMost(std::string_view text, int decimals);
 /// 16 lower-case hex digits, as content hashes are printed.
 std::string hex64(uint64_t v);
 
