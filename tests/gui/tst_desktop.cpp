@@ -643,6 +643,37 @@ private slots:
         QVERIFY(prompts.textAnswers.isEmpty());
     }
 
+    // A layout keeps the keyboard where it was when that still shows, else on the timeline
+    // (UX.md ▸ Focus): after Ctrl+2 focus was in the entity filter, where → moved its cursor.
+    void layoutKeepsTheFocus_data()
+    {
+        QTest::addColumn<int>("preset");
+        QTest::addColumn<QString>("from");
+        for (auto p : {LayoutPresets::Preset::Inspect, LayoutPresets::Preset::Map, LayoutPresets::Preset::Compare, LayoutPresets::Preset::Plot})
+            for (const char* from : {"timeline", "diff filter"})
+                QTest::addRow("%s from the %s", qPrintable(LayoutPresets::presetName(p)), from) << int(p) << QString(from);
+    }
+    void layoutKeepsTheFocus()
+    {
+        QFETCH(int, preset);
+        QFETCH(QString, from);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        QWidget* start = from == "timeline" ? static_cast<QWidget*>(w.timeline()) : w.diffPanel()->findChild<QLineEdit*>();
+        start->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), start);
+        const auto p = LayoutPresets::Preset(preset);
+        QAction* action = actionNamed(w, "layout" + LayoutPresets::presetName(p));
+        QVERIFY(action);
+        action->trigger();
+        // Where it was if that still shows (the diff shows in Inspect and Compare), else home.
+        QWidget* expected = start->isVisible() ? start : static_cast<QWidget*>(w.timeline());
+        QCOMPARE(QApplication::focusWidget(), expected);
+    }
+
     // Issue 26 items 1 and 3: each layout gives its panel room, at the sizes users run at, and
     // at none of them does a panel's minimum push the window past the size asked for (a long
     // inspector header made a 1024 px window 1110 px wide, its right edge off the screen). On the

@@ -5,6 +5,7 @@
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
+#include "analysis/AnalysisPanel.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityListPanel.hpp"
@@ -13,8 +14,10 @@
 #include "entities/WatchModel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
+#include "find/QueryBar.hpp"
 #include "find/SearchCommands.hpp"
 #include "info/EventsModel.hpp"
+#include "library/LibraryPanel.hpp"
 #include "plot/PlotPanel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
@@ -887,6 +890,44 @@ private slots:
             from = *expected->frame;
         }
         QVERIFY(from > n);
+    }
+
+    // Every filter field of the window: Esc leaves it for the timeline (where → steps frames),
+    // a second Esc clears it. The Library's and the analyses' filters ignored Esc.
+    void everyFilterLeavesOnEscape_data()
+    {
+        QTest::addColumn<QString>("field");
+        for (const char* f : {"entities", "diff", "query", "library", "analysis"})
+            QTest::newRow(f) << QString(f);
+    }
+    void everyFilterLeavesOnEscape()
+    {
+        QFETCH(QString, field);
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        const std::map<QString, QLineEdit*> fields{{"entities", w.entityList()->filterField()},
+                                                   {"diff", w.diffPanel()->findChild<QLineEdit*>()},
+                                                   {"query", w.queryBar()->field()},
+                                                   {"library", w.library()->filterField()},
+                                                   {"analysis", w.analysis()->filter()}};
+        QLineEdit* edit = fields.at(field);
+        QVERIFY(edit);
+        // Shown (a hidden dock's field takes no focus).
+        for (QWidget* p = edit; p; p = p->parentWidget())
+            if (auto* d = qobject_cast<QDockWidget*>(p)) {
+                d->show();
+                d->raise();
+            }
+        edit->setFocus();
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget*>(edit));
+        QTest::keyClicks(edit, "qq");
+        QTest::keyClick(edit, Qt::Key_Escape);
+        QCOMPARE(QApplication::focusWidget(), static_cast<QWidget*>(w.timeline()));
+        QCOMPARE(edit->text(), QString("qq"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QCOMPARE(edit->text(), QString());
     }
 
     // Issue 16 (5): focus starts on the timeline, single keys act there, Esc leaves a text

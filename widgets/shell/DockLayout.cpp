@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "shell/DockLayout.hpp"
 
+#include <QApplication>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QPointer>
@@ -180,6 +181,13 @@ int DockLayout::tabBarHeight(const QDockWidget* dock) const
                 return bar->height();
     }
     return 0;
+}
+
+void DockLayout::restoreFocus(QWidget* before)
+{
+    QWidget* target = before && before->isVisible() ? before : m_focusHome.data();
+    if (target && target->isVisible() && QApplication::focusWidget() != target)
+        target->setFocus(Qt::OtherFocusReason);
 }
 
 void DockLayout::growPlot(int extra)

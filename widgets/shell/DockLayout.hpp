@@ -7,7 +7,9 @@
 // readable room; a dock a small window squeezed to its minimum gets its width back when the
 // window grows again.
 
+#include <QPointer>
 #include <QSize>
+#include <QWidget>
 
 #include <functional>
 
@@ -61,6 +63,13 @@ public:
     /// height.
     void giveBackRoom();
 
+    /// Where focus goes when a layout change hid the widget that had it (the timeline, where
+    /// the single-key shortcuts act: UX.md ▸ Focus).
+    void setFocusHome(QWidget* home) { m_focusHome = home; }
+    /// After docks were moved, shown or hidden: focus back on `before` when it still shows, on
+    /// the home otherwise. Qt hands the focus of a hidden dock to the next widget in the focus
+    /// chain: after Ctrl+2 it was the entity filter, where → moved the text cursor.
+    void restoreFocus(QWidget* before);
     /// The docked, visible plot `extra` pixels taller (its lanes need them), up to half the
     /// window; a floating or hidden plot is the user's to size. The height stays the plot's
     /// floor when the default sizes follow the window (a resize put it back to 130 px at 700).
@@ -68,6 +77,7 @@ public:
 
 private:
     QMainWindow* m_window;
+    QPointer<QWidget> m_focusHome;
     /// The height of the tab bar under `dock`'s tab group, or 0 when it is not tabbed.
     int tabBarHeight(const QDockWidget* dock) const;
     /// The window's height, or 800 before its first show.

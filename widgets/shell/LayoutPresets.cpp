@@ -5,9 +5,11 @@
 #include "shell/ActionTable.hpp"
 #include "shell/DockLayout.hpp"
 
+#include <QApplication>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QMenu>
+#include <QPointer>
 #include <QSettings>
 
 namespace vtxw {
@@ -56,6 +58,7 @@ void LayoutPresets::apply(Preset preset)
 {
     // Every preset starts from the default arrangement, so the result does not depend on what
     // the user had before (a preset is a place to come back to).
+    const QPointer<QWidget> focused = QApplication::focusWidget();
     m_docks.reset();
     auto dock = [this](const char* name) { return m_window->findChild<QDockWidget*>(name); };
     const int w = m_window->width(), h = m_window->height();
@@ -114,6 +117,7 @@ void LayoutPresets::apply(Preset preset)
     if (preset != Preset::Inspect)
         m_docks.stopFollowingWindow(); // this layout's own sizes
     remember(presetName(preset));
+    m_docks.restoreFocus(focused);
 }
 
 QStringList LayoutPresets::savedNames() const
@@ -147,9 +151,12 @@ bool LayoutPresets::applySaved(const QString& name)
     // user had dragged around crashed in QWidget::show (scripts/monkey, seed 225952838, with
     // the presets; see MainWindow::placeDocksByDefault). From the default it only ever meets
     // the arrangement start-up restores into.
+    const QPointer<QWidget> focused = QApplication::focusWidget();
     m_docks.reset();
     m_docks.stopFollowingWindow(); // the saved sizes
-    if (!m_window->restoreState(state))
+    const bool restored = m_window->restoreState(state);
+    m_docks.restoreFocus(focused);
+    if (!restored)
         return false;
     remember(name);
     return true;

@@ -142,9 +142,14 @@ void MainWindow::wirePanels()
     // Esc belongs to dialogs and editors unless a search runs or a text field was just left
     // with Esc (the second press clears that field).
     m_fieldKeys = new TextFieldKeys(m_timeline, this);
+    m_layout->setFocusHome(m_timeline);
     m_fieldKeys->watch(m_entities->filterField(), [this] { m_entities->focusFirstMatch(); });
     for (QLineEdit* field : m_diff->findChildren<QLineEdit*>())
         m_fieldKeys->watch(field);
+    // The Library's and the analyses' filters too: Esc in them did nothing, and → then moved
+    // their text cursor instead of the frame.
+    m_fieldKeys->watch(m_library->filterField());
+    m_fieldKeys->watch(m_analysis->filter());
     QAction* escape = m_actions->add(m_goMenu, "cancelSearch", tr("Cancel search"), QKeySequence(Qt::Key_Escape), [this] {
         if (m_search->isRunning())
             m_search->cancel();
