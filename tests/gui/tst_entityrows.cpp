@@ -6,6 +6,7 @@
 #include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
+#include "common/HintTreeView.hpp"
 #include "entities/EntityListPanel.hpp"
 #include "entities/EntityTreeModel.hpp"
 #include "entities/InspectorPanel.hpp"
@@ -14,6 +15,7 @@
 #include "vtx/file/ReplayFile.hpp"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -212,6 +214,46 @@ private slots:
         QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == after);
         QVERIFY(list->staleNote()->isHidden());
         QCOMPARE(list->view()->palette().color(QPalette::Text), normal);
+    }
+
+    // A filtered list says how many of the bucket pass ("entity (1 of 39)", not the bucket's
+    // whole count), and a frame where none passes says so instead of a blank list.
+    void filteredListCountsAndSaysWhenNothingMatches()
+    {
+        VTX_REQUIRE_SAMPLES();
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        EntityListPanel* list = w.entityList();
+        auto* view = qobject_cast<HintTreeView*>(list->view());
+        QVERIFY(view);
+        QSortFilterProxyModel* proxy = list->proxy();
+        QAbstractItemModel* source = proxy->sourceModel();
+        const int total = source->rowCount(source->index(0, 0));
+        QVERIFY(total > 10);
+        // Frame 300: s1mple is hurt (Health 44 in sdk_expected).
+        w.viewState()->setRequestedFrame(300);
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == 300);
+        list->filterField()->setText("Player.Health < 50");
+        QTRY_COMPARE(proxy->rowCount(), 1);
+        const QModelIndex bucket = proxy->index(0, 0);
+        const int shown = proxy->rowCount(bucket);
+        QVERIFY(shown >= 1 && shown < total);
+        QCOMPARE(bucket.data().toString(), QString("entity (%1 of %2)").arg(shown).arg(total));
+        QVERIFY(!view->isHintShown());
+        // Frame 0: everyone at 100.
+        w.viewState()->setRequestedFrame(0);
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == 0);
+        QTRY_COMPARE(proxy->rowCount(), 0);
+        QVERIFY(view->isHintShown());
+        QVERIFY2(view->hint().contains("Player.Health &lt; 50"), qPrintable(view->hint()));
+        // No filter: the bucket's own count, no hint.
+        list->filterField()->clear();
+        QTRY_COMPARE(proxy->rowCount(), source->rowCount()); // every bucket again
+        QCOMPARE(proxy->index(0, 0).data().toString(), QString("entity (%1)").arg(total));
+        QVERIFY(!view->isHintShown());
     }
 
     // Scrubbing shows and hides no widget: every show or hide re-lays out its parent and asks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "entities/EntityListPanel.hpp"
 
+#include "common/HintTreeView.hpp"
 #include "entities/EntityColumns.hpp"
 #include "session/ViewState.hpp"
 
@@ -52,7 +53,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("filter: name, id, type or expression (Health < 20)"));
     m_filter->setClearButtonEnabled(true);
-    m_view = new QTreeView(this);
+    m_view = new HintTreeView(this);
     m_view->setModel(m_proxy);
     m_view->setUniformRowHeights(true);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -137,6 +138,8 @@ void EntityListPanel::applyFilter(const QString& text)
                                          : error);
     m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
     emit filterErrorChanged(error);
+    // A filter no entity passes at this frame says so; a blank list looked like a failure.
+    m_view->setHint(text.trimmed().isEmpty() ? QString() : tr("No entity matches <b>%1</b> at this frame.").arg(text.toHtmlEscaped()));
     m_view->expandAll();
     restoreSelection();
 }

@@ -7,6 +7,8 @@
 
 #include "entities/EntityTreeModel.hpp"
 
+#include "common/HintTreeView.hpp"
+
 #include <QWidget>
 
 class QLabel;
@@ -54,7 +56,7 @@ private:
     EntityFilterProxy* m_proxy;
     QLineEdit* m_filter;
     QLabel* m_staleNote;
-    QTreeView* m_view;
+    HintTreeView* m_view;
     bool m_rowsChanging = false; ///< the proxy is adding or removing rows
     bool m_selectionRestoreQueued = false; ///< a restoreSelection() is posted for after the proxy's update
 };

@@ -218,6 +218,7 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
         switch (role) {
         case Qt::DisplayRole: return index.column() == NameColumn ? QVariant(QStringLiteral("%1 (%2)").arg(b.name).arg(b.ids.size())) : QVariant();
         case IsBucketRole: return true;
+        case BucketNameRole: return b.name;
         case KeyBucketRole: return index.row();
         default: return {};
         }
@@ -309,6 +310,16 @@ const EntityFilter& EntityFilterProxy::filter() const
         m_compiled = true;
     }
     return m_filter;
+}
+
+QVariant EntityFilterProxy::data(const QModelIndex& index, int role) const
+{
+    if (role != Qt::DisplayRole || index.column() != EntityTreeModel::NameColumn || index.parent().isValid() || filter().isEmpty())
+        return QSortFilterProxyModel::data(index, role);
+    const QModelIndex source = mapToSource(index);
+    if (!source.data(EntityTreeModel::IsBucketRole).toBool())
+        return QSortFilterProxyModel::data(index, role);
+    return tr("%1 (%2 of %3)").arg(source.data(EntityTreeModel::BucketNameRole).toString()).arg(rowCount(index)).arg(sourceModel()->rowCount(source));
 }
 
 bool EntityFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const

@@ -35,7 +35,8 @@ public:
         IsBucketRole,
         SearchTextRole,
         DamageRole, ///< why the entity's values are not the writer's (FrameIntegrity); empty when intact
-        LabelRole ///< the entity's label in the shown frame; empty when it has none
+        LabelRole, ///< the entity's label in the shown frame; empty when it has none
+        BucketNameRole ///< a bucket row's name ("entity"), without its count
     };
 
     explicit EntityTreeModel(QObject* parent = nullptr);
@@ -99,6 +100,8 @@ public:
     void setFilter(const QString& text);
     /// The filter compiled for the source's current schema.
     const EntityFilter& filter() const;
+    /// A bucket's row while filtering counts what passes of all: "entity (1 of 39)".
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
