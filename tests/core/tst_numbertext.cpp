@@ -325,11 +325,13 @@ private slots:
         QTest::newRow("vector") << "(885.5625, -272.16346, 12)" << 2 << "(885.56, -272.16, 12)";
         QTest::newRow("vector, 0 decimals") << "(885.5625, -272.16346, 12)" << 0 << "(886, -272, 12)";
         QTest::newRow("transform") << "T(-19.123456, 4.5, 1) R(0, 0, 0.70710677, 0.70710677) S(1, 1, 1)" << 1
-                                   << "T(-19.1, 4.5, 1) R(0, 0, 0.7, 0.7) S(1, 1, 1)";
+                                   << "T(-19.1, 4.5, 1) R(0, 0, 0.71, 0.71) S(1, 1, 1)";
         QTest::newRow("already short") << "(1.5, 2.25)" << 3 << "(1.5, 2.25)";
         QTest::newRow("rounds up") << "0.996" << 2 << "1";
         QTest::newRow("negative to zero") << "-0.4" << 0 << "-0.4";
-        QTest::newRow("keeps a first significant digit") << "0.004123" << 2 << "0.004";
+        QTest::newRow("keeps two significant digits") << "0.004123" << 2 << "0.0041";
+        QTest::newRow("a quaternion at 0 decimals") << "R(0.0178, -0.0412, 0.70710677, 0.70710677)" << 0 << "R(0.018, -0.041, 0.71, 0.71)";
+        QTest::newRow("units at 0 decimals") << "(6.4712, 1.5)" << 0 << "(6.5, 1.5)";
         QTest::newRow("zero") << "0.000" << 1 << "0";
         QTest::newRow("integers untouched") << QString("12\u202f345 and 76561198000000000") << 0 << QString("12\u202f345 and 76561198000000000");
         QTest::newRow("scientific untouched") << "1.2345678e-07, 8.824752446135868e+19" << 2 << "1.2345678e-07, 8.824752446135868e+19";

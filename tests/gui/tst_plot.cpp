@@ -637,6 +637,12 @@ private slots:
             canvas->resize(canvas->width(), 320);
             const PlotLayout& L = canvas->layout();
             QVERIFY(L.axisOf(0).ticks.ticks.size() >= 2 && L.axisOf(1).ticks.ticks.size() >= 2);
+            // Each lane's legend on its own line above the data: over the data it hid the
+            // curves' tops (Health at 100) under the names.
+            const int line = QFontMetrics(canvas->font()).height();
+            for (const PlotLane& lane : L.lanes)
+                QVERIFY2(lane.legendTop >= 0 && lane.legendTop + line <= lane.rect.top(),
+                         qPrintable(QString("legend at %1, data from %2").arg(lane.legendTop).arg(lane.rect.top())));
         }
         // One lane: the second series on the right axis, each axis still its series' range.
         auto* stack = plot->findChild<QCheckBox*>("plotStackLanes");
@@ -652,6 +658,8 @@ private slots:
             QCOMPARE(L.placements[1], (AxisSlot{0, 1}));
             QVERIFY(L.axisOf(0).hi - L.axisOf(0).lo < 2 * (healthHi - healthLo) + 2);
             QVERIFY(L.axisOf(1).lo <= xLo && L.axisOf(1).hi >= xHi);
+            // Which series is on which axis: said above the data here too.
+            QVERIFY(L.lanes[0].legendTop >= 0 && L.lanes[0].legendTop + QFontMetrics(canvas->font()).height() <= L.lanes[0].rect.top());
         }
         stack->setChecked(true);
         QCOMPARE(canvas->layout().lanes.size(), size_t(2));

@@ -143,6 +143,7 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
     const int top = kTop, bottom = scene.size.height() - kBottom;
     const int lanes = int(L.lanes.size());
     const int laneHeight = std::max(8, (bottom - top - kLaneGap * (lanes - 1)) / std::max(1, lanes));
+    const int legendHeight = fm.height() + 2;
 
     // Horizontal: the timeline's edges when aligned, else a margin as wide as the y labels
     // (found in a second pass when the first one's labels do not fit).
@@ -165,7 +166,13 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
         for (int l = 0; l < lanes; ++l) {
             PlotLane& lane = L.lanes[size_t(l)];
             const int laneTop = top + l * (laneHeight + kLaneGap);
-            lane.rect = QRect(L.plot.left(), laneTop, L.plot.width(), l + 1 == lanes ? bottom - laneTop : laneHeight);
+            const int height = l + 1 == lanes ? bottom - laneTop : laneHeight;
+            // A legend line when there are lanes or axes to tell apart, if the lane keeps four
+            // lines for its data under it (a scale of several values); a shorter lane has its
+            // legend see-through over the data's top instead.
+            const bool legend = (lanes > 1 || lane.axes.size() > 1) && height - legendHeight >= 4 * fm.height();
+            lane.legendTop = legend ? laneTop : -1;
+            lane.rect = QRect(L.plot.left(), laneTop + (legend ? legendHeight : 0), L.plot.width(), height - (legend ? legendHeight : 0));
             for (PlotYAxis& axis : lane.axes) {
                 fitAxis(scene, L, axis);
                 // Vertical spacing: a label's "width" along the axis is the line height.
@@ -378,14 +385,16 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         p.restore();
     }
 
-    // Lane legends: which series a lane (and each of its axes) holds, top left inside the
-    // lane, when there is more than one lane or axis to tell apart.
-    if (L.lanes.size() > 1 || L.lanes.front().axes.size() > 1) {
-        QColor see = backing; // see-through: a curve under the name still shows
+    // Lane legends: which series a lane (and each of its axes) holds, on the line above its
+    // data (PlotLane::legendTop).
+    {
+        QColor see = backing; // see-through, for a legend of a lane too short for its own line
         see.setAlpha(150);
         for (const PlotLane& lane : L.lanes) {
+            if (lane.legendTop < 0 && L.lanes.size() == 1 && lane.axes.size() == 1)
+                continue; // one series group: the series list above names it
             int x = lane.rect.left() + (L.yLabelsInside ? 60 : 4);
-            const int y = lane.rect.top() + 2;
+            const int y = lane.legendTop >= 0 ? lane.legendTop + 1 : lane.rect.top() + 2;
             for (const PlotYAxis& axis : lane.axes)
                 for (size_t i : axis.series) {
                     const int room = lane.rect.right() - 4 - x - 14;
@@ -394,7 +403,8 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
                     QString name = scene.series[i].name + (axis.right ? QStringLiteral(" ▸") : QString());
                     name = fm.elidedText(name, Qt::ElideMiddle, std::min(room, 260));
                     const int w = fm.horizontalAdvance(name);
-                    p.fillRect(QRect(x - 2, y, w + 18, lh), see);
+                    if (lane.legendTop < 0)
+                        p.fillRect(QRect(x - 2, y, w + 18, lh), see);
                     p.fillRect(QRect(x, y + lh / 2 - 4, 9, 9), scene.series[i].colour);
                     p.setPen(text);
                     p.drawText(QRect(x + 13, y, w + 2, lh), Qt::AlignLeft | Qt::AlignVCenter, name);

@@ -81,6 +81,10 @@ struct PlotYAxis {
 
 struct PlotLane {
     QRect rect; ///< this lane's part of the data area
+    /// Top of the lane's legend line, above `rect` (the series names, and ▸ for the right
+    /// axis, when there is more than one lane or axis to tell apart); -1 without one. Drawn
+    /// inside the data it hid the curves' tops (a Health line at 100) under the names.
+    int legendTop = -1;
     std::vector<PlotYAxis> axes; ///< one, or two when not stacked and ranges differ
     double y(const PlotYAxis& a, double v) const { return rect.bottom() + 1 - (v - a.lo) / std::max(1e-300, a.hi - a.lo) * rect.height(); }
 };

@@ -95,10 +95,11 @@ std::string roundedToken(std::string_view number, int decimals)
         return std::string(number);
     if (unicodeMinus)
         v = -v;
-    // A value that would round to zero keeps its first significant digit.
+    // Two significant digits at least: a quaternion's 0.707 rounded to 1 read as a different
+    // rotation, 0.004 rounded to 0 as no value.
     int places = decimals;
-    if (v != 0 && std::abs(v) < 0.5 * std::pow(10.0, -decimals))
-        places = int(std::ceil(-std::log10(std::abs(v))));
+    if (v != 0 && std::isfinite(v))
+        places = std::max(decimals, 1 - int(std::floor(std::log10(std::abs(v)))));
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", std::clamp(places, 0, 30), v);
     std::string out(buf);

@@ -24,8 +24,8 @@ std::string groupDigits(std::string_view integerText);
 /// `text` (a value's display text: "(885.5625, -272.16346, 12)", "T(…) R(…) S(…)") with every
 /// decimal number in it rounded to at most `decimals` decimals, trailing zeros dropped, for a
 /// cell too narrow for the whole text: a shorter number instead of a cut one. A number is
-/// rewritten only when that makes it shorter; one that would round to zero keeps its first
-/// significant digit (0.004 stays 0.004 at 2 decimals: a 0 would read as no value). Integers,
+/// rewritten only when that makes it shorter, and keeps two significant digits (0.70710677 is
+/// 0.71 at 0 decimals, 0.004123 is 0.0041: a 1 or a 0 would read as another value). Integers,
 /// scientific forms and digits inside words ("player_765", "v1.2.3") are left as they are.
 /// Meant for texts that are not quoted strings.
 std::string withDecimalsAtMost(std::string_view text, int decimals);
