@@ -28,6 +28,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QListView>
 #include <QPainter>
@@ -215,6 +216,9 @@ private slots:
         for (int r = 0; r < proxy.rowCount(); ++r)
             got << proxy.index(r, 0).data().toString();
         QCOMPARE(got, sorted);
+        // A column of numbers held as text is right-aligned like one of numbers.
+        const bool numbers = QTest::currentDataTag() != QByteArray("text stays text") && QTest::currentDataTag() != QByteArray("vectors are text");
+        QCOMPARE(proxy.index(0, 0).data(Qt::TextAlignmentRole).isValid(), numbers);
     }
 
     // Four series from the three ways in (the panel, the inspector's Plot, the watch list's
@@ -875,6 +879,16 @@ private slots:
         const vtx::LifetimesResult want = vtx::entityLifetimes(*w.session()->file());
         QCOMPARE(panel->model()->rowCount(), int(want.entities.size()));
         QCOMPARE(panel->title(), QString("Entity lifetimes"));
+        // Buckets by name ("entity", not "0"), the index in the tooltip; rows a line high.
+        const int bucketColumn = panel->model()->columnNamed("bucket");
+        QVERIFY(bucketColumn >= 0);
+        for (int r = 0; r < panel->model()->rowCount(); ++r) {
+            const auto b = std::get<int64_t>(panel->model()->table().rows[size_t(r)][size_t(bucketColumn)]);
+            const QModelIndex cell = panel->model()->index(r, bucketColumn);
+            QCOMPARE(cell.data().toString(), QString::fromStdString(w.session()->file()->schema().bucketName(size_t(b))));
+            QCOMPARE(cell.data(Qt::ToolTipRole).toString(), QString("bucket %1").arg(b));
+        }
+        QVERIFY(panel->view()->verticalHeader()->defaultSectionSize() <= panel->view()->fontMetrics().height() + 8);
         panel->filter()->setText("skel_");
         QCOMPARE(panel->proxy()->rowCount(), 6);
         QVERIFY(panel->statusText().contains("6 of"));

@@ -20,10 +20,12 @@ std::optional<double> numberIn(const std::string& s)
 }
 } // namespace
 
-void AnalysisModel::setTable(vtx::AnalysisTable table)
+void AnalysisModel::setTable(vtx::AnalysisTable table, std::vector<std::string> bucketNames)
 {
     beginResetModel();
     m_table = std::move(table);
+    m_bucketNames = std::move(bucketNames);
+    m_bucketColumn = columnNamed(QStringLiteral("bucket"));
     m_numericText.assign(m_table.columns.size(), true);
     for (const auto& row : m_table.rows)
         for (size_t c = 0; c < row.size() && c < m_numericText.size(); ++c)
@@ -61,11 +63,20 @@ QVariant AnalysisModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         if (const auto* d = std::get_if<double>(&cell))
             return QString::number(*d, 'f', 3);
+        if (const auto* i = std::get_if<int64_t>(&cell); i && index.column() == m_bucketColumn && *i >= 0 && size_t(*i) < m_bucketNames.size())
+            return QString::fromStdString(m_bucketNames[size_t(*i)]);
         return QString::fromStdString(vtx::cellText(cell));
-    case Qt::ToolTipRole: return QString::fromStdString(vtx::cellText(cell));
-    case Qt::TextAlignmentRole:
-        return std::holds_alternative<int64_t>(cell) || std::holds_alternative<double>(cell) ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                                             : QVariant();
+    case Qt::ToolTipRole:
+        if (index.column() == m_bucketColumn)
+            return tr("bucket %1").arg(QString::fromStdString(vtx::cellText(cell)));
+        return QString::fromStdString(vtx::cellText(cell));
+    case Qt::TextAlignmentRole: {
+        // Numbers right-aligned, also those held as text (Unique values' values and counts).
+        const bool numberText =
+            std::holds_alternative<std::string>(cell) && size_t(index.column()) < m_numericText.size() && m_numericText[size_t(index.column())];
+        const bool number = (std::holds_alternative<int64_t>(cell) && index.column() != m_bucketColumn) || std::holds_alternative<double>(cell);
+        return number || numberText ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    }
     case SortRole:
         if (const auto* i = std::get_if<int64_t>(&cell))
             return qlonglong(*i);

@@ -16,7 +16,9 @@ class AnalysisModel : public QAbstractTableModel {
 public:
     enum Roles { SortRole = Qt::UserRole + 1 };
     using QAbstractTableModel::QAbstractTableModel;
-    void setTable(vtx::AnalysisTable table);
+    /// `bucketNames`: the file's bucket names, shown in a "bucket" column for its indexes
+    /// ("entity", not "0"; the index stays in the tooltip, CSV and sorting).
+    void setTable(vtx::AnalysisTable table, std::vector<std::string> bucketNames = {});
     const vtx::AnalysisTable& table() const { return m_table; }
     /// The column named `name`, or -1.
     int columnNamed(const QString& name) const;
@@ -29,6 +31,8 @@ public:
 private:
     vtx::AnalysisTable m_table;
     std::vector<bool> m_numericText; ///< per column: its text cells are all numbers or absent
+    std::vector<std::string> m_bucketNames;
+    int m_bucketColumn = -1; ///< the "bucket" column, or -1
 };
 
 } // namespace vtxw

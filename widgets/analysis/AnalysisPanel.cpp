@@ -66,6 +66,9 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, ViewState* view, QWidget* p
     m_view->sortByColumn(0, Qt::AscendingOrder); // Qt starts descending
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->verticalHeader()->hide();
+    // Rows a line of text high: the style's default (30 px here) showed 6 of 49 lifetimes.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_view->setMinimumHeight(24);
     layout->addWidget(m_view, 1);
@@ -146,7 +149,8 @@ void AnalysisPanel::run(const QString& title, Work work)
             vtx::WalkControl control = walkControlFor(job, bar);
             return work(*file, control);
         },
-        [self, title](vtx::Result<vtx::AnalysisTable> r) { // superseded: the newer one reports; cancelled: cancel() restored the title
+        [self, title, buckets = file->schema().bucketNames()](
+            vtx::Result<vtx::AnalysisTable> r) { // superseded: the newer one reports; cancelled: cancel() restored the title
             self->m_progress->setVisible(false);
             self->m_cancelButton->setVisible(false);
             if (!r) {
@@ -157,7 +161,7 @@ void AnalysisPanel::run(const QString& title, Work work)
             }
             self->m_shownTitle = title;
             self->m_title->setText(title);
-            self->m_model->setTable(std::move(*r));
+            self->m_model->setTable(std::move(*r), buckets); // the names of the file it was computed on
             self->m_view->resizeColumnsToContents();
             // A new table starts at its top-left, not where the previous one was scrolled to.
             self->m_view->scrollToTop();
