@@ -282,8 +282,12 @@ private slots:
             const QString label = w.viewState()->entityLabel(vtx::findEntity(frame100->view(), uint32_t(g.key.bucket), g.key.uniqueId.toStdString()));
             const QString want = label.isEmpty() ? g.key.uniqueId : label + " · " + g.key.uniqueId;
             QCOMPARE(g.name, want);
-            if (g.key.uniqueId == "player_76561198000000000")
+            // On the map itself the label alone, when there is one.
+            QCOMPARE(g.mapLabel.isEmpty() ? g.name : g.mapLabel, label.isEmpty() ? g.key.uniqueId : label);
+            if (g.key.uniqueId == "player_76561198000000000") {
                 QCOMPARE(g.name, QString("s1mple · player_76561198000000000"));
+                QCOMPARE(g.mapLabel, QString("s1mple"));
+            }
         }
 
         // Every glyph sits where its position, read directly from the frame, maps to.

@@ -321,11 +321,11 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(colours.color(QPalette::Highlight), 3));
         p.drawEllipse(c, kGlyphRadius + 4, kGlyphRadius + 4);
-        label(c, g.name, true);
+        label(c, g.mapLabel.isEmpty() ? g.name : g.mapLabel, true);
     }
     if (scene.hovered >= 0 && scene.hovered != scene.selected && size_t(scene.hovered) < scene.glyphs.size()) {
         const MapGlyph& g = scene.glyphs[size_t(scene.hovered)];
-        label(vp.toPixel(g.world), g.name, false);
+        label(vp.toPixel(g.world), g.mapLabel.isEmpty() ? g.name : g.mapLabel, false);
     }
 
     p.setOpacity(1.0);

@@ -46,7 +46,10 @@ struct MapViewport {
 
 struct MapGlyph {
     EntityKey key;
-    QString name; ///< shown on hover and for the selection
+    QString name; ///< its label and id ("s1mple · player_7656…"): tooltips
+    /// What the map writes beside it when selected or hovered: its label alone when it has one
+    /// (the 17-digit id beside every name filled the map); empty: `name`.
+    QString mapLabel;
     QPointF world;
     vtx::Vec3 position; ///< in the world, for the A→B delta
     double heading = std::nan(""); ///< radians counter-clockwise from +u; NaN: none

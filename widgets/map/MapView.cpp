@@ -680,8 +680,10 @@ void MapView::rebuild()
                     g.heading = *h;
             // The label of this frame (the view state's choice per type), the id second.
             g.name = g.key.uniqueId;
-            if (const QString label = m_view->entityLabel(e); !label.isEmpty() && label != g.name)
+            if (const QString label = m_view->entityLabel(e); !label.isEmpty() && label != g.name) {
                 g.name = label + QStringLiteral(" · ") + g.name;
+                g.mapLabel = label;
+            }
             if (m_colourBy.isEmpty()) {
                 g.colour = typeColour(int32_t(t));
                 if (t < types.size())
@@ -696,8 +698,11 @@ void MapView::rebuild()
                 g.colour = noValue;
             }
             g.damaged = m_view->shownIntegrity().isDamaged(uint32_t(b), uint32_t(i));
-            if (g.damaged)
+            if (g.damaged) {
                 g.name += tr(" — damaged: not as recorded");
+                if (!g.mapLabel.isEmpty())
+                    g.mapLabel += tr(" — damaged: not as recorded");
+            }
             glyphType.push_back(int(t));
             s.glyphs.push_back(std::move(g));
         }
