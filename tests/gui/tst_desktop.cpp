@@ -422,6 +422,7 @@ private slots:
             if (a->text().startsWith("Frame 200"))
                 listed = a;
         QVERIFY(listed);
+        QCOMPARE(listed->text(), QString("Frame 200")); // the default name says the frame once
         listed->trigger();
         QCOMPARE(w.viewState()->requestedFrame(), 200);
         w.playback()->seek(50);

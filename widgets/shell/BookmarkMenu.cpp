@@ -66,8 +66,12 @@ void BookmarkMenu::rebuildList()
         } else if (a->isSeparator())
             afterSeparator = true;
     }
-    for (const Bookmark& b : m_bookmarks->list())
-        m_menu->addAction(tr("%1 — frame %2").arg(b.name).arg(b.frame), this, [this, f = b.frame] { emit seekRequested(f); });
+    for (const Bookmark& b : m_bookmarks->list()) {
+        // A bookmark under its default name says its frame once ("Frame 399", not "Frame 399 —
+        // frame 399").
+        const QString text = b.name == tr("Frame %1").arg(b.frame) ? b.name : tr("%1 — frame %2").arg(b.name).arg(b.frame);
+        m_menu->addAction(text, this, [this, f = b.frame] { emit seekRequested(f); });
+    }
 }
 
 } // namespace vtxw
