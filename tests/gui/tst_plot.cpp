@@ -330,6 +330,12 @@ private slots:
         QVERIFY2(error.contains("changed()"), qPrintable(error));
         QCOMPARE(plot->model()->rowCount(), 2);
         QCOMPARE(plot->statusText(), error);
+        // The next series that is plotted takes the error off: it said why the last request
+        // failed, not what is on the plot (it stayed beside a plot that worked).
+        QVERIFY(plot->addExpressionSeries("Player.Health < 30", &error));
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QVERIFY2(!plot->statusText().contains("changed()"), qPrintable(plot->statusText()));
+        QVERIFY2(plot->statusText().contains("3 series"), qPrintable(plot->statusText()));
     }
 
     // A chunk that fails to decode: the series have no points there, the hole is hatched on the

@@ -92,6 +92,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_centre->addWidget(m_welcome);
     m_centre->addWidget(m_inspector);
     centreLayout->addWidget(m_centre, 1);
+    // Room for a property's name and value side by side: a window made narrower after a layout
+    // gave the map most of its width took it all from the centre, down to 110 px where every
+    // value read "…". At its minimum the docks around it give way instead.
+    centreHost->setMinimumWidth(240);
     setCentralWidget(centreHost);
 
     m_timeline = new TimelineScrubber(m_session, this);
