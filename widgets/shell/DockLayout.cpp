@@ -118,9 +118,14 @@ void DockLayout::firstShown()
 
 void DockLayout::hideEmptyTabBars()
 {
-    for (QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
-        if (bar->count() == 0 && bar->isVisible())
-            bar->hide();
+    // Given no size rather than hidden: Qt shows a group's bar again at every layout, so hiding
+    // it went round and round (hide, layout request, shown again: 5,000 times a second in every
+    // layout but Inspect, a core busy while the window sat idle). A size limit set once stays.
+    for (QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        const QSize most = bar->count() == 0 ? QSize(0, 0) : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        if (bar->maximumSize() != most)
+            bar->setMaximumSize(most);
+    }
 }
 
 int DockLayout::windowHeight() const

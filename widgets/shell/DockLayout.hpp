@@ -48,10 +48,10 @@ public:
     /// The user dragged a dock's edge, or a layout other than the default was applied: the
     /// sizes stay theirs when the window changes.
     void stopFollowingWindow() { m_followWindow = false; }
-    /// Hides the tab bars of tab groups whose docks are all hidden. Qt 6.4 leaves such a bar
-    /// shown, with no tab, where the group was: after the Map layout hid the plot and its
-    /// Analysis tab, a 26 px bar's top line lay across the entity list and the map. Qt shows a
-    /// bar again when it gives it to a group.
+    /// Gives the tab bars of tab groups whose docks are all hidden no size (and their size back
+    /// once they hold tabs again). Qt 6.4 leaves such a bar shown, with no tab, where the group
+    /// was: after the Map layout hid the plot and its Analysis tab, a 26 px bar's top line lay
+    /// across the entity list and the map. Called at every layout of the window.
     void hideEmptyTabBars();
     /// The window was resized from `before` to `after`.
     void windowResized(const QSize& before, const QSize& after);
