@@ -46,16 +46,28 @@ void DockLayout::save() const
     s.setValue("window/state", m_window->saveState());
 }
 
+QDockWidget* DockLayout::dock(const char* name) const
+{
+    return m_window->findChild<QDockWidget*>(name);
+}
+
 void DockLayout::applyDefaultSizes()
 {
-    auto* ent = m_window->findChild<QDockWidget*>("entitiesDock");
-    auto* diff = m_window->findChild<QDockWidget*>("diffDock");
-    auto* watch = m_window->findChild<QDockWidget*>("watchDock");
+    auto* ent = dock("entitiesDock");
+    auto* diff = dock("diffDock");
+    auto* watch = dock("watchDock");
     // Fractions of the window up to the sizes that read well at 1400 px: at 1024 px fixed
     // widths left the inspector under 200 px, where its values are cut (issue 26 item 3).
     const int w = m_window->width();
-    m_window->resizeDocks({ent, diff}, {std::min(260, w * 22 / 100), std::min(560, w * 40 / 100)}, Qt::Horizontal);
-    m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
+    const int entWidth = std::min(260, w * 22 / 100), diffWidth = std::min(560, w * 40 / 100);
+    if (mapHasColumn()) // two fifths of what the entity list and the diff leave, up to 480 px
+        m_window->resizeDocks({ent, dock("mapDock"), diff}, {entWidth, std::min(480, (w - entWidth - diffWidth) * 2 / 5), diffWidth}, Qt::Horizontal);
+    else
+        m_window->resizeDocks({ent, diff}, {entWidth, diffWidth}, Qt::Horizontal);
+    if (m_mapGrown)
+        halveRightColumn();
+    else
+        m_window->resizeDocks({watch, diff}, {220, 420}, Qt::Vertical);
     // Room for a plot with readable axes; the inspector keeps the rest. Below 800 px of height
     // the plot gives way first: at 700 px its 230 px left the diff list no row (issue 26 item 3).
     const int h = windowHeight();
@@ -98,7 +110,82 @@ void DockLayout::reset()
             Qt::QueuedConnection);
     }
     m_followWindow = true; // the default arrangement: its sizes follow the window again
+    m_mapGrown = false;
+    placeMap();
     applyDefaultSizes();
+}
+
+bool DockLayout::mapHasColumn() const
+{
+    QDockWidget* map = dock("mapDock");
+    return map && !map->isHidden() && !map->isFloating() && m_window->tabifiedDockWidgets(map).isEmpty() &&
+        m_window->dockWidgetArea(map) == Qt::LeftDockWidgetArea;
+}
+
+void DockLayout::placeMap()
+{
+    if (m_followWindow)
+        moveMap(m_window->width() >= MapColumnFromWidth);
+}
+
+void DockLayout::moveMap(bool column)
+{
+    QDockWidget* map = dock("mapDock");
+    QDockWidget* ent = dock("entitiesDock");
+    QDockWidget* timeData = dock("timeDataDock");
+    if (!map || !ent || !timeData || map->isHidden() || map->isFloating())
+        return;
+    const bool tabbed = !m_window->tabifiedDockWidgets(map).isEmpty();
+    if (column == !tabbed)
+        return;
+    // The tab each group shows, by title: Qt makes the dock it moves the current one of the
+    // group it joins, and the group it leaves shows its first tab.
+    QStringList current;
+    for (const QTabBar* bar : m_window->findChildren<QTabBar*>(Qt::FindDirectChildrenOnly))
+        if (bar->count() > 0 && bar->currentIndex() >= 0)
+            current << bar->tabText(bar->currentIndex());
+    if (column)
+        m_window->splitDockWidget(ent, map, Qt::Horizontal);
+    else
+        m_window->tabifyDockWidget(timeData, map);
+    m_mapGrown = false; // the watch group's default share, until the map tab is raised
+    map->show();
+    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
+        if (current.contains(d->windowTitle()) && !d->isHidden() && !d->isFloating())
+            d->raise();
+}
+
+void DockLayout::mapRaised()
+{
+    QDockWidget* map = dock("mapDock");
+    QDockWidget* diff = dock("diffDock");
+    if (!m_window->isVisible() || !inLayout(map) || m_window->tabifiedDockWidgets(map).isEmpty() || !inLayout(diff) ||
+        m_window->dockWidgetArea(diff) != m_window->dockWidgetArea(map) || diff->geometry().left() != map->geometry().left())
+        return;
+    // Half the column the group shares with the diff below it; only ever grown, never shrunk.
+    const int group = map->height() + tabBarHeight(map);
+    if (group >= (group + diff->height()) / 2 - 8)
+        return;
+    m_mapGrown = true;
+    halveRightColumn();
+}
+
+void DockLayout::halveRightColumn()
+{
+    QDockWidget* map = dock("mapDock");
+    QDockWidget* diff = dock("diffDock");
+    if (!map || !inLayout(diff))
+        return;
+    // Sized through the group's current tab (the map, or the tab raised after it).
+    QDockWidget* shown = map;
+    for (QDockWidget* d : m_window->tabifiedDockWidgets(map))
+        if (!shown->isVisible())
+            shown = d;
+    if (!inLayout(shown))
+        return;
+    // The group's height with its tab bar is what Qt sizes (see growPlot).
+    const int column = shown->height() + tabBarHeight(shown) + diff->height();
+    m_window->resizeDocks({shown, diff}, {column / 2, column - column / 2}, Qt::Vertical);
 }
 
 void DockLayout::firstShown()
@@ -110,8 +197,10 @@ void DockLayout::firstShown()
     QMetaObject::invokeMethod(
         m_window,
         [this, w = QPointer<QMainWindow>(m_window)] {
-            if (w && m_followWindow)
+            if (w && m_followWindow) {
+                placeMap(); // arranged before the window had its size
                 applyDefaultSizes();
+            }
         },
         Qt::QueuedConnection);
 }
@@ -223,6 +312,7 @@ void DockLayout::windowResized(const QSize& before, const QSize& after)
     if (!before.isValid())
         return;
     if (m_followWindow) {
+        placeMap(); // a column once the window is wide enough, a tab again when it is not
         applyDefaultSizes(); // the same fractions of the new size
         return;
     }

@@ -75,6 +75,25 @@ public:
     /// floor when the default sizes follow the window (a resize put it back to 130 px at 700).
     void growPlot(int extra);
 
+    /// From this window width the default arrangement gives the map a full-height column of its
+    /// own between the entity list and the inspector (UX.md ▸ Map: "or its own column on wide
+    /// screens"); narrower windows keep it a tab of the right column's group. At 1500 px the
+    /// column has 270 px and the inspector 400.
+    static constexpr int MapColumnFromWidth = 1500;
+    /// The map where the default arrangement puts it for the window's width: a column or the
+    /// last tab of the watch group. Only while the default sizes follow the window (a layout the
+    /// user made or chose keeps its map). Keeps whether the map is open and each group's tab.
+    void placeMap();
+    /// The map back in the watch group, whatever the width (the Compare layout's four columns
+    /// leave a map column no room).
+    void tabMap() { moveMap(false); }
+    /// The map's tab was raised in its group: a group shorter than a readable map (35 px at
+    /// 1024 × 700 under the watch list's share) takes half of the right column; the diff keeps
+    /// the rest.
+    void mapRaised();
+    /// The map has a column of its own (docked, open, in no tab group).
+    bool mapHasColumn() const;
+
 private:
     QMainWindow* m_window;
     QPointer<QWidget> m_focusHome;
@@ -91,6 +110,12 @@ private:
     bool m_libraryEnlarged = false; ///< by enlargeLibrary(), until giveBackRoom()
     bool m_followWindow = true; ///< the default sizes follow the window (see applyDefaultSizes)
     int m_plotFloor = 0; ///< the plot's height as growPlot() left it (0: never grown)
+    bool m_mapGrown = false; ///< mapRaised() gave the map's group half the right column
+    QDockWidget* dock(const char* name) const;
+    /// The map's tab group and the diff under it, half the column each.
+    void halveRightColumn();
+    /// The map a column (true) or the last tab of the watch group.
+    void moveMap(bool column);
     /// The height of the plot's tab group in the default sizes for a window this tall: the
     /// default, or the plot's floor with its tab bar when that is more.
     int plotGroupHeight(int height) const;

@@ -88,6 +88,7 @@ void LayoutPresets::apply(Preset preset)
         // The diff in a full-height column of its own beside the entity list, wide; the plot
         // gives its height away.
         QDockWidget* diff = dock("diffDock");
+        m_docks.tabMap(); // a wide window's map column: the four columns need its room
         m_window->splitDockWidget(dock("entitiesDock"), diff, Qt::Horizontal);
         hide({"plotDock", "analysisDock"});
         // Four columns need more than a small window has: under 1100 px the tab group goes, and

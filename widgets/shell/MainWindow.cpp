@@ -416,6 +416,11 @@ void MainWindow::buildDocks()
                                        {"timeDataDock", tr("Time data"), m_timeData},
                                        {"mapDock", tr("Map"), m_map}})
         dock(name, title, widget, Qt::RightDockWidgetArea);
+    // A map tab raised in a short group takes half the right column (35 px of map at 1024 × 700).
+    connect(findChild<QDockWidget*>("mapDock"), &QDockWidget::visibilityChanged, this, [this](bool shown) {
+        if (shown)
+            m_layout->mapRaised();
+    });
 
     // Plot and timeline (with the transport bar) along the bottom.
     dock("plotDock", tr("Plot"), m_plot, Qt::BottomDockWidgetArea);
@@ -472,6 +477,7 @@ void MainWindow::placeDocksByDefault()
     // Right column: watch / events / file / cache / time data / map as tabs above the diff,
     // which needs the height. The map is not in the centre: the inspector is, and docks cannot
     // tab with it; a tab beside the diff would add a tab bar the 800 × 600 minimum has no room for.
+    // A wide window gives the map a column of its own (DockLayout::placeMap, after this).
     addDockWidget(Qt::RightDockWidgetArea, dock("watchDock"));
     addDockWidget(Qt::RightDockWidgetArea, dock("diffDock"));
     splitDockWidget(dock("watchDock"), dock("diffDock"), Qt::Vertical);
