@@ -1065,16 +1065,37 @@ private slots:
         QVERIFY(position.isValid());
         tree->setFocus();
         QTRY_VERIFY(tree->hasFocus());
+        w.playback()->seek(10);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), 10);
         tree->setCurrentIndex(position);
         tree->collapse(position);
-        const int frame = w.viewState()->requestedFrame();
+        int frame = w.viewState()->requestedFrame();
         QTest::keyClick(tree, Qt::Key_Right);
         QVERIFY(tree->isExpanded(position));
         QTest::keyClick(tree, Qt::Key_Left);
         QVERIFY(!tree->isExpanded(position));
         QCOMPARE(w.viewState()->requestedFrame(), frame);
+        // Review item 14: where the tree has nothing to expand or collapse, ← and → step frames
+        // as everywhere else (the tree moved its cursor to the parent row instead).
+        QTest::keyClick(tree, Qt::Key_Left); // a collapsed row
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame - 1);
+        QCOMPARE(tree->currentIndex().siblingAtColumn(0), position);
+        tree->expand(position);
+        const QModelIndex x = w.inspector()->model()->index(0, 0, position);
+        QVERIFY(x.isValid());
+        tree->setCurrentIndex(x);
+        QTest::keyClick(tree, Qt::Key_Left); // a leaf under an expanded row: not to its parent
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame - 2);
+        QCOMPARE(tree->currentIndex().siblingAtColumn(0), x);
+        QTest::keyClick(tree, Qt::Key_Right);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame - 1);
+        tree->setCurrentIndex(position);
+        QTest::keyClick(tree, Qt::Key_Right); // expanded: nothing more to expand
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame);
+        QVERIFY(tree->isExpanded(position));
+        tree->collapse(position);
 
-        // Issue 26 8k: → on a leaf neither scrolls the tree sideways nor moves the frame, and
+        // Issue 26 8k: → on a leaf does not scroll the tree sideways (it steps a frame), and
         // Copy value gives a string without the quotes it is shown in.
         const QModelIndex name = w.inspector()->model()->indexOfPath("Name");
         QVERIFY(name.isValid());
@@ -1086,7 +1107,7 @@ private slots:
         QTest::keyClick(tree, Qt::Key_Right);
         QCOMPARE(tree->horizontalScrollBar()->value(), 0);
         QCOMPARE(tree->currentIndex(), name);
-        QCOMPARE(w.viewState()->requestedFrame(), frame);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame + 1);
         const QString shown = name.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString();
         QVERIFY2(shown.startsWith('"') && shown.endsWith('"'), qPrintable(shown));
         QCOMPARE(name.data(PropertyTreeModel::CopyTextRole).toString(), shown.mid(1, shown.size() - 2));

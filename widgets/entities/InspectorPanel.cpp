@@ -298,11 +298,13 @@ void InspectorPanel::showMenu(const QPoint& pos)
 
 bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
 {
-    // With the tree focused, ← / → collapse and expand rows (the tree's own keys) instead of
-    // stepping frames: the window's frame-step shortcuts would otherwise take them first.
+    // With the tree focused, ← collapses an expanded row and → expands a collapsed one (the
+    // tree's own keys); everywhere else they step frames, as in every other panel: the tree
+    // took them all, and after a click in the inspector ← moved its cursor to the parent row
+    // instead of the previous frame, with nothing on screen saying why (review item 14).
     if (watched == m_view && event->type() == QEvent::ShortcutOverride) {
         const auto* key = static_cast<QKeyEvent*>(event);
-        if ((key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) && key->modifiers() == Qt::NoModifier) {
+        if (key->modifiers() == Qt::NoModifier && treeTakesKey(key->key())) {
             event->accept();
             return true;
         }
@@ -310,12 +312,22 @@ bool InspectorPanel::eventFilter(QObject* watched, QEvent* event)
     // → on a leaf has nothing to expand; the tree would scroll sideways instead (issue 26 8k).
     if (watched == m_view && event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
-        const QModelIndex current = m_view->currentIndex();
-        if (key->key() == Qt::Key_Right && key->modifiers() == Qt::NoModifier && current.isValid() &&
-            !m_view->model()->hasChildren(current.siblingAtColumn(0)))
+        if ((key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) && key->modifiers() == Qt::NoModifier && !treeTakesKey(key->key()))
             return true;
     }
     return QWidget::eventFilter(watched, event);
+}
+
+bool InspectorPanel::treeTakesKey(int key) const
+{
+    const QModelIndex current = m_view->currentIndex().siblingAtColumn(0);
+    if (!current.isValid())
+        return false;
+    if (key == Qt::Key_Left)
+        return m_view->isExpanded(current);
+    if (key == Qt::Key_Right)
+        return m_view->model()->hasChildren(current) && !m_view->isExpanded(current);
+    return false;
 }
 
 } // namespace vtxw

@@ -48,6 +48,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// ← on an expanded row or → on a collapsed one that has children: the tree's key (collapse,
+    /// expand); every other ← / → steps frames.
+    bool treeTakesKey(int key) const;
     void showMenu(const QPoint& pos);
     void rememberView();
     void restoreView();
