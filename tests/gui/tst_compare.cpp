@@ -186,6 +186,13 @@ private slots:
         CompareSession* c = m_w->compareSession();
         QVERIFY(c->isActive());
         QVERIFY(m_w->divergenceLane()->isVisible());
+        // A lane of the timeline, in UX.md's order: after the ruler (and matches), before the
+        // chunks (it sat above the overview, outside the timeline).
+        TimelineScrubber* tl = m_w->timeline();
+        QCOMPARE(m_w->divergenceLane()->parentWidget(), tl);
+        QCOMPARE(m_w->divergenceLane()->geometry().center().y(), tl->laneCentreY("comparison"));
+        QVERIFY(tl->laneCentreY("comparison") > tl->laneCentreY("ruler") && tl->laneCentreY("comparison") < tl->laneCentreY("chunks"));
+        QCOMPARE(m_w->divergenceLane()->width(), tl->width());
         QVERIFY(m_w->compareBar()->isVisible());
         QVERIFY(c->laneError().isEmpty());
 
@@ -211,6 +218,7 @@ private slots:
             QCOMPARE(c->partnerOf(p.frameA), p.frameB);
         m_w->compareSession()->close();
         QVERIFY(!m_w->divergenceLane()->isVisible());
+        QCOMPARE(tl->laneCentreY("comparison"), -1);
     }
 
     void nextAndPreviousDivergence()

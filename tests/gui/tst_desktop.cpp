@@ -426,10 +426,23 @@ private slots:
         listed->trigger();
         QCOMPARE(w.viewState()->requestedFrame(), 200);
         w.playback()->seek(50);
-        // On the ruler: the tooltip over the flag names it.
+        // In a lane of their own (review item 13: a name on the ruler covered its labels): the
+        // tooltip over the flag names it and a click on it seeks there; the lane goes with the
+        // last bookmark.
         TimelineScrubber* tl = w.timeline();
-        const QString tip = tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("ruler")));
+        QVERIFY(tl->laneCentreY("bookmarks") > tl->laneCentreY("events"));
+        QVERIFY(tl->laneCentreY("bookmarks") < tl->laneCentreY("chunks"));
+        const QString tip = tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("bookmarks")));
         QVERIFY2(tip.contains("Frame 200"), qPrintable(tip));
+        QVERIFY(!tl->toolTipAt(QPoint(tl->xOfFrame(200), tl->laneCentreY("ruler"))).contains("Bookmark"));
+        QTest::mouseClick(tl, Qt::LeftButton, {}, QPoint(tl->xOfFrame(200) + 3, tl->laneCentreY("bookmarks")));
+        QCOMPARE(w.viewState()->requestedFrame(), 200);
+        const int withLane = tl->height();
+        const QList<Bookmark> kept = w.bookmarks()->list();
+        tl->setBookmarks({});
+        QCOMPARE(tl->laneCentreY("bookmarks"), -1);
+        QCOMPARE(tl->height(), withLane - 14); // the lane and its 2 px gap
+        tl->setBookmarks(kept);
         w.session()->close();
         QVERIFY(openAndWait(w, demoPath()));
         QCOMPARE(w.bookmarks()->list().size(), 2);
@@ -470,7 +483,18 @@ private slots:
         QCOMPARE(tl->laneCentreY("events") >= 0, events);
         QCOMPARE(tl->laneCentreY("gaps") >= 0, gaps);
         QCOMPARE(tl->laneCentreY("matches"), -1);
+        QCOMPARE(tl->laneCentreY("bookmarks"), -1);
+        QCOMPARE(tl->laneCentreY("comparison"), -1);
         QVERIFY(tl->laneCentreY("chunks") > 0 && tl->laneCentreY("scrub") > tl->laneCentreY("chunks"));
+        // The overview only while zoomed (UX.md; review item 13: an empty lane at every start).
+        const int unzoomed = tl->height();
+        QCOMPARE(tl->laneCentreY("overview"), -1);
+        tl->zoomIn(4, 0);
+        QVERIFY(tl->laneCentreY("overview") >= 0 && tl->laneCentreY("overview") < tl->laneCentreY("ruler"));
+        QCOMPARE(tl->height(), unzoomed + 10);
+        tl->showAll();
+        QCOMPARE(tl->laneCentreY("overview"), -1);
+        QCOMPARE(tl->height(), unzoomed);
         const int before = tl->height();
         tl->setMatches("Health < 50", {3, 7});
         QVERIFY(tl->laneCentreY("matches") > 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The divergence lane, under the timeline while two replays are compared: per frame of A how
+// The divergence lane, a lane of the timeline (TimelineScrubber::hostComparisonLane) while two
+// replays are compared: per frame of A how
 // much differs from the paired frame of B (bar height: differing properties, on a square-root
 // scale so one property still shows beside hundreds), hatched where the worker has not compared
 // yet, dotted grey where B has no partner frame. It shares the timeline's axis (zoom and pan),

@@ -47,26 +47,16 @@ void MainWindow::buildComparison()
     m_compare = new CompareSession(m_viewState, this);
     m_compareBar = new CompareBar(m_compare, this);
     m_divergenceLane = new DivergenceLane(m_compare, m_session, m_timeline, this);
-    // The lane above the timeline's lanes, in one fixed-height column with the timeline so that
-    // a taller dock never opens a gap between them (it shares the timeline's axis); the compare
-    // bar in the transport row, whose free space it takes, so comparing adds only the lane's
-    // height to the window's minimum.
+    // The lane among the timeline's own, after matches and before gaps (UX.md), on its axis;
+    // the compare bar in the transport row, whose free space it takes, so comparing adds only
+    // the lane's height to the window's minimum.
+    m_timeline->hostComparisonLane(m_divergenceLane);
     if (auto* tl = qobject_cast<QVBoxLayout*>(m_timeline->parentWidget()->layout())) {
-        const int at = tl->indexOf(m_timeline);
-        auto* column = new QWidget(m_timeline->parentWidget());
-        column->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
-        auto* cl = new QVBoxLayout(column);
-        cl->setContentsMargins(0, 0, 0, 0);
-        cl->setSpacing(0);
-        tl->removeWidget(m_timeline);
-        cl->addWidget(m_divergenceLane);
-        cl->addWidget(m_timeline);
-        tl->insertWidget(at, column);
-        auto* transport = at > 0 ? qobject_cast<QHBoxLayout*>(tl->itemAt(0)->layout()) : nullptr;
+        auto* transport = tl->count() > 0 ? qobject_cast<QHBoxLayout*>(tl->itemAt(0)->layout()) : nullptr;
         if (transport)
             transport->insertWidget(transport->count() - 1, m_compareBar, 10); // before the row's stretch
         else
-            tl->insertWidget(at, m_compareBar);
+            tl->insertWidget(0, m_compareBar);
     }
     m_diff->setCompareSession(m_compare);
 

@@ -18,12 +18,13 @@
 namespace vtxw {
 
 namespace {
-// overview, ruler, events, gaps, matches, chunks, scrub (the matches lane took its 14 px from
-// events, chunks and scrub: the window must still fit 800 × 600)
-constexpr int kLaneHeights[] = {8, 18, 14, 12, 12, 10, 20};
+// overview, ruler, events, bookmarks, matches, comparison, gaps, chunks, scrub (the matches lane
+// took its 14 px from events, chunks and scrub: the window must still fit 800 × 600; the overview,
+// bookmarks, matches and comparison lanes show only when they have something to show)
+constexpr int kLaneHeights[] = {8, 18, 14, 12, 12, 14, 12, 10, 20};
 constexpr int kFoldPixels = 6; ///< events closer than this share one marker with a count
 const QColor kBookmarkColour(0xCC, 0x79, 0xA7);
-constexpr int kLabelWidth = 56;
+constexpr int kLabelWidth = 64; ///< the lane names' column ("bookmarks" in the small font)
 
 QColor eventColour(const QString& type)
 {
@@ -54,6 +55,7 @@ TimelineScrubber::TimelineScrubber(ReplaySession* session, QWidget* parent) : QW
     connect(m_view, &ViewState::zoomChanged, this, [this](double first, double last) {
         m_axis.first = first;
         m_axis.last = last;
+        relayLanes(); // the overview lane shows while zoomed
         update();
     });
     m_cachePoll.setInterval(150);
@@ -88,7 +90,7 @@ void TimelineScrubber::reload()
         for (const auto& c : f->chunks())
             m_chunkRanges.push_back({c.startFrame, c.endFrame});
     }
-    fitHeightToLanes();
+    relayLanes();
     resizeEvent(nullptr);
     refreshCacheState();
     update();
@@ -99,11 +101,36 @@ bool TimelineScrubber::laneShown(Lane lane) const
     // Empty lanes collapse (UX.md): a replay without events or clock gaps, or before any Find
     // all, gives their room to the panels above (at 800 × 600 the diff had no row left).
     switch (lane) {
+    case OverviewLane: return zoomed();
     case EventsLane: return !m_events.empty();
+    case BookmarksLane: return !m_bookmarks.empty() && m_session->isOpen();
+    case ComparisonLane: return m_hostedLane && !m_hostedLane->isHidden();
     case GapsLane: return !m_gaps.empty() || !m_segments.empty();
     case MatchesLane: return !m_matchExpression.isEmpty();
     default: return true;
     }
+}
+
+bool TimelineScrubber::zoomed() const
+{
+    return m_session->isOpen() && (m_axis.first > 0.5 || m_axis.last < double(m_axis.frameCount) - 1.5);
+}
+
+void TimelineScrubber::relayLanes()
+{
+    fitHeightToLanes();
+    if (m_hostedLane && !m_hostedLane->isHidden()) {
+        const QRect r = laneRect(ComparisonLane);
+        m_hostedLane->setGeometry(0, r.top(), width(), r.height());
+    }
+}
+
+void TimelineScrubber::hostComparisonLane(QWidget* lane)
+{
+    m_hostedLane = lane;
+    lane->setParent(this);
+    lane->installEventFilter(this); // shown and hidden with the comparison
+    relayLanes();
 }
 
 void TimelineScrubber::fitHeightToLanes()
@@ -136,6 +163,7 @@ void TimelineScrubber::refreshCacheState()
 void TimelineScrubber::setBookmarks(const QList<Bookmark>& bookmarks)
 {
     m_bookmarks = bookmarks;
+    relayLanes(); // the lane appears with the first bookmark, goes with the last
     update();
 }
 
@@ -192,7 +220,7 @@ std::vector<std::pair<int, int>> TimelineScrubber::eventMarkers() const
 
 int TimelineScrubber::laneCentreY(const QString& lane) const
 {
-    static const char* names[] = {"overview", "ruler", "events", "gaps", "matches", "chunks", "scrub"};
+    static const char* names[] = {"overview", "ruler", "events", "bookmarks", "matches", "comparison", "gaps", "chunks", "scrub"};
     for (int l = 0; l < LaneCount; ++l)
         if (lane == QLatin1String(names[l]))
             return laneShown(Lane(l)) ? laneRect(Lane(l)).center().y() : -1;
@@ -205,9 +233,12 @@ QString TimelineScrubber::legend(Lane lane) const
     case OverviewLane:
         return tr("<b>Overview</b>: the whole replay; the frame shows the part on screen when zoomed. Click or drag to move the view.");
     case RulerLane:
-        return tr("<b>Ruler</b> in the time unit chosen in Settings%2; <span style='color:%1'>▼</span> bookmarks (Ctrl+B adds, ' and Shift+' "
-                  "jump). Drag to pan.")
-            .arg(kBookmarkColour.name(), clock().note().isEmpty() ? QString() : QStringLiteral(" (%1)").arg(clock().note().toHtmlEscaped()));
+        return tr("<b>Ruler</b> in the time unit chosen in Settings%1. Drag to pan.")
+            .arg(clock().note().isEmpty() ? QString() : QStringLiteral(" (%1)").arg(clock().note().toHtmlEscaped()));
+    case BookmarksLane:
+        return tr("<b>Bookmarks</b> <span style='color:%1'>▼</span> of this replay (Ctrl+B adds, ' and Shift+' jump). Click one to seek.")
+            .arg(kBookmarkColour.name());
+    case ComparisonLane: return {}; // the hosted lane answers for itself
     case EventsLane: return tr("<b>Events</b> from the footer, coloured by type; a number counts events folded into one marker.");
     case GapsLane:
         return tr("<b>Gaps</b> (hatched): the wall clock jumped before the next frame. <b>Segments</b> (dashed lines): the game clock changed "
@@ -241,11 +272,12 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
         return {};
     const int x = pos.x();
     switch (Lane(lane)) {
-    case OverviewLane: return tr("Overview: %1").arg(frameLabel(overviewFrameAt(x)));
     case RulerLane:
-        for (const Bookmark& b : m_bookmarks)
-            if (std::abs(int(m_axis.x(b.frame)) - x) <= 5)
-                return tr("<b>Bookmark</b> %1<br>%2").arg(b.name.toHtmlEscaped(), frameLabel(b.frame));
+    case ComparisonLane: break; // the ruler's labels say it; the hosted lane answers for itself
+    case OverviewLane: return tr("Overview: %1").arg(frameLabel(overviewFrameAt(x)));
+    case BookmarksLane:
+        if (const Bookmark* b = bookmarkAt(x))
+            return tr("<b>Bookmark</b> %1<br>%2").arg(b->name.toHtmlEscaped(), frameLabel(b->frame));
         break;
     case EventsLane: {
         QStringList lines;
@@ -332,7 +364,7 @@ void TimelineScrubber::setMatches(const QString& expression, std::vector<int> fr
     m_matchExpression = expression;
     m_matches = std::move(frames);
     m_matchesPartial = partial;
-    fitHeightToLanes(); // the lane appears with the first expression, goes with the last
+    relayLanes(); // the lane appears with the first expression, goes with the last
     update();
 }
 
@@ -428,6 +460,20 @@ void TimelineScrubber::resizeEvent(QResizeEvent*)
 {
     m_axis.x0 = kLabelWidth;
     m_axis.x1 = std::max(kLabelWidth + 10, width() - 8);
+    relayLanes();
+}
+
+const Bookmark* TimelineScrubber::bookmarkAt(int x) const
+{
+    // The nearest flag within its half-width.
+    const Bookmark* best = nullptr;
+    int bestDistance = 6;
+    for (const Bookmark& b : m_bookmarks)
+        if (const int d = std::abs(int(m_axis.x(b.frame)) - x); d < bestDistance && b.frame >= m_axis.first && b.frame <= m_axis.last) {
+            best = &b;
+            bestDistance = d;
+        }
+    return best;
 }
 
 void TimelineScrubber::zoomIn(double factor, int anchorFrame)
@@ -446,6 +492,7 @@ void TimelineScrubber::showAll()
 
 void TimelineScrubber::announceRange()
 {
+    relayLanes(); // the overview lane shows while zoomed
     m_view->setZoom(m_axis.first, m_axis.last);
 }
 
@@ -501,13 +548,14 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     p.fillRect(rect(), palette().window());
     const QColor text = palette().color(QPalette::WindowText);
     const QColor dim = palette().color(QPalette::Mid);
-    static const char* laneNames[] = {
-        QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("gaps"), QT_TR_NOOP("matches"), QT_TR_NOOP("chunks"), QT_TR_NOOP("scrub")};
+    static const char* laneNames[] = {QT_TR_NOOP("overview"), "", QT_TR_NOOP("events"), QT_TR_NOOP("bookmarks"),
+                                      QT_TR_NOOP("matches"),  "", QT_TR_NOOP("gaps"),   QT_TR_NOOP("chunks"),
+                                      QT_TR_NOOP("scrub")};
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.85));
     p.setFont(small);
     for (int l = 0; l < LaneCount; ++l) {
-        if (l == RulerLane || !laneShown(Lane(l)))
+        if (l == RulerLane || l == ComparisonLane || !laneShown(Lane(l)))
             continue;
         const QRect r = laneRect(Lane(l));
         p.setPen(dim);
@@ -538,24 +586,30 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     p.drawText(QRect(4, ruler.top(), kLabelWidth - 8, ruler.height()), Qt::AlignVCenter | Qt::AlignLeft,
                fm.elidedText(rulerUnitName(), Qt::ElideRight, kLabelWidth - 8));
 
-    // Bookmarks: a flag on the ruler with the name when there is room.
-    for (size_t i = 0; i < size_t(m_bookmarks.size()); ++i) {
+    // Bookmarks: a flag in their own lane with the name beside it where there is room (on the
+    // ruler the names covered its labels); left of the flag where the widget's edge would cut it.
+    const QRect br = laneRect(BookmarksLane);
+    for (size_t i = 0; br.height() > 0 && i < size_t(m_bookmarks.size()); ++i) {
         const Bookmark& b = m_bookmarks[qsizetype(i)];
         if (b.frame < firstVisible || b.frame > lastVisible)
             continue;
         const int x = int(m_axis.x(b.frame));
         p.setPen(Qt::NoPen);
         p.setBrush(kBookmarkColour);
-        const QPoint flag[3] = {{x - 5, ruler.top()}, {x + 5, ruler.top()}, {x, ruler.top() + 8}};
+        const QPoint flag[3] = {{x - 5, br.top()}, {x + 5, br.top()}, {x, br.bottom()}};
         p.drawPolygon(flag, 3);
-        const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i) + 1].frame)) : width();
-        if (nextX - x > 40) {
-            // On an opaque label: the name sits over the ruler's own labels.
-            const QString name = p.fontMetrics().elidedText(b.name, Qt::ElideRight, std::min(160, nextX - x - 10));
-            const QRect label(x + 6, ruler.top(), p.fontMetrics().horizontalAdvance(name) + 4, ruler.height() - 4);
-            p.fillRect(label, palette().window());
+        // Room up to the next flag (or the edge); the last flag by the right edge names itself
+        // on its left, up to the previous flag.
+        const int nextX = i + 1 < size_t(m_bookmarks.size()) ? int(m_axis.x(m_bookmarks[qsizetype(i) + 1].frame)) : width() - 8;
+        const int prevX = i > 0 ? int(m_axis.x(m_bookmarks[qsizetype(i) - 1].frame)) : kLabelWidth;
+        const bool rightOfFlag = nextX - x >= 40 || i + 1 < size_t(m_bookmarks.size());
+        const int room = std::min(160, (rightOfFlag ? nextX - x : x - prevX) - 12);
+        if (room > 30) {
+            const QString name = p.fontMetrics().elidedText(b.name, Qt::ElideRight, room);
+            const int advance = p.fontMetrics().horizontalAdvance(name);
             p.setPen(kBookmarkColour);
-            p.drawText(label.adjusted(2, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, name);
+            p.drawText(QRect(rightOfFlag ? x + 7 : x - 7 - advance, br.top() - 1, advance + 2, br.height() + 2), Qt::AlignLeft | Qt::AlignVCenter,
+                       name);
         }
     }
 
@@ -718,6 +772,12 @@ void TimelineScrubber::mousePressEvent(QMouseEvent* e)
     }
     if (e->button() != Qt::LeftButton)
         return;
+    if (lane == BookmarksLane) {
+        if (const Bookmark* b = bookmarkAt(int(e->position().x()))) {
+            emit seekRequested(b->frame);
+            return;
+        }
+    }
     if (lane == MatchesLane) {
         if (const int m = nearestMatch(int(e->position().x())); m >= 0) {
             emit seekRequested(m);
@@ -775,6 +835,13 @@ void TimelineScrubber::wheelEvent(QWheelEvent* e)
     announceRange();
     update();
     e->accept();
+}
+
+bool TimelineScrubber::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == m_hostedLane && (e->type() == QEvent::ShowToParent || e->type() == QEvent::HideToParent))
+        relayLanes();
+    return QWidget::eventFilter(watched, e);
 }
 
 bool TimelineScrubber::event(QEvent* e)

@@ -16,6 +16,7 @@
 #include "vtx/cache/ChunkCache.hpp"
 
 #include <QPainter>
+#include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
@@ -37,9 +38,14 @@ public:
     /// `partial` while Find all is still scanning. An empty expression clears the lane.
     void setMatches(const QString& expression, std::vector<int> frames, bool partial = false);
     const std::vector<int>& matches() const { return m_matches; }
-    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "gaps", "matches",
-    /// "chunks", "scrub"), for tests; -1 for a lane collapsed because it has nothing to show.
+    /// The vertical centre of a lane, by name ("overview", "ruler", "events", "bookmarks",
+    /// "matches", "comparison", "gaps", "chunks", "scrub"), for tests; -1 for a lane collapsed
+    /// because it has nothing to show.
     int laneCentreY(const QString& lane) const;
+    /// `lane` (the divergence lane while comparing) becomes a child of the timeline, laid on
+    /// the comparison lane's row (UX.md: after matches, before gaps) while it is not hidden; it
+    /// shares the timeline's x axis and draws its own name in the label column.
+    void hostComparisonLane(QWidget* lane);
     /// Events folded into one marker: the markers as painted (frame of the first, count).
     std::vector<std::pair<int, int>> eventMarkers() const;
     QSize sizeHint() const override { return {800, 124}; }
@@ -79,10 +85,16 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     bool event(QEvent*) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
     void leaveEvent(QEvent*) override;
 
 private:
-    enum Lane { OverviewLane, RulerLane, EventsLane, GapsLane, MatchesLane, ChunksLane, ScrubLane, LaneCount };
+    // In UX.md's order (the ruler under the overview): the comparison lane is a hosted widget.
+    enum Lane { OverviewLane, RulerLane, EventsLane, BookmarksLane, MatchesLane, ComparisonLane, GapsLane, ChunksLane, ScrubLane, LaneCount };
+    /// Zoomed in: the overview lane shows (UX.md: "overview (when zoomed)").
+    bool zoomed() const;
+    /// The lanes' height, and the hosted lane on its row, after lanes appeared or collapsed.
+    void relayLanes();
     /// Brings a playhead that left the zoomed view back into it.
     void followPlayhead();
     double overviewX(double frame) const;
@@ -114,6 +126,8 @@ private:
     bool m_matchesPartial = false;
     void paintMatches(QPainter& p) const;
     int nearestMatch(int x) const;
+    /// The bookmark whose flag is at x (within its half-width), or null.
+    const Bookmark* bookmarkAt(int x) const;
     std::vector<std::pair<int, int>> m_chunkRanges;
     std::vector<vtx::ChunkState> m_chunkStates;
     QList<Bookmark> m_bookmarks;
@@ -127,6 +141,7 @@ private:
     double m_panStartFrame = 0;
     int m_panStartX = 0;
     QTimer m_cachePoll;
+    QPointer<QWidget> m_hostedLane; ///< the comparison lane's widget (hostComparisonLane)
 };
 
 } // namespace vtxw
