@@ -1222,10 +1222,33 @@ private slots:
         w.resizeDocks({dock}, {480}, Qt::Horizontal);
         QTRY_VERIFY(!w.entityList()->view()->isColumnHidden(EntityTreeModel::IdColumn));
         QCOMPARE(w.entityList()->view()->textElideMode(), Qt::ElideMiddle);
-        // Bone data has no name: its Name column shows the id, the Id column nothing more.
+        // Bone data has no name of its own and shares its player's id: it is named after the
+        // player (review item 8: "player_7…00000000" on every row), the Id column has the id and
+        // the tooltip says where the name comes from.
         const QModelIndex bones = model->indexOf({1, id});
-        QCOMPARE(bones.siblingAtColumn(EntityTreeModel::NameColumn).data().toString(), id);
-        QCOMPARE(bones.siblingAtColumn(EntityTreeModel::IdColumn).data().toString(), QString());
+        QCOMPARE(bones.siblingAtColumn(EntityTreeModel::NameColumn).data().toString(), QString("s1mple"));
+        QCOMPARE(bones.siblingAtColumn(EntityTreeModel::IdColumn).data().toString(), id);
+        QCOMPARE(bones.data(EntityTreeModel::LabelRole).toString(), QString()); // its own label: none
+        QVERIFY2(bones.data(Qt::ToolTipRole).toString().contains("same id in bucket entity"), qPrintable(bones.data(Qt::ToolTipRole).toString()));
+        // Names shared within a bucket carry their ids ("prop" five times could not be told
+        // apart); unique ones do not.
+        {
+            const QModelIndex bucket = model->index(0, 0);
+            QSet<QString> names;
+            int props = 0;
+            for (int r = 0; r < model->rowCount(bucket); ++r) {
+                const QModelIndex i = model->index(r, EntityTreeModel::NameColumn, bucket);
+                const QString name = i.data().toString();
+                QVERIFY2(!names.contains(name), qPrintable(name));
+                names.insert(name);
+                if (i.data(EntityTreeModel::LabelRole).toString() == "prop") {
+                    QCOMPARE(name, "prop · " + i.data(EntityTreeModel::UniqueIdRole).toString().mid(4)); // ent_5003: 5003
+                    ++props;
+                }
+            }
+            QCOMPARE(props, 5);
+            QVERIFY(names.contains("s1mple") && names.contains("de_mirage") && names.contains("M4A4 · 1002"));
+        }
         // One word in the filter finds the name.
         w.viewState()->setEntityFilter("zywoo");
         QTRY_COMPARE(w.entityList()->proxy()->rowCount(w.entityList()->proxy()->index(0, 0)), 1);
@@ -1283,7 +1306,9 @@ private slots:
         QCOMPARE(checked->text(), QString("DisplayName"));
         mesh->trigger();
         const QString meshName = "characters/models/ctm_sas/ctm_sas.vmdl";
-        QCOMPARE(model->indexOf(key).siblingAtColumn(EntityTreeModel::NameColumn).data().toString(), meshName);
+        // Five players wear that model: the list tells them apart by their ids (less the
+        // "player_" they share).
+        QCOMPARE(model->indexOf(key).siblingAtColumn(EntityTreeModel::NameColumn).data().toString(), meshName + " · " + id.mid(7));
         QCOMPARE(w.inspector()->headerText(), QString("%1 · %2 (Player)").arg(meshName, id));
         QCOMPARE(w.watchModel()->index(0, WatchModel::WatchColumn).data().toString(), meshName + " · Health");
         QCOMPARE(w.plot()->model()->entries().back().shownName, meshName + " · Health");

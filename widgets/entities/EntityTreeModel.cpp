@@ -5,6 +5,7 @@
 #include "vtx/model/PropertyTree.hpp"
 
 #include <QApplication>
+#include <QHash>
 #include <QStyle>
 
 namespace vtxw {
@@ -45,6 +46,7 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
             next.push_back(std::move(nb));
         }
     }
+    nameRows(next);
     bool sameBuckets = next.size() == m_buckets.size();
     for (int b = 0; sameBuckets && b < next.size(); ++b)
         sameBuckets = next[b].name == m_buckets[b].name;
@@ -106,9 +108,66 @@ void EntityTreeModel::setFrame(const vtx::FrameHandle& frame, const vtx::Schema*
     emit frameApplied();
 }
 
+void EntityTreeModel::nameRows(QVector<Bucket>& buckets)
+{
+    QHash<QString, std::pair<QString, QString>> labelOfId; // id -> (label, bucket), first labelled one
+    for (const Bucket& b : buckets)
+        for (qsizetype i = 0; i < b.ids.size(); ++i)
+            if (!b.labels[i].isEmpty() && !labelOfId.contains(b.ids[i]))
+                labelOfId.insert(b.ids[i], {b.labels[i], b.name});
+    for (Bucket& b : buckets) {
+        b.names.clear();
+        b.lentBy.clear();
+        QHash<QString, int> uses;
+        for (qsizetype i = 0; i < b.ids.size(); ++i) {
+            QString name = b.labels[i], lender;
+            if (name.isEmpty())
+                if (const auto it = labelOfId.constFind(b.ids[i]); it != labelOfId.cend() && it->second != b.name) {
+                    name = it->first;
+                    lender = it->second;
+                }
+            b.names << name;
+            b.lentBy << lender;
+            if (!name.isEmpty())
+                ++uses[name];
+        }
+        // Within each group of a shared name, what its ids have in common up to a separator
+        // is left out: "M4A4 · 1002" for weapon_1002 beside weapon_1004 (the whole id elided in
+        // the middle read "M4A4 · …on_1002"); the Id column and the tooltip have it whole.
+        QHash<QString, QString> commonPrefix;
+        for (qsizetype i = 0; i < b.ids.size(); ++i) {
+            if (b.names[i].isEmpty() || uses.value(b.names[i]) < 2)
+                continue;
+            const auto it = commonPrefix.find(b.names[i]);
+            if (it == commonPrefix.end()) {
+                commonPrefix.insert(b.names[i], b.ids[i]);
+                continue;
+            }
+            qsizetype n = 0;
+            while (n < it->size() && n < b.ids[i].size() && it->at(n) == b.ids[i].at(n))
+                ++n;
+            it->truncate(n);
+        }
+        for (QString& prefix : commonPrefix) {
+            qsizetype cut = prefix.size();
+            while (cut > 0 && prefix.at(cut - 1).isLetterOrNumber())
+                --cut;
+            prefix.truncate(cut);
+        }
+        for (qsizetype i = 0; i < b.ids.size(); ++i) {
+            if (b.names[i].isEmpty())
+                b.names[i] = b.ids[i];
+            else if (uses.value(b.names[i]) > 1)
+                b.names[i] += QStringLiteral(" · ") + b.ids[i].mid(commonPrefix.value(b.names[i]).size());
+        }
+    }
+}
+
 void EntityTreeModel::Bucket::removeRows(int first, int count)
 {
     ids.remove(first, count);
+    names.remove(first, count);
+    lentBy.remove(first, count);
     labels.remove(first, count);
     types.remove(first, count);
     typeIds.remove(first, count);
@@ -127,6 +186,8 @@ void EntityTreeModel::Bucket::insertRows(int at, const Bucket& from, int first, 
         return;
     for (int i = 0; i < count; ++i) {
         ids.insert(at + i, from.ids[first + i]);
+        names.insert(at + i, from.names[first + i]);
+        lentBy.insert(at + i, from.lentBy[first + i]);
         labels.insert(at + i, from.labels[first + i]);
         types.insert(at + i, from.types[first + i]);
         typeIds.insert(at + i, from.typeIds[first + i]);
@@ -230,14 +291,17 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case NameColumn: return label.isEmpty() ? id : label;
-        case IdColumn: return label.isEmpty() ? QString() : id;
+        case NameColumn: return b.names[index.row()];
+        case IdColumn: return b.names[index.row()] == id ? QString() : id;
         default: return b.types[index.row()];
         }
     case Qt::ToolTipRole: {
         // The whole id (the view elides it in the middle) with the label and the type.
-        QString text = label.isEmpty() ? id : tr("%1\nid: %2").arg(label, id);
+        const QString& lender = b.lentBy[index.row()];
+        QString text = b.names[index.row()] == id ? id : tr("%1\nid: %2").arg(label.isEmpty() ? b.names[index.row()] : label, id);
         text += tr("\ntype: %1").arg(b.types[index.row()]);
+        if (!lender.isEmpty())
+            text += tr("\nNo name of its own: named after the entity with the same id in bucket %1.").arg(lender);
         const QString& why = b.damage[index.row()];
         return why.isEmpty() ? text : text + tr("\nDamaged: these values are not what was recorded.\n") + why;
     }
@@ -253,7 +317,7 @@ QVariant EntityTreeModel::data(const QModelIndex& index, int role) const
     case IsBucketRole: return false;
     case SearchTextRole: {
         // label, id, type and every property "name=value" of this frame, for the filter
-        QString text = label + QLatin1Char(' ') + id + QLatin1Char(' ') + b.types[index.row()];
+        QString text = b.names[index.row()] + QLatin1Char(' ') + id + QLatin1Char(' ') + b.types[index.row()];
         if (m_schema && !m_frame.isNull()) {
             const auto c = m_frame.view().bucket(size_t(bi)).entity(size_t(b.entityIndex[index.row()]));
             for (const auto& n : vtx::buildPropertyTree(c, *m_schema))

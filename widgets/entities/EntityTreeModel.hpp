@@ -77,6 +77,10 @@ private:
         QString name;
         QStringList ids;
         QStringList labels; ///< per entity: its label in this frame, empty when none
+        /// per entity: what the Name column says (see nameRows)
+        QStringList names;
+        /// per entity: the bucket whose same-id entity lent its label, empty when none
+        QStringList lentBy;
         QStringList types;
         QVector<int> typeIds;
         QVector<int> entityIndex; ///< position in the frame's bucket
@@ -85,6 +89,12 @@ private:
         void appendRows(const Bucket& from, int first, int count);
         void insertRows(int at, const Bucket& from, int first, int count);
     };
+    /// The Name column of every row: its label; else the label of the entity with the same id
+    /// in another bucket (the SDK's bone data shares its player's id: "s1mple", not
+    /// "player_7…00000000"); else its id. A name shared within a bucket gets its id after it,
+    /// less what the group's ids share up to a separator ("prop · 5003" for ent_5003: five
+    /// "prop" rows could not be told apart).
+    static void nameRows(QVector<Bucket>& buckets);
     QVector<Bucket> m_buckets;
     vtx::FrameHandle m_frame;
     const vtx::Schema* m_schema = nullptr;
