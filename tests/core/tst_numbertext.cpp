@@ -254,6 +254,44 @@ private slots:
         QFETCH(QString, text);
         QCOMPARE(QString::fromStdString(readableDouble(value)), text);
     }
+    // Review item 11: the same double reads the same under a Vector and under a Transform
+    // (allkinds' Alpha at frame 450: Position.x 55.1128686, Pose "T(55.112868620024486, …").
+    void readableTreeText()
+    {
+        VTX_REQUIRE_SAMPLES();
+        for (const char* file : {"allkinds_fbs.vtx", "allkinds_proto.vtx"}) {
+            auto f = ReplayFile::open(vtxtest::samplePath(file));
+            VTX_VERIFY_OK(f);
+            auto frame = (*f)->frame(450);
+            VTX_VERIFY_OK(frame);
+            bool seen = false;
+            for (size_t b = 0; b < frame->view().bucketCount(); ++b)
+                for (size_t e = 0; e < frame->view().bucket(b).entityCount(); ++e) {
+                    if (frame->view().bucket(b).uniqueId(e) != "hero_0")
+                        continue;
+                    const auto nodes = buildPropertyTree(frame->view().bucket(b).entity(e), (*f)->schema());
+                    auto find = [&](const std::string& path) -> const PropertyNode& {
+                        for (const PropertyNode& n : nodes)
+                            if (n.path == path)
+                                return n;
+                        return nodes.front();
+                    };
+                    const PropertyNode& position = find("Position");
+                    const PropertyNode& pose = find("Pose");
+                    QCOMPARE(QString::fromStdString(position.type), QString("Vector"));
+                    QCOMPARE(QString::fromStdString(pose.type), QString("Transform"));
+                    const std::string pos = readableText(nodes, position);
+                    QCOMPARE(QString::fromStdString(pos), QString("(55.1128686, 2.52462652, -8.22553544)"));
+                    const std::string text = readableText(nodes, pose);
+                    QVERIFY2(text.rfind("T" + pos + " R(", 0) == 0 && text.size() > pos.size() + 4, text.c_str());
+                    QVERIFY2(text.find(" S(1, 1, 1)") != std::string::npos, text.c_str());
+                    QVERIFY(pose.value.find("55.112868620024486") != std::string::npos); // the exact text stays for copies
+                    seen = true;
+                }
+            QVERIFY2(seen, file);
+        }
+    }
+
     // Issue 26 item 3: a delta on screen has the precision of its values, a rotation's change
     // is the angle turned; exports keep the exact text.
     void deltaOnScreen_data()

@@ -256,6 +256,11 @@ std::string readableText(const std::vector<PropertyNode>& nodes, const PropertyN
         }
         return text + ")";
     }
+    // A transform reads like its parts: its translation was shown with 17 digits beside the
+    // same double under a Vector with 9 (review item 11).
+    if (n.type == "Transform" && n.children.size() == 3)
+        return "T" + readableText(nodes, nodes[size_t(n.children[0])]) + " R" + nodes[size_t(n.children[1])].value + " S" +
+               readableText(nodes, nodes[size_t(n.children[2])]);
     if (n.type == "Double" && n.number)
         return readableDouble(*n.number);
     if (n.type == "Int32" || n.type == "Int64")
