@@ -286,6 +286,22 @@ private slots:
                     QVERIFY2(text.rfind("T" + pos + " R(", 0) == 0 && text.size() > pos.size() + 4, text.c_str());
                     QVERIFY2(text.find(" S(1, 1, 1)") != std::string::npos, text.c_str());
                     QVERIFY(pose.value.find("55.112868620024486") != std::string::npos); // the exact text stays for copies
+                    // A struct reads as its first fields, a nested struct as {…} (review item 7:
+                    // an array's or a map's struct rows were blank); its own text stays empty.
+                    const PropertyNode& weapon = find("Weapon");
+                    QCOMPARE(QString::fromStdString(weapon.value), QString());
+                    QCOMPARE(QString::fromStdString(readableText(nodes, weapon)), QString("{Kind: \"axe\", Damage: 16.184181, Ammo: 230, …}"));
+                    const PropertyNode& mod = nodes[size_t(weapon.children.back())];
+                    QCOMPARE(QString::fromStdString(mod.name), QString("Mod"));
+                    QCOMPARE(QString::fromStdString(readableText(nodes, mod)), QString("{Label: \"mod-3\", Power: -35296.9661, Notes: [1]}"));
+                    int mapValues = 0;
+                    for (const PropertyNode& n : nodes)
+                        if (n.name == "[primary]" || n.name == "[secondary]") {
+                            QVERIFY2(readableText(nodes, n).rfind("{Kind: ", 0) == 0, readableText(nodes, n).c_str());
+                            ++mapValues;
+                        }
+                    QCOMPARE(mapValues, 2);
+                    QCOMPARE(QString::fromStdString(readableText(nodes, find("Loadout"))), QString("{2}")); // a map keeps its count
                     seen = true;
                 }
             QVERIFY2(seen, file);

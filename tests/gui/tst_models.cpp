@@ -1050,6 +1050,55 @@ private slots:
             QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
     }
 
+    // Review item 7: the inspector's Type column is as wide as the widest type shown (up to a
+    // quarter of the view; 110 px cut "map<Weapon>" and "WeaponProperties[2]"), and a struct's
+    // row — a field, an array's element, a map's value — reads as its first fields.
+    void inspectorTypesAndStructsReadWhole()
+    {
+        VTX_REQUIRE_SAMPLES();
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("allkinds_fbs.vtx"))));
+        w.playback()->seek(450);
+        w.viewState()->setSelection({0, "hero_0"});
+        QTreeView* tree = w.inspector()->view();
+        PropertyTreeModel* model = w.inspector()->model();
+        QTRY_VERIFY(model->indexOfPath("Loadout").isValid());
+        tree->expandAll();
+        const QModelIndex weapon = model->indexOfPath("Weapon");
+        QVERIFY(weapon.isValid());
+        QTRY_COMPARE(weapon.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString(),
+                     QString("{Kind: \"axe\", Damage: 16.184181, Ammo: 230, …}"));
+        const QModelIndex loadout = model->indexOfPath("Loadout");
+        QCOMPARE(model->rowCount(loadout), 2);
+        for (int r = 0; r < 2; ++r) {
+            const QString text = model->index(r, PropertyTreeModel::ValueColumn, loadout).data().toString();
+            QVERIFY2(text.startsWith("{Kind: "), qPrintable(text));
+        }
+        // Every type shown fits its column once the rows are laid out.
+        QVERIFY(!tree->isColumnHidden(PropertyTreeModel::TypeColumn));
+        const int widest = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::TypeColumn);
+        QVERIFY(widest > 0);
+        QTRY_VERIFY2(tree->columnWidth(PropertyTreeModel::TypeColumn) >= std::min(widest, tree->viewport()->width() / 4),
+                     qPrintable(QString("type column %1 px, widest type %2 px").arg(tree->columnWidth(PropertyTreeModel::TypeColumn)).arg(widest)));
+        QVERIFY(tree->fontMetrics().horizontalAdvance("map<Weapon>") < tree->columnWidth(PropertyTreeModel::TypeColumn));
+        // The SDK's CS-like replay: a player's equipment holds WeaponProperties[2], whose
+        // elements summarise their ids.
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        w.viewState()->setSelection({0, "player_76561198000000000"});
+        QTRY_VERIFY(model->indexOfPath("PlayerEquipment.Weapons").isValid());
+        tree->expandAll();
+        const QModelIndex weapons = model->indexOfPath("PlayerEquipment.Weapons");
+        QCOMPARE(weapons.siblingAtColumn(PropertyTreeModel::TypeColumn).data().toString(), QString("WeaponProperties[2]"));
+        QCOMPARE(model->index(0, PropertyTreeModel::ValueColumn, weapons).data().toString(), QString("{WeaponId: 7, SkinId: 100}"));
+        const int wanted = tree->fontMetrics().horizontalAdvance("WeaponProperties[2]");
+        QVERIFY(wanted < tree->viewport()->width() / 4);
+        QTRY_VERIFY2(tree->columnWidth(PropertyTreeModel::TypeColumn) > wanted,
+                     qPrintable(QString("type column %1 px for %2 px of text").arg(tree->columnWidth(PropertyTreeModel::TypeColumn)).arg(wanted)));
+    }
+
     // Issue 20 item 7: with the inspector's tree focused, → expands and ← collapses the current
     // row without moving the frame; on the timeline the same keys still step frames. Long type
     // names do not squeeze entity names out of a narrow entity list.

@@ -29,6 +29,9 @@ public:
     bool userSized() const { return m_userSized; }
     /// Follow the view's width again (and fit now).
     void reset();
+    /// Fit again now, unless the user sized a column: for rules that read the rows (the
+    /// inspector's Type column is as wide as the widest type shown).
+    void refit() { fit(); }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

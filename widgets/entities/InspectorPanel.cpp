@@ -91,12 +91,21 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     m_view->header()->setSectionResizeMode(PropertyTreeModel::ValueColumn, QHeaderView::Stretch);
     m_view->header()->resizeSection(PropertyTreeModel::NameColumn, 180);
     m_view->header()->resizeSection(PropertyTreeModel::TypeColumn, 110);
-    // The name column a third of the width; the type column hidden where the values need its
-    // room. The user's own column widths are kept.
-    new FittedColumns(m_view, [](QTreeView* tree, int w) {
+    // The name column a third of the width; the type column as wide as the widest type shown,
+    // up to a quarter (110 px cut "WeaponProperties[2]" to "Weapon…ies[2]", review item 7),
+    // hidden where the values need its room. The user's own column widths are kept.
+    auto* columns = new FittedColumns(m_view, [](QTreeView* tree, int w) {
         tree->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
         tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(w / 3, 90, 180));
+        const int types = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::TypeColumn);
+        tree->header()->resizeSection(PropertyTreeModel::TypeColumn, std::clamp(types, 80, std::max(110, w / 4)));
     });
+    // Rows shown or gone change the widest type: fitted again once they are laid out.
+    auto refit = [columns] { QMetaObject::invokeMethod(columns, &FittedColumns::refit, Qt::QueuedConnection); };
+    connect(m_view, &QTreeView::expanded, columns, refit);
+    connect(m_view, &QTreeView::collapsed, columns, refit);
+    connect(m_model, &QAbstractItemModel::modelReset, columns, refit);
+    connect(m_model, &QAbstractItemModel::rowsInserted, columns, refit);
     m_bytes = new ByteInspector(this);
     m_bytes->setVisible(false);
     auto* split = new QSplitter(Qt::Vertical, this);

@@ -246,7 +246,31 @@ std::optional<PathValue> evaluatePath(ContainerView c, const Schema& schema, con
 
 std::string readableText(const std::vector<PropertyNode>& nodes, const PropertyNode& n)
 {
-    if (n.absent || n.value.empty())
+    if (n.absent)
+        return n.value;
+    if (n.value.empty() && !n.children.empty() && !n.unnamed && n.type.find('[') == std::string::npos) {
+        // A struct (a field, an array's element, a map's value): its first fields, as a
+        // debugger shows a collapsed object, so a row like [0] is not blank (review item 7).
+        std::string text = "{";
+        size_t shown = 0;
+        for (const int c : n.children) {
+            const PropertyNode& child = nodes[size_t(c)];
+            if (child.unnamed || child.absent || child.isBytes)
+                continue;
+            if (shown == 3) {
+                text += ", …";
+                break;
+            }
+            // A nested struct stays short: its own row has its summary.
+            const std::string value = child.value.empty() && !child.children.empty() ? "{…}" : readableText(nodes, child);
+            if (value.empty())
+                continue;
+            text += (shown ? ", " : "") + child.name + ": " + value;
+            ++shown;
+        }
+        return shown ? text + "}" : std::string();
+    }
+    if (n.value.empty())
         return n.value;
     if (n.type == "Vector" && n.children.size() == 3) {
         std::string text = "(";
@@ -260,7 +284,7 @@ std::string readableText(const std::vector<PropertyNode>& nodes, const PropertyN
     // same double under a Vector with 9 (review item 11).
     if (n.type == "Transform" && n.children.size() == 3)
         return "T" + readableText(nodes, nodes[size_t(n.children[0])]) + " R" + nodes[size_t(n.children[1])].value + " S" +
-               readableText(nodes, nodes[size_t(n.children[2])]);
+            readableText(nodes, nodes[size_t(n.children[2])]);
     if (n.type == "Double" && n.number)
         return readableDouble(*n.number);
     if (n.type == "Int32" || n.type == "Int64")
