@@ -6,6 +6,7 @@
 #include "TestSupport.hpp"
 #include "common/ElidedLabel.hpp"
 #include "common/ExportPath.hpp"
+#include "common/HintTreeView.hpp"
 #include "compare/CompareSession.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityColumns.hpp"
@@ -651,6 +652,24 @@ private slots:
         QFETCH(int, count);
         QFETCH(QString, text);
         QCOMPARE(StatusPresenter::frameText(frame, count), text);
+    }
+
+    // After Ctrl+W nothing on screen speaks of the closed replay: the status line said
+    // "Opened sdk_cs_fbs.vtx" and the diff "Press A to pin frame A…" (review item 15).
+    void closingSaysSo()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        const QString name = QFileInfo(demoPath()).fileName();
+        QVERIFY2(w.statusBar()->currentMessage().contains(name), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(static_cast<HintTreeView*>(w.diffPanel()->view())->hint().contains("Press"));
+        actionNamed(w, "close")->trigger();
+        QVERIFY(!w.session()->isOpen());
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Closed %1").arg(name));
+        QCOMPARE(static_cast<HintTreeView*>(w.diffPanel()->view())->hint(), QString("No replay open."));
     }
 
     // A go-to that works clears the error of one that did not (issue 26 8k).

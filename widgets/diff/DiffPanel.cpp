@@ -241,6 +241,8 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         syncMarkers();
         rebuildFilters();
     });
+    // After Ctrl+W the list said "Press A to pin frame A…" for a replay no longer open.
+    connect(session, &ReplaySession::closed, this, &DiffPanel::updateSummary);
     updateSummary();
 }
 

@@ -363,7 +363,10 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     if (!scene.note.isEmpty())
         overlayText(scene.note, Swatch::None);
 
-    // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px.
+    // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px; none over an empty
+    // map (with no replay open it measured nothing).
+    if (scene.glyphs.empty())
+        return;
     const double target = 100 / vp.pixelsPerUnit;
     const double pow10 = std::pow(10.0, std::floor(std::log10(target)));
     double len = pow10;

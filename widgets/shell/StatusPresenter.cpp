@@ -80,7 +80,13 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
             showMessage(tr("Opened %1").arg(fileName), 5000);
         refresh();
     });
-    connect(session, &ReplaySession::closed, this, &StatusPresenter::refresh);
+    // "Opened X" stayed on the status line after the replay was closed.
+    connect(session, &ReplaySession::opened, this, [this] { m_openFileName = QFileInfo(m_session->path()).fileName(); });
+    connect(session, &ReplaySession::closed, this, [this] {
+        showMessage(m_openFileName.isEmpty() ? tr("Ready") : tr("Closed %1").arg(m_openFileName), 5000);
+        m_openFileName.clear();
+        refresh();
+    });
     connect(session, &ReplaySession::openFailed, this,
             [this](const QString& path) { showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000); });
     connect(session, &ReplaySession::grew, this, [this](int before, int after) {

@@ -68,6 +68,7 @@ private:
     QLabel* m_cache;
     QProgressBar* m_progress;
     QString m_followError;
+    QString m_openFileName; ///< the open replay's file name, for the message when it closes
 };
 
 } // namespace vtxw
