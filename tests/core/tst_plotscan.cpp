@@ -6,6 +6,7 @@
 #include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "vtx/plot/Decimate.hpp"
+#include "vtx/plot/ExpressionSeries.hpp"
 #include "vtx/plot/SeriesScan.hpp"
 
 #include <QTemporaryDir>
@@ -253,6 +254,63 @@ private slots:
         auto s = propertySampler((*f)->schema(), 0, "player_0", "Health[");
         QVERIFY(!s);
         QVERIFY(!s.message().empty());
+    }
+
+    // Plot mode's "Player.Health": a type of the schema, then a path whose first step is a
+    // field of it; conditions, unknown names and bare paths are not.
+    void typedPropertyPaths_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("type"); // empty: not a typed property path
+        QTest::addColumn<QString>("path");
+        QTest::newRow("property") << "Player.Health"
+                                  << "Player"
+                                  << "Health";
+        QTest::newRow("spaces") << "  Player.Health "
+                                << "Player"
+                                << "Health";
+        QTest::newRow("nested") << "Player.Transform.translation.z"
+                                << "Player"
+                                << "Transform.translation.z";
+        QTest::newRow("array element") << "Player.PlayerEquipment.Weapons[1].SkinId"
+                                       << "Player"
+                                       << "PlayerEquipment.Weapons[1].SkinId";
+        QTest::newRow("condition") << "Player.Health < 50"
+                                   << ""
+                                   << "";
+        QTest::newRow("unknown field") << "Player.Helth"
+                                       << ""
+                                       << "";
+        QTest::newRow("unknown type") << "Playa.Health"
+                                      << ""
+                                      << "";
+        QTest::newRow("no type") << "Health"
+                                 << ""
+                                 << "";
+        QTest::newRow("type only") << "Player."
+                                   << ""
+                                   << "";
+        QTest::newRow("bad path") << "Player.Health["
+                                  << ""
+                                  << "";
+        QTest::newRow("function") << "any(Player.Health < 5)"
+                                  << ""
+                                  << "";
+    }
+    void typedPropertyPaths()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, text);
+        QFETCH(QString, type);
+        QFETCH(QString, path);
+        auto f = ReplayFile::open(vtxtest::samplePath("sdk_cs_fbs.vtx"));
+        VTX_VERIFY_OK(f);
+        const auto typed = typedPropertyPath((*f)->schema(), text.toStdString());
+        QCOMPARE(typed.has_value(), !type.isEmpty());
+        if (typed) {
+            QCOMPARE(QString::fromStdString(typed->type), type);
+            QCOMPARE(QString::fromStdString(typed->path), path);
+        }
     }
 
     void decimationKeepsEveryExtreme_data()

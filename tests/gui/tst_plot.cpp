@@ -14,9 +14,11 @@
 #include "analysis/AnalysisPanel.hpp"
 #include "entities/InspectorPanel.hpp"
 #include "entities/WatchModel.hpp"
+#include "find/QueryBar.hpp"
 #include "plot/PlotPanel.hpp"
 #include "plot/PlotRenderer.hpp"
 #include "session/JobTracker.hpp"
+#include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
 #include "shell/MainWindow.hpp"
@@ -336,6 +338,58 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
         QVERIFY2(!plot->statusText().contains("changed()"), qPrintable(plot->statusText()));
         QVERIFY2(plot->statusText().contains("3 series"), qPrintable(plot->statusText()));
+    }
+
+    // Review item 10: Plot mode plots a type's property for each entity ("Player.Health": a
+    // series per player, named as in the legend), not only counts of a condition; a text
+    // property is refused with why, and changed() is refused in the bar before it runs.
+    void propertyOfEachEntityPlots()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QSettings().remove("query");
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(vtxtest::openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        w.playback()->seek(300);
+        QTRY_VERIFY(!w.viewState()->shownFrame().isNull() && w.viewState()->shownFrame().index() == 300);
+        QueryBar* bar = w.queryBar();
+        bar->setMode(QueryBar::Mode::Plot);
+        bar->field()->setText("Player.Health");
+        QVERIFY(bar->submit());
+        PlotPanel* plot = w.plot();
+        QCOMPARE(plot->model()->rowCount(), 10);
+        QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
+        QStringList names;
+        for (const PlotSeriesEntry& e : plot->model()->entries()) {
+            QCOMPARE(e.path, QString("Health"));
+            names << e.shownName;
+        }
+        QVERIFY2(names.contains("s1mple · Health") && names.contains("ZywOo · Health"), qPrintable(names.join(", ")));
+        const PlotSeriesEntry* s1mple = entryNamed(plot, "player_76561198000000000.Health");
+        QVERIFY(s1mple && s1mple->data);
+        // The series holds what the frame says.
+        const auto file = w.session()->file();
+        for (int f : {0, 300, file->frameCount() - 1}) {
+            auto frame = file->frame(f);
+            QVERIFY(frame);
+            const auto v = vtx::evaluatePath(vtx::findEntity(frame->view(), 0, "player_76561198000000000"), file->schema(), "Health");
+            QVERIFY(v && v->number);
+            const auto at = std::find(s1mple->data->frames.begin(), s1mple->data->frames.end(), f);
+            QVERIFY(at != s1mple->data->frames.end());
+            QCOMPARE(s1mple->data->values[size_t(at - s1mple->data->frames.begin())], *v->number);
+        }
+        QString error;
+        QCOMPARE(plot->addExpressionSeries("Player.UserName", &error), quint64(0));
+        QVERIFY2(error.contains("not a number"), qPrintable(error));
+        QCOMPARE(plot->model()->rowCount(), 10);
+        bar->field()->setText("changed(Player.Health)");
+        QVERIFY(!bar->submit());
+        QCOMPARE(plot->model()->rowCount(), 10);
+        // A condition still counts.
+        bar->field()->setText("Player.Health < 50");
+        QVERIFY(bar->submit());
+        QVERIFY(entryNamed(plot, "count(Player.Health < 50)"));
     }
 
     // A chunk that fails to decode: the series have no points there, the hole is hatched on the

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "find/QueryBar.hpp"
 
+#include "vtx/plot/ExpressionSeries.hpp"
+
 #include "vtx/model/Schema.hpp"
 #include "vtx/query/Expression.hpp"
 #include "vtx/query/Lexer.hpp"
@@ -311,6 +313,9 @@ QString QueryBar::check(const QString& text, int* column) const
         return tr("open a replay first");
     vtx::query::ExpressionError error;
     const auto e = vtx::query::Expression::compile(utf8, *m_schema, &error);
+    // Plot mode plots a type's property for each entity ("Player.Health") as well as counts.
+    if (!e && mode() == Mode::Plot && vtx::typedPropertyPath(*m_schema, utf8))
+        return {};
     if (!e) {
         *column = int(error.column);
         QString why = QString::fromStdString(error.message);
@@ -321,6 +326,10 @@ QString QueryBar::check(const QString& text, int* column) const
     if (mode() == Mode::Filter && e->usesPrevious()) {
         *column = std::max(0, int(text.indexOf(QStringLiteral("changed"))));
         return tr("changed() needs the previous frame: the filter sees one frame (use Find next or Find all)");
+    }
+    if (mode() == Mode::Plot && e->usesPrevious()) {
+        *column = std::max(0, int(text.indexOf(QStringLiteral("changed"))));
+        return tr("changed() cannot be plotted: a series is read chunk by chunk (use Find all)");
     }
     return {};
 }

@@ -652,6 +652,11 @@ quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)
     // compiles its own copy, as evaluation keeps per-frame state.
     vtx::query::ExpressionError compileError;
     const auto compiled = vtx::query::Expression::compile(t, file->schema(), &compileError);
+    // "Player.Health" is no condition to count: it plots for each Player (review item 10: it
+    // was refused with "expected a comparison").
+    if (!compiled)
+        if (const auto typed = vtx::typedPropertyPath(file->schema(), t))
+            return addPropertyOfEach(QString::fromStdString(typed->type), QString::fromStdString(typed->path), error);
     auto probe = vtx::expressionSampler(file->schema(), t);
     if (!compiled || !probe) {
         const QString why = QString::fromStdString(compiled ? probe.message() : "expression " + compileError.text());
@@ -662,6 +667,57 @@ quint64 PlotPanel::addExpressionSeries(const QString& text, QString* error)
     }
     const QString name = compiled->perEntity() ? QStringLiteral("count(%1)").arg(text.trimmed()) : text.trimmed();
     return addSeries(name, [t](const vtx::ReplayFile& f) { return vtx::expressionSampler(f.schema(), t); });
+}
+
+quint64 PlotPanel::addPropertyOfEach(const QString& type, const QString& path, QString* error)
+{
+    const vtx::Schema& schema = m_session->file()->schema();
+    const vtx::FrameHandle& shown = m_view->shownFrame();
+    const vtx::StructDef* def = schema.structByName(type.toStdString());
+    auto fail = [&](const QString& why) -> quint64 {
+        m_status->setText(why);
+        if (error)
+            *error = why;
+        return 0;
+    };
+    if (shown.isNull() || !def)
+        return fail(tr("%1.%2: wait for the frame to show, then plot again").arg(type, path));
+    // The entities of the type in the frame on screen, up to MaxEachSeries: a series each
+    // (a vector as its components, as from the inspector).
+    const auto parsed = vtx::PropertyPath::parse(path.toStdString());
+    if (!parsed)
+        return fail(tr("%1.%2: not a property path").arg(type, path));
+    std::vector<EntityKey> keys;
+    int ofType = 0;
+    for (size_t b = 0; b < shown->bucketCount(); ++b) {
+        const vtx::BucketView bucket = shown->bucket(b);
+        for (size_t e = 0; e < bucket.entityCount(); ++e) {
+            if (bucket.entity(e).typeId() != def->typeId)
+                continue;
+            ++ofType;
+            const vtx::Value value = parsed->evaluate(bucket.entity(e), schema);
+            if (!value.isNumber() && vectorPathOf(value, path).isEmpty())
+                continue;
+            if (int(keys.size()) < MaxEachSeries) {
+                const auto id = bucket.uniqueId(e);
+                keys.push_back({int(b), QString::fromUtf8(id.data(), qsizetype(id.size()))});
+            }
+        }
+    }
+    const int frame = shown.index();
+    if (ofType == 0)
+        return fail(tr("No %1 in frame %2: plot %1.%3 from a frame where one is").arg(type).arg(frame).arg(path));
+    if (keys.empty())
+        return fail(tr("%1.%2 is not a number or a vector in frame %3").arg(type, path).arg(frame));
+    quint64 first = 0;
+    for (const EntityKey& k : keys) {
+        const quint64 added = addPropertySeries(k, path);
+        first = first ? first : added;
+    }
+    m_status->setText(int(keys.size()) < ofType
+                          ? tr("%1 of each %2 in frame %3: the first %4 of %5").arg(path, type).arg(frame).arg(keys.size()).arg(ofType)
+                          : tr("%1 of each %2 in frame %3 (%4)").arg(path, type).arg(frame).arg(keys.size()));
+    return first;
 }
 
 quint64 PlotPanel::addSeries(const QString& name, SamplerFactory factory)

@@ -122,7 +122,14 @@ public:
     /// ("count(Player.Health < 20)"), or 1/0 for an expression about the frame (any/all). An
     /// expression that does not compile adds nothing; its error (column, what was expected, a
     /// "did you mean") goes to `*error` and the status line.
+    /// A type-qualified property path ("Player.Health", vtx::typedPropertyPath) plots that
+    /// property for each entity of the type in the frame on screen (addPropertyOfEach).
     quint64 addExpressionSeries(const QString& text, QString* error = nullptr);
+    /// `path` of each entity of `type` in the frame on screen where it is a number or a vector,
+    /// up to MaxEachSeries series; the id of the first, or 0 with the reason in `*error` and the
+    /// status line (no such entity on screen, not a number).
+    quint64 addPropertyOfEach(const QString& type, const QString& path, QString* error = nullptr);
+    static constexpr int MaxEachSeries = 16;
     /// Plots any sampler (the plug-in point for series that are not a property path); 0 and
     /// nothing added when no replay is open.
     quint64 addSeries(const QString& name, SamplerFactory factory);
