@@ -301,7 +301,7 @@ private slots:
     }
 
     // Which lane and axis each series reads against: comparable ranges share, the others get
-    // their own lane (stacked) or the right axis (one lane).
+    // their own lane (stacked) or the other axis of a lane, two to a lane (overlaid).
     void arrangement_data()
     {
         QTest::addColumn<QList<double>>("ranges"); // lo, hi pairs
@@ -324,7 +324,9 @@ private slots:
         QTest::newRow("no values yet") << QList<double>{1, 0, 0, 16000} << "0.0 0.0"
                                        << "0.0 0.0";
         QTest::newRow("three ranges") << QList<double>{0, 1, 0, 100, 0, 16000} << "0.0 1.0 2.0"
-                                      << "0.0 0.1 0.1";
+                                      << "0.0 0.1 1.0"; // overlaid: two axes to a lane
+        QTest::newRow("four ranges (review item 6)") << QList<double>{0, 100, 0, 16000, -5, 7, 0, 100, -1400, 2100} << "0.0 1.0 2.0 0.0 3.0"
+                                                     << "0.0 0.1 1.0 0.0 1.1";
     }
     void arrangement()
     {
@@ -343,11 +345,14 @@ private slots:
         const PlotArrangement s = arrangeSeries(series, true), o = arrangeSeries(series, false);
         QCOMPARE(text(s), stacked);
         QCOMPARE(text(o), overlaid);
-        QCOMPARE(o.lanes, 1);
-        int lanes = 0;
-        for (const AxisSlot& slot : s.placements)
-            lanes = std::max(lanes, slot.lane + 1);
-        QCOMPARE(s.lanes, lanes);
+        auto lanesUsed = [](const PlotArrangement& a) {
+            int lanes = 1;
+            for (const AxisSlot& slot : a.placements)
+                lanes = std::max(lanes, slot.lane + 1);
+            return lanes;
+        };
+        QCOMPARE(s.lanes, lanesUsed(s));
+        QCOMPARE(o.lanes, lanesUsed(o));
     }
 };
 

@@ -45,9 +45,13 @@ PlotArrangement arrangeSeries(std::span<const SeriesExtent> series, bool stacked
         groups[size_t(joined)].push_back(i);
         groupOf[i] = joined;
     }
-    out.lanes = stacked ? std::max(1, int(groups.size())) : 1;
+    // Overlaid: two groups to a lane, left and right; a third range on the right axis with
+    // the second read as a flat line (z from -5 to 7 beside y down to -300, review item 6),
+    // so it opens the next lane.
+    const int groupCount = std::max(1, int(groups.size()));
+    out.lanes = stacked ? groupCount : (groupCount + 1) / 2;
     for (size_t i = 0; i < series.size(); ++i)
-        out.placements[i] = stacked ? AxisSlot{groupOf[i], 0} : AxisSlot{0, groupOf[i] == 0 ? 0 : 1};
+        out.placements[i] = stacked ? AxisSlot{groupOf[i], 0} : AxisSlot{groupOf[i] / 2, groupOf[i] % 2};
     return out;
 }
 

@@ -4,8 +4,9 @@
 // compared (issue 26: Health 0–100 lay flat under positions around 1200 on one shared axis).
 // Series whose ranges are comparable share an axis; the others get their own. Stacked (the
 // default): one lane per group of comparable series, one above the other on the shared x axis
-// (PlotJuggler, Foxglove). Not stacked: one lane, the first group on the left axis and every
-// other series on a second axis at the right. No Qt: tested on its own.
+// (PlotJuggler, Foxglove). Not stacked: two groups to a lane, the first on the left axis and
+// the second on the right; a third group opens a second lane (sharing the right axis, it read
+// as a flat line). No Qt: tested on its own.
 
 #include <span>
 #include <vector>
@@ -40,8 +41,8 @@ constexpr double kShareAxisFraction = 0.25;
 bool sharesAxis(const SeriesExtent& a, const SeriesExtent& b);
 
 /// Groups the series by comparable range in order (a series joins the first group it shares
-/// an axis with every member of) and places the groups: stacked, one lane each; else one lane,
-/// group 0 left and the rest right. Series without values join group 0.
+/// an axis with every member of) and places the groups: stacked, one lane each; else two to a
+/// lane, even groups left and odd ones right. Series without values join group 0.
 PlotArrangement arrangeSeries(std::span<const SeriesExtent> series, bool stacked);
 
 } // namespace vtxw
