@@ -26,6 +26,12 @@ protected:
     /// The text of `option` fitted to the cell's text rectangle, if `index` is in one of the
     /// columns: for subclasses that change the text first.
     void fit(QStyleOptionViewItem* option, const QModelIndex& index) const;
+    /// Qt's own style option, before any fitting: for subclasses that change the text and then
+    /// fit it themselves.
+    void unfittedStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+    }
 
 private:
     QList<int> m_columns;

@@ -34,7 +34,7 @@ public:
     bool enabled = true;
     void initStyleOption(QStyleOptionViewItem* o, const QModelIndex& i) const override
     {
-        QStyledItemDelegate::initStyleOption(o, i);
+        unfittedStyleOption(o, i); // the mark goes in before the text is fitted
         if (enabled && i.column() == PropertyTreeModel::ValueColumn && i.data(PropertyTreeModel::ChangedRole).toBool()) {
             o->backgroundBrush = QColor(0xE6, 0x9F, 0x00, 70);
             o->text = QStringLiteral("• ") + o->text;
