@@ -28,10 +28,7 @@ protected:
     void fit(QStyleOptionViewItem* option, const QModelIndex& index) const;
     /// Qt's own style option, before any fitting: for subclasses that change the text and then
     /// fit it themselves.
-    void unfittedStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-    }
+    void unfittedStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const { QStyledItemDelegate::initStyleOption(option, index); }
 
 private:
     QList<int> m_columns;
