@@ -142,6 +142,47 @@ private slots:
         f.fit(QRectF(QPointF(-100, 0), QPointF(100, 50)), 10);
         QVERIFY(near(f.toPixel(QPointF(-100, 25)), QPointF(10, 50)));
         QVERIFY(near(f.toPixel(QPointF(100, 25)), QPointF(190, 50)));
+        // Fit keeps clear of the legend's corner, in the room below it here (it shows the
+        // bounds larger than the room right of it).
+        MapViewport g{QSizeF(400, 200), {}, 1};
+        g.fit(QRectF(QPointF(-100, 0), QPointF(100, 50)), 10, QRectF(0, 0, 100, 60));
+        QCOMPARE(g.pixelsPerUnit, 1.9);
+        QVERIFY(near(g.toPixel(QPointF(-100, 25)), QPointF(10, 130)));
+        QVERIFY(near(g.toPixel(QPointF(100, 50)), QPointF(390, 82.5)));
+        // A legend as large as the map is drawn over it: the whole map is the room.
+        MapViewport h{QSizeF(200, 100), {}, 1};
+        h.fit(QRectF(QPointF(-100, 0), QPointF(100, 50)), 10, QRectF(0, 0, 150, 80));
+        QVERIFY(near(h.toPixel(QPointF(-100, 25)), QPointF(10, 50)));
+    }
+
+    // Review item 2: on a small map the legend (top left) covered the dots under it; fitted,
+    // no glyph lies under the legend, counts and note.
+    void legendKeepsClearOfTheGlyphs()
+    {
+        MapCanvas canvas;
+        MapScene s;
+        s.palette = mapPalette();
+        for (const char* type : {"Entity", "Player", "Weapon"})
+            s.legend.push_back({type, int(s.legend.size())});
+        s.unplaced = 11;
+        for (int i = 0; i < 40; ++i) {
+            MapGlyph g;
+            g.world = QPointF(std::cos(i * 0.7) * 1000 + i * 20, std::sin(i * 1.3) * 600);
+            s.glyphs.push_back(g);
+        }
+        canvas.setScene(s);
+        canvas.resize(420, 160);
+        canvas.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&canvas));
+        canvas.fit();
+        const QRectF overlay = MapRenderer::overlayRect(canvas.scene(), canvas.fontMetrics());
+        QVERIFY(overlay.width() > 60 && overlay.height() > 3 * canvas.fontMetrics().height());
+        for (const MapGlyph& g : canvas.scene().glyphs) {
+            const QPointF p = canvas.viewport().toPixel(g.world);
+            QVERIFY2(!overlay.adjusted(-MapRenderer::kGlyphRadius, -MapRenderer::kGlyphRadius, 0, 0).contains(p),
+                     qPrintable(QString("glyph at %1,%2 under the legend").arg(p.x()).arg(p.y())));
+            QVERIFY(QRectF(QPointF(0, 0), QSizeF(canvas.size())).contains(p));
+        }
     }
 
     void canvasInteraction()

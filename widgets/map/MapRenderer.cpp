@@ -16,15 +16,66 @@ namespace {
 const QColor kEventColour(0xD5, 0x5E, 0x00);
 } // namespace
 
-void MapViewport::fit(const QRectF& bounds, double marginPx)
+namespace {
+QString unplacedText(int unplaced)
 {
-    centre = bounds.center();
-    if (bounds.width() <= 0 && bounds.height() <= 0)
-        return; // one point: centred, at the scale the user had
+    return QObject::tr("%1 not on the map").arg(unplaced);
+}
+} // namespace
+
+QRectF MapRenderer::overlayRect(const MapScene& scene, const QFontMetrics& fm)
+{
+    // As paint() writes them: a line each, from y 6, lh + 2 apart, on a background from x 2 to
+    // the text's end + 6 (the text at x 20 beside a swatch, else at 6).
+    double right = 0;
+    int lines = 0;
+    auto line = [&](const QString& text, bool swatch) {
+        right = std::max(right, (swatch ? 20.0 : 6.0) + fm.horizontalAdvance(text) + 6 + 2);
+        ++lines;
+    };
+    for (const MapLegendEntry& e : scene.legend)
+        line(e.label, true);
+    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
+        line(scene.eventLegend, true);
+    if (scene.unplaced > 0)
+        line(unplacedText(scene.unplaced), false);
+    if (!scene.note.isEmpty())
+        line(scene.note, false);
+    if (lines == 0)
+        return {};
+    return QRectF(0, 0, right, 6 + lines * (fm.height() + 2) + 2);
+}
+
+void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepClear)
+{
+    // The room the bounds go in: the whole map, or right of / below the overlay.
+    QRectF room(QPointF(0, 0), size);
+    if (!keepClear.isEmpty()) {
+        const QRectF right(QPointF(keepClear.right(), 0), QPointF(size.width(), size.height()));
+        const QRectF below(QPointF(0, keepClear.bottom()), QPointF(size.width(), size.height()));
+        auto scaleIn = [&](const QRectF& r) {
+            return std::min(r.width() / std::max(bounds.width(), 1e-9), r.height() / std::max(bounds.height(), 1e-9));
+        };
+        // Only where that room keeps most of the map: a legend as large as the map is drawn over it.
+        const QRectF best = scaleIn(right) >= scaleIn(below) ? right : below;
+        if (best.width() >= size.width() / 2 && best.height() >= size.height() / 2)
+            room = best;
+    }
+    const QPointF middle = room.center();
+    auto centreFor = [&](QPointF worldMiddle) {
+        // The world point shown at the room's middle (toPixel's inverse there).
+        return QPointF(worldMiddle.x() - (middle.x() - size.width() / 2) / pixelsPerUnit,
+                       worldMiddle.y() + (middle.y() - size.height() / 2) / pixelsPerUnit);
+    };
+    if (bounds.width() <= 0 && bounds.height() <= 0) {
+        centre = centreFor(bounds.center()); // one point: at the room's middle, at the scale the user had
+        return;
+    }
     // A squeezed map keeps most of its pixels for the world rather than for the margin.
-    const double margin = std::min(marginPx, std::min(size.width(), size.height()) / 4);
-    const double w = std::max(1.0, size.width() - 2 * margin), h = std::max(1.0, size.height() - 2 * margin);
+    const double margin = std::min(marginPx, std::min(room.width(), room.height()) / 4);
+    const double w = std::max(1.0, room.width() - 2 * margin), h = std::max(1.0, room.height() - 2 * margin);
     pixelsPerUnit = std::min(w / std::max(bounds.width(), 1e-9), h / std::max(bounds.height(), 1e-9));
+    centre = centreFor(bounds.center());
 }
 
 void MapViewport::zoomAt(QPointF pixel, double factor)
@@ -354,12 +405,13 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         p.drawText(QPointF(x, y + fm.ascent()), text);
         y += lh + 2;
     };
+    // The lines of overlayRect(), in its order.
     for (const MapLegendEntry& e : scene.legend)
         overlayText(e.label, Swatch::Square, colourOf(e.colour));
     if (!scene.events.empty() && !scene.eventLegend.isEmpty())
         overlayText(scene.eventLegend, Swatch::Diamond);
     if (scene.unplaced > 0)
-        overlayText(QObject::tr("%1 not on the map").arg(scene.unplaced), Swatch::None);
+        overlayText(unplacedText(scene.unplaced), Swatch::None);
     if (!scene.note.isEmpty())
         overlayText(scene.note, Swatch::None);
 

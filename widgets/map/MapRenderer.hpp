@@ -37,8 +37,10 @@ struct MapViewport {
     {
         return {centre.x() + (pixel.x() - size.width() / 2) / pixelsPerUnit, centre.y() - (pixel.y() - size.height() / 2) / pixelsPerUnit};
     }
-    /// Shows all of `bounds` with a margin of `marginPx` on every side.
-    void fit(const QRectF& bounds, double marginPx = 24);
+    /// Shows all of `bounds` with a margin of `marginPx` on every side, and outside `keepClear`
+    /// (the legend's corner) when given: in the room right of it or below it, whichever shows
+    /// the bounds larger (a small map's legend covered the dots under it).
+    void fit(const QRectF& bounds, double marginPx = 24, const QRectF& keepClear = {});
     /// Scales by `factor` keeping the world point under `pixel` where it is.
     void zoomAt(QPointF pixel, double factor);
     void panBy(QPointF pixelDelta) { centre -= QPointF(pixelDelta.x(), -pixelDelta.y()) / pixelsPerUnit; }
@@ -130,6 +132,9 @@ public:
     void paint(QPainter& painter, const MapScene& scene, const MapViewport& vp, const QPalette& colours);
 
     static constexpr double kGlyphRadius = 5;
+    /// Where paint() writes the legend, counts and note over the map (top left), in pixels;
+    /// empty when there is nothing to write.
+    static QRectF overlayRect(const MapScene& scene, const QFontMetrics& fm);
 
 private:
     /// One pre-rendered disc per colour: drawImage is a blit, drawEllipse rasterizes each time.
