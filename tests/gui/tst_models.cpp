@@ -1061,16 +1061,16 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("allkinds_fbs.vtx"))));
-        w.playback()->seek(450);
         w.viewState()->setSelection({0, "hero_0"});
+        w.playback()->seek(450);
         QTreeView* tree = w.inspector()->view();
         PropertyTreeModel* model = w.inspector()->model();
-        QTRY_VERIFY(model->indexOfPath("Loadout").isValid());
-        tree->expandAll();
-        const QModelIndex weapon = model->indexOfPath("Weapon");
-        QVERIFY(weapon.isValid());
-        QTRY_COMPARE(weapon.siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString(),
+        // Frame 0 shows first and frame 450 replaces it (a reset when an array's length
+        // differs): every index is looked up afresh once 450 is on screen, never kept across.
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == 450);
+        QTRY_COMPARE(model->indexOfPath("Weapon").siblingAtColumn(PropertyTreeModel::ValueColumn).data().toString(),
                      QString("{Kind: \"axe\", Damage: 16.184181, Ammo: 230, …}"));
+        tree->expandAll();
         const QModelIndex loadout = model->indexOfPath("Loadout");
         QCOMPARE(model->rowCount(loadout), 2);
         for (int r = 0; r < 2; ++r) {
@@ -1088,6 +1088,7 @@ private slots:
         // elements summarise their ids.
         QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
         w.viewState()->setSelection({0, "player_76561198000000000"});
+        QTRY_VERIFY(!w.viewState()->isLoading() && !w.viewState()->shownFrame().isNull());
         QTRY_VERIFY(model->indexOfPath("PlayerEquipment.Weapons").isValid());
         tree->expandAll();
         const QModelIndex weapons = model->indexOfPath("PlayerEquipment.Weapons");
