@@ -17,9 +17,26 @@ const QColor kEventColour(0xD5, 0x5E, 0x00);
 } // namespace
 
 namespace {
-QString unplacedText(int unplaced)
+enum class Swatch { None, Square, Diamond };
+/// One line of the overlay in the map's top-left corner (legend, event marker, counts, note).
+struct OverlayLine {
+    QString text;
+    Swatch swatch = Swatch::None;
+    int colour = 0; ///< the legend entry's palette index (Square)
+};
+/// The overlay's lines in the order paint() writes them; overlayRect() measures the same list.
+std::vector<OverlayLine> overlayLines(const MapScene& scene)
 {
-    return QObject::tr("%1 not on the map").arg(unplaced);
+    std::vector<OverlayLine> lines;
+    for (const MapLegendEntry& e : scene.legend)
+        lines.push_back({e.label, Swatch::Square, e.colour});
+    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
+        lines.push_back({scene.eventLegend, Swatch::Diamond});
+    if (scene.unplaced > 0)
+        lines.push_back({QObject::tr("%1 not on the map").arg(scene.unplaced)});
+    if (!scene.note.isEmpty())
+        lines.push_back({scene.note});
+    return lines;
 }
 } // namespace
 
@@ -27,23 +44,13 @@ QRectF MapRenderer::overlayRect(const MapScene& scene, const QFontMetrics& fm)
 {
     // As paint() writes them: a line each, from y 6, lh + 2 apart, on a background from x 2 to
     // the text's end + 6 (the text at x 20 beside a swatch, else at 6).
-    double right = 0;
-    int lines = 0;
-    auto line = [&](const QString& text, bool swatch) {
-        right = std::max(right, (swatch ? 20.0 : 6.0) + fm.horizontalAdvance(text) + 6 + 2);
-        ++lines;
-    };
-    for (const MapLegendEntry& e : scene.legend)
-        line(e.label, true);
-    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
-        line(scene.eventLegend, true);
-    if (scene.unplaced > 0)
-        line(unplacedText(scene.unplaced), false);
-    if (!scene.note.isEmpty())
-        line(scene.note, false);
-    if (lines == 0)
+    const std::vector<OverlayLine> lines = overlayLines(scene);
+    if (lines.empty())
         return {};
-    return QRectF(0, 0, right, 6 + lines * (fm.height() + 2) + 2);
+    double right = 0;
+    for (const OverlayLine& l : lines)
+        right = std::max(right, (l.swatch != Swatch::None ? 20.0 : 6.0) + fm.horizontalAdvance(l.text) + 6 + 2);
+    return QRectF(0, 0, right, 6 + double(lines.size()) * (fm.height() + 2) + 2);
 }
 
 void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepClear)
@@ -385,7 +392,6 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     const QFontMetrics fm(p.font());
     const int lh = fm.height();
     double y = 6;
-    enum class Swatch { None, Square, Diamond };
     auto overlayText = [&](const QString& text, Swatch shape, QColor swatch = {}) {
         const double x = shape != Swatch::None ? 20 : 6;
         const QRectF bg(2, y - 1, x + fm.horizontalAdvance(text) + 6, lh + 2);
@@ -405,15 +411,8 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         p.drawText(QPointF(x, y + fm.ascent()), text);
         y += lh + 2;
     };
-    // The lines of overlayRect(), in its order.
-    for (const MapLegendEntry& e : scene.legend)
-        overlayText(e.label, Swatch::Square, colourOf(e.colour));
-    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
-        overlayText(scene.eventLegend, Swatch::Diamond);
-    if (scene.unplaced > 0)
-        overlayText(unplacedText(scene.unplaced), Swatch::None);
-    if (!scene.note.isEmpty())
-        overlayText(scene.note, Swatch::None);
+    for (const OverlayLine& l : overlayLines(scene))
+        overlayText(l.text, l.swatch, l.swatch == Swatch::Square ? colourOf(l.colour) : QColor());
 
     // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px; none over an empty
     // map (with no replay open it measured nothing).

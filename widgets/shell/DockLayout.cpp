@@ -178,9 +178,10 @@ void DockLayout::halveRightColumn()
         return;
     // Sized through the group's current tab (the map, or the tab raised after it).
     QDockWidget* shown = map;
-    for (QDockWidget* d : m_window->tabifiedDockWidgets(map))
-        if (!shown->isVisible())
-            shown = d;
+    const QList<QDockWidget*> group = m_window->tabifiedDockWidgets(map);
+    if (const auto current = std::find_if(group.begin(), group.end(), [](const QDockWidget* d) { return d->isVisible(); });
+        !map->isVisible() && current != group.end())
+        shown = *current;
     if (!inLayout(shown))
         return;
     // The group's height with its tab bar is what Qt sizes (see growPlot).
