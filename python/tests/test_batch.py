@@ -292,26 +292,48 @@ def test_one_task_per_replay(replays):
         assert len(delayed) == len(runs)
 
 
+class _ExecutionOrder:
+    """A worker plugin that lists the keys in the order the worker starts executing them: the
+    order of its own transitions, not of wall-clock start times (a clock step would reorder those)."""
+
+    name = "vtxscope-test-execution-order"
+
+    def setup(self, worker):
+        self.keys = []
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing":
+            self.keys.append(key)
+
+
 def test_partitions_run_in_order_on_a_cluster(replays):
     """A one-thread worker runs the partitions in order, so each fetched part joins at once.
     Without a priority per partition, the scheduler broke ties by the keys as text: partitions
     10 and 11 ran before 2, and the join held back every part after 1 until 2 came (over 40
-    replays, 30 partitions were appended after the last task). A user's own priority stays."""
+    replays, 30 partitions were appended after the last task). A user's own priority stays.
+    Each run has a cluster of its own and the order is the worker's own: CI once saw 11, 9, 10,
+    8, ... when both runs shared one scheduler (the same keys, the first run's futures released
+    from the client's loop while the second graph came) and the order was sorted by wall-clock
+    start times; neither is left to chance now."""
     distributed = pytest.importorskip("distributed")
     type_name, props = _type_and_props(replays[0])
     assert len(replays) > 10  # partition keys whose text order differs from their order
     ddf = batch.tables(replays, type_name, props)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            distributed.Client(cluster, set_as_default=False) as client:
-        def ran(**annotations):
-            with distributed.get_task_stream(client=client) as stream, dask.annotate(**annotations):
-                df = batch.compute(ddf, client=client, progress=False)
-            pd.testing.assert_frame_equal(df, ddf.compute(scheduler="sync"))
-            starts = sorted((s["start"], t["key"]) for t in stream.data for s in t["startstops"] if s["action"] == "compute")
-            return [int(str(k).rsplit(",", 1)[1].strip(" )")) for _, k in starts if "table_partition" in str(k)]
+    expected = ddf.compute(scheduler="sync")
 
-        assert ran() == list(range(len(replays)))
-        assert ran(priority=lambda k: k[1] if isinstance(k, tuple) else 0) == list(reversed(range(len(replays))))
+    def ran(**annotations):
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster, set_as_default=False) as client:
+            client.register_worker_plugin(_ExecutionOrder())
+            with dask.annotate(**annotations):
+                df = batch.compute(ddf, client=client, progress=False)
+            pd.testing.assert_frame_equal(df, expected)
+            (keys,) = client.run(lambda dask_worker: dask_worker.plugins[_ExecutionOrder.name].keys).values()
+        return [int(str(k).rsplit(",", 1)[1].strip(" )")) for k in keys if "table_partition" in str(k)]
+
+    assert ran() == list(range(len(replays)))
+    assert ran(priority=lambda k: k[1] if isinstance(k, tuple) else 0) == list(reversed(range(len(replays))))
 
 
 def _free_port():
