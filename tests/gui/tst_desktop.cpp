@@ -19,6 +19,7 @@
 #include "info/TimeDataPanel.hpp"
 #include "library/LibraryModel.hpp"
 #include "library/LibraryPanel.hpp"
+#include "map/MapView.hpp"
 #include "plot/PlotPanel.hpp"
 #include "plot/PlotSeriesModel.hpp"
 #include "session/PlaybackController.hpp"
@@ -62,6 +63,7 @@
 #include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QXmlStreamReader>
@@ -670,6 +672,68 @@ private slots:
         QVERIFY(!w.session()->isOpen());
         QCOMPARE(w.statusBar()->currentMessage(), QString("Closed %1").arg(name));
         QCOMPARE(static_cast<HintTreeView*>(w.diffPanel()->view())->hint(), QString("No replay open."));
+    }
+
+    // With no replay open the plot draws no axis and the map nothing: each says "No replay open."
+    // in its middle and nothing else; the transport buttons are greyed with their actions (review
+    // item 15: a 0–20 frame axis and live-looking buttons over nothing).
+    void panelsSayNoReplayOpen()
+    {
+        // Pixels unlike the background outside the middle band of rows, where the sentence is;
+        // -1 when the band itself is blank (nothing said).
+        auto outsideTheSentence = [](QWidget* canvas) {
+            const QImage img = canvas->grab().toImage().convertToFormat(QImage::Format_RGB32);
+            const QRgb background = img.pixel(img.width() - 2, 2);
+            const int lh = canvas->fontMetrics().height();
+            const int top = img.height() / 2 - 2 * lh, bottom = img.height() / 2 + 2 * lh;
+            int outside = 0, inside = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x)
+                    if (img.pixel(x, y) != background)
+                        ++(y >= top && y <= bottom ? inside : outside);
+            return inside ? outside : -1;
+        };
+        auto transport = [](MainWindow& w) {
+            const auto buttons = w.timeline()->parentWidget()->findChildren<QToolButton*>(QString(), Qt::FindDirectChildrenOnly);
+            int enabled = 0;
+            for (QToolButton* b : buttons)
+                enabled += b->isEnabled();
+            return std::pair(int(buttons.size()), enabled);
+        };
+        MainWindow w;
+        w.resize(1600, 1000); // the map in a column of its own
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.map()->isVisible());
+        QVERIFY(w.plot()->canvas()->isVisible());
+        QCOMPARE(outsideTheSentence(w.plot()->canvas()), 0);
+        QCOMPARE(outsideTheSentence(w.map()->canvas()), 0);
+        QCOMPARE(transport(w), std::pair(5, 0));
+        QVERIFY(!actionNamed(w, "nextFrame")->isEnabled());
+        QVERIFY(!actionNamed(w, "pinA")->isEnabled());
+        auto* entities = static_cast<HintTreeView*>(w.entityList()->view());
+        QCOMPARE(entities->hint(), QString("No replay open."));
+        QVERIFY(entities->isHintShown());
+        auto plotButton = [&w](const char* name) { return w.plot()->findChild<QToolButton*>(name)->isEnabled(); };
+        QVERIFY(!plotButton("plotExpression"));
+        QVERIFY(!plotButton("plotExportCsv"));
+
+        QVERIFY(openAndWait(w, demoPath()));
+        QVERIFY(!entities->isHintShown());
+        QVERIFY(plotButton("plotExpression"));
+        QVERIFY(!plotButton("plotExportCsv")); // no series yet
+        QTRY_VERIFY(!w.map()->canvas()->scene().glyphs.empty());
+        QVERIFY(outsideTheSentence(w.plot()->canvas()) > 0); // the axes
+        QVERIFY(outsideTheSentence(w.map()->canvas()) > 0); // the entities, legend and scale
+        QCOMPARE(transport(w), std::pair(5, 5));
+        QVERIFY(actionNamed(w, "nextFrame")->isEnabled());
+
+        actionNamed(w, "close")->trigger();
+        QVERIFY(entities->isHintShown());
+        QCOMPARE(entities->hint(), QString("No replay open."));
+        QCOMPARE(outsideTheSentence(w.plot()->canvas()), 0);
+        QCOMPARE(outsideTheSentence(w.map()->canvas()), 0);
+        QCOMPARE(transport(w), std::pair(5, 0));
     }
 
     // A go-to that works clears the error of one that did not (issue 26 8k).

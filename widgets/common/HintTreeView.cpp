@@ -25,23 +25,27 @@ bool HintTreeView::isHintShown() const
 void HintTreeView::paintEvent(QPaintEvent* event)
 {
     QTreeView::paintEvent(event);
-    if (!isHintShown())
-        return;
+    if (isHintShown())
+        paintViewHint(*this, m_hint);
+}
+
+void paintViewHint(QAbstractItemView& view, const QString& html)
+{
     QTextDocument doc;
-    doc.setDefaultFont(font());
-    doc.setHtml(m_hint);
-    const QRect area = viewport()->rect().adjusted(8, 8, -8, -8);
+    doc.setDefaultFont(view.font());
+    doc.setHtml(html);
+    const QRect area = view.viewport()->rect().adjusted(8, 8, -8, -8);
     doc.setTextWidth(area.width());
     QTextOption centred(Qt::AlignHCenter);
     centred.setWrapMode(QTextOption::WordWrap);
     doc.setDefaultTextOption(centred);
-    QPainter p(viewport());
+    QPainter p(view.viewport());
     // Vertically centred while it fits, from the top when the view is shorter than the text.
     const qreal top = area.top() + std::max<qreal>(0, (area.height() - doc.size().height()) / 2);
     p.translate(area.left(), top);
     QAbstractTextDocumentLayout::PaintContext context;
-    context.palette = palette();
-    context.palette.setColor(QPalette::Text, palette().color(QPalette::PlaceholderText));
+    context.palette = view.palette();
+    context.palette.setColor(QPalette::Text, view.palette().color(QPalette::PlaceholderText));
     doc.documentLayout()->draw(&p, context);
 }
 

@@ -8,6 +8,10 @@
 
 namespace vtxw {
 
+/// Paints rich text `html` centred in `view`'s viewport, in the placeholder colour (from the
+/// top when the viewport is shorter than the text); for a view's paintEvent, after its rows.
+void paintViewHint(QAbstractItemView& view, const QString& html);
+
 class HintTreeView : public QTreeView {
     Q_OBJECT
 public:

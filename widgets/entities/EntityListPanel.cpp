@@ -74,6 +74,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
 
     connect(m_filter, &QLineEdit::textChanged, view, &ViewState::setEntityFilter);
     connect(view, &ViewState::entityFilterChanged, this, &EntityListPanel::applyFilter);
+    connect(view, &ViewState::frameCountChanged, this, &EntityListPanel::updateHint);
     auto showFrame = [this, columns] {
         m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity(), &m_viewState->entityLabels());
         // Without any label the Name column shows the ids: a second column of them says nothing.
@@ -104,6 +105,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
     // A new frame's entities came in row by row: the selected one gets its row back at once
     // (the queued restore after each proxy insertion would leave a neighbour current meanwhile).
     connect(m_model, &EntityTreeModel::frameApplied, this, &EntityListPanel::restoreSelection);
+    updateHint();
 }
 
 void EntityListPanel::showWhetherStale()
@@ -138,10 +140,19 @@ void EntityListPanel::applyFilter(const QString& text)
                                          : error);
     m_filter->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("QLineEdit { border: 1px solid #C62828; }"));
     emit filterErrorChanged(error);
-    // A filter no entity passes at this frame says so; a blank list looked like a failure.
-    m_view->setHint(text.trimmed().isEmpty() ? QString() : tr("No entity matches <b>%1</b> at this frame.").arg(text.toHtmlEscaped()));
+    updateHint();
     m_view->expandAll();
     restoreSelection();
+}
+
+void EntityListPanel::updateHint()
+{
+    // A filter no entity passes at this frame says so; a blank list looked like a failure.
+    const QString text = m_filter->text();
+    if (m_viewState->frameCount() == 0)
+        m_view->setHint(tr("No replay open."));
+    else
+        m_view->setHint(text.trimmed().isEmpty() ? QString() : tr("No entity matches <b>%1</b> at this frame.").arg(text.toHtmlEscaped()));
 }
 
 void EntityListPanel::restoreSelection()

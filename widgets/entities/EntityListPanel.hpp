@@ -48,6 +48,8 @@ signals:
 
 private:
     void applyFilter(const QString& text);
+    /// What the empty list says: no replay open, or no entity passing the filter.
+    void updateHint();
     /// The note and greyed rows at a frame that cannot be read (the list is the last frame's).
     void showWhetherStale();
 

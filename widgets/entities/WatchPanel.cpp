@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "entities/WatchPanel.hpp"
 
+#include "common/HintTreeView.hpp"
 #include "entities/WatchModel.hpp"
 
 #include <QAction>
@@ -41,6 +42,18 @@ void WatchPanel::plotSelected()
             const WatchModel::Watch& w = m_model->watches()[i.row()];
             emit plotRequested(w.entity, w.path);
         }
+}
+
+QString WatchPanel::hint()
+{
+    return tr("Right-click a property in the inspector and choose <b>Watch</b> to follow its value here.");
+}
+
+void WatchPanel::paintEvent(QPaintEvent* event)
+{
+    QTableView::paintEvent(event);
+    if (m_model->rowCount() == 0) // an empty table with two headers said nothing of its use
+        paintViewHint(*this, hint());
 }
 
 } // namespace vtxw

@@ -15,9 +15,14 @@ class WatchPanel : public QTableView {
     Q_OBJECT
 public:
     explicit WatchPanel(WatchModel* model, QWidget* parent = nullptr);
+    /// What the panel says while nothing is watched.
+    static QString hint();
 
 signals:
     void plotRequested(const EntityKey& entity, const QString& path);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     void removeSelected();

@@ -416,8 +416,13 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
 
     // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px; none over an empty
     // map (with no replay open it measured nothing).
-    if (scene.glyphs.empty())
+    if (scene.glyphs.empty()) {
+        if (!scene.emptyText.isEmpty()) {
+            p.setPen(colours.color(QPalette::PlaceholderText));
+            p.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, scene.emptyText);
+        }
         return;
+    }
     const double target = 100 / vp.pixelsPerUnit;
     const double pow10 = std::pow(10.0, std::floor(std::log10(target)));
     double len = pow10;

@@ -106,6 +106,9 @@ struct MapScene {
     int hoveredArrow = -1; ///< ghost index
     int unplaced = 0; ///< entities of the frame not on the map
     QString note; ///< one line under the legend ("A loading…", "events carry no location")
+    /// Centred in the map while it has no glyph ("No replay open."): an empty canvas with its
+    /// tool bar greyed read like a map of nothing.
+    QString emptyText;
     QImage background; ///< drawn under everything, stretched over backgroundWorld
     QRectF backgroundWorld;
     QString unitName = QStringLiteral("u");

@@ -454,7 +454,9 @@ void MapView::onClosed()
     retireOnPool(std::exchange(m_trailChunks, {}));
     m_trailFrame = m_trailFirst = -1;
     m_canvas->setBackgroundImage({}, {});
-    m_canvas->setScene({});
+    MapScene none;
+    none.emptyText = tr("No replay open.");
+    m_canvas->setScene(std::move(none));
     setEnabled(false);
 }
 
@@ -642,6 +644,7 @@ void MapView::rebuild()
     const vtx::FrameHandle& shown = m_view->shownFrame();
     const vtx::Schema* schema = m_view->schema();
     if (shown.isNull() || !schema || !m_session->isOpen()) {
+        s.emptyText = m_session->isOpen() ? tr("Loading…") : tr("No replay open.");
         m_canvas->setScene(std::move(s));
         return;
     }

@@ -83,6 +83,14 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
     setFocusPolicy(Qt::ClickFocus);
     m_scene.emptyText = tr("Right-click a numeric property in the inspector, or a watch, and choose Plot.\n"
                            "Wheel: zoom · drag: pan · double-click: whole replay · Shift+wheel: zoom y · click: seek");
+    m_scene.closedText = tr("No replay open.");
+    auto openState = [this] {
+        m_scene.replayOpen = m_session->isOpen();
+        update();
+    };
+    openState();
+    connect(session, &ReplaySession::opened, this, openState);
+    connect(session, &ReplaySession::closed, this, openState);
     auto restale = [this] {
         rebuildSeries();
         update();
@@ -366,18 +374,18 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     }
     m_yMin->setToolTip(tr("Y minimum"));
     m_yMax->setToolTip(tr("Y maximum"));
-    auto* csv = new QToolButton(this);
+    auto* csv = m_csv = new QToolButton(this);
     csv->setText(tr("CSV…"));
     csv->setObjectName("plotExportCsv");
-    auto* png = new QToolButton(this);
+    auto* png = m_png = new QToolButton(this);
     png->setText(tr("PNG…"));
     png->setObjectName("plotExportPng");
-    auto* expression = new QToolButton(this);
+    auto* expression = m_expression = new QToolButton(this);
     expression->setText(tr("Expression…"));
     expression->setObjectName("plotExpression");
     expression->setToolTip(tr("Plot how many entities match a query expression, frame by frame"));
     connect(expression, &QToolButton::clicked, this, &PlotPanel::expressionWanted);
-    auto* clearAll = new QToolButton(this);
+    auto* clearAll = m_clear = new QToolButton(this);
     clearAll->setText(tr("Clear"));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
@@ -504,6 +512,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PlotPanel::updateStatus);
     connect(view, &ViewState::shownFrameChanged, this, &PlotPanel::updateSeriesNames);
     connect(view, &ViewState::entityLabelsChanged, this, &PlotPanel::updateSeriesNames);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PlotPanel::updateStatus);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PlotPanel::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &PlotPanel::updateStatus);
     connect(session, &ReplaySession::opened, this, &PlotPanel::onOpened);
@@ -854,6 +863,9 @@ void PlotPanel::updateStatus()
         parts << tr("x axis in frames: %1").arg(note);
     m_status->setText(parts.join(QStringLiteral("  ·  ")));
     m_status->setToolTip(m_status->text());
+    for (QToolButton* b : {m_csv, m_png, m_clear})
+        b->setEnabled(n > 0);
+    m_expression->setEnabled(m_session->isOpen());
 }
 
 bool PlotPanel::exportCsv(const QString& path, QString* error) const

@@ -28,6 +28,7 @@ class QLabel;
 class QListView;
 class QProgressBar;
 class QPushButton;
+class QToolButton;
 
 namespace vtxw {
 
@@ -184,6 +185,9 @@ private:
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancelButton;
+    /// Greyed while they have nothing to work on: the exports and Clear with no series,
+    /// Expression… with no replay open.
+    QToolButton *m_csv, *m_png, *m_expression, *m_clear;
     QCheckBox* m_link;
     QCheckBox* m_stack;
     QCheckBox* m_fitY;

@@ -232,6 +232,11 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     QColor backing = pal.color(QPalette::Base);
     backing.setAlpha(200);
     const QFontMetrics fm = p.fontMetrics();
+    if (!scene.replayOpen) {
+        p.setPen(dim);
+        p.drawText(QRect(QPoint(0, 0), scene.size), Qt::AlignCenter | Qt::TextWordWrap, scene.closedText);
+        return;
+    }
 
     // Frames no series could read: hatched, so a hole is never mistaken for a flat line.
     for (const vtx::FrameSpan& s : scene.failed) {

@@ -67,6 +67,10 @@ struct PlotScene {
     /// The hover readout's frame line ("frame 120 · 2.000 s").
     std::function<QString(int frame)> frameText;
     QString emptyText;
+    /// False with no replay open: no axes (a 0–20 frame axis measured nothing), only
+    /// `closedText` in the middle.
+    bool replayOpen = true;
+    QString closedText;
     QPalette palette;
     QFont font;
 };

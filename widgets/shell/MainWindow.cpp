@@ -274,20 +274,32 @@ void MainWindow::buildActions()
 
     m_goMenu = menuBar()->addMenu(tr("&Go"));
     QMenu* go = m_goMenu;
-    add(go, "firstFrame", tr("First frame"), QKeySequence(Qt::Key_Home), [this] { m_playback->goToStart(); });
-    add(go, "lastFrame", tr("Last frame"), QKeySequence(Qt::Key_End), [this] { m_playback->goToEnd(); });
-    add(go, "prevFrame", tr("Previous frame"), QKeySequence(Qt::Key_Left), [this] { m_playback->stepFrames(-1); });
-    add(go, "nextFrame", tr("Next frame"), QKeySequence(Qt::Key_Right), [this] { m_playback->stepFrames(1); });
-    add(go, "back1s", tr("Back 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { m_playback->stepSeconds(-1); });
-    add(go, "forward1s", tr("Forward 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { m_playback->stepSeconds(1); });
-    add(go, "prevEvent", tr("Previous event"), QKeySequence(Qt::Key_BracketLeft), [this] {
-        if (int f = m_eventsModel->previousEventFrame(m_viewState->requestedFrame()); f >= 0)
-            m_playback->seek(f);
-    });
-    add(go, "nextEvent", tr("Next event"), QKeySequence(Qt::Key_BracketRight), [this] {
-        if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
-            m_playback->seek(f);
-    });
+    add(
+        go, "firstFrame", tr("First frame"), QKeySequence(Qt::Key_Home), [this] { m_playback->goToStart(); }, When::ReplayOpen);
+    add(
+        go, "lastFrame", tr("Last frame"), QKeySequence(Qt::Key_End), [this] { m_playback->goToEnd(); }, When::ReplayOpen);
+    add(
+        go, "prevFrame", tr("Previous frame"), QKeySequence(Qt::Key_Left), [this] { m_playback->stepFrames(-1); }, When::ReplayOpen);
+    add(
+        go, "nextFrame", tr("Next frame"), QKeySequence(Qt::Key_Right), [this] { m_playback->stepFrames(1); }, When::ReplayOpen);
+    add(
+        go, "back1s", tr("Back 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Left), [this] { m_playback->stepSeconds(-1); }, When::ReplayOpen);
+    add(
+        go, "forward1s", tr("Forward 1 s"), QKeySequence(Qt::SHIFT | Qt::Key_Right), [this] { m_playback->stepSeconds(1); }, When::ReplayOpen);
+    add(
+        go, "prevEvent", tr("Previous event"), QKeySequence(Qt::Key_BracketLeft),
+        [this] {
+            if (int f = m_eventsModel->previousEventFrame(m_viewState->requestedFrame()); f >= 0)
+                m_playback->seek(f);
+        },
+        When::ReplayOpen);
+    add(
+        go, "nextEvent", tr("Next event"), QKeySequence(Qt::Key_BracketRight),
+        [this] {
+            if (int f = m_eventsModel->nextEventFrame(m_viewState->requestedFrame()); f >= 0)
+                m_playback->seek(f);
+        },
+        When::ReplayOpen);
     add(go, "queryBar", tr("Query bar"), QKeySequence(Qt::CTRL | Qt::Key_K), [this] { m_queryBar->activate(m_queryBar->mode()); });
     add(go, "findEntity", tr("Find entity"), QKeySequence(Qt::CTRL | Qt::Key_F), [this] {
         m_entities->filterField()->setFocus();
@@ -296,26 +308,37 @@ void MainWindow::buildActions()
     m_search->addActions(*m_actions, go);
 
     QMenu* diff = menuBar()->addMenu(tr("&Diff"));
-    add(diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_viewState->pinA(); });
-    add(diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B), [this] {
-        if (!m_viewState->diffMarkers().isActive())
-            m_viewState->pinA();
-        m_viewState->setB(m_viewState->requestedFrame());
-    });
-    add(diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_viewState->setB(-1); });
-    QAction* previous = add(diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
-                            [this](bool on) { m_viewState->setPreviousFrameMode(on); });
+    add(
+        diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_viewState->pinA(); }, When::ReplayOpen);
+    add(
+        diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B),
+        [this] {
+            if (!m_viewState->diffMarkers().isActive())
+                m_viewState->pinA();
+            m_viewState->setB(m_viewState->requestedFrame());
+        },
+        When::ReplayOpen);
+    add(
+        diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_viewState->setB(-1); }, When::ReplayOpen);
+    QAction* previous = add(
+        diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
+        [this](bool on) { m_viewState->setPreviousFrameMode(on); }, When::ReplayOpen);
     previous->setCheckable(true);
     connect(m_viewState, &ViewState::diffFramesChanged, previous,
             [this, previous] { previous->setChecked(m_viewState->diffMarkers().previousFrame); });
-    add(diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_viewState->swapAB(); });
-    add(diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_viewState->clearAB(); });
+    add(
+        diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_viewState->swapAB(); }, When::ReplayOpen);
+    add(
+        diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_viewState->clearAB(); }, When::ReplayOpen);
     diff->addSeparator();
-    add(diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); });
-    add(diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); });
+    add(
+        diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); }, When::ReplayOpen);
+    add(
+        diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); }, When::ReplayOpen);
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
-    add(play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); });
+    add(
+        play, "playPause", tr("Play / Pause"), QKeySequence(Qt::Key_Space), [this] { m_playback->togglePlay(); }, When::ReplayOpen);
     add(play, "slower", tr("Slower"), QKeySequence(Qt::Key_Minus), [this] { m_playback->slower(); });
     QAction* faster = add(play, "faster", tr("Faster"), QKeySequence(Qt::Key_Plus), [this] { m_playback->faster(); });
     faster->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}); // '=' is '+' without Shift on most layouts

@@ -25,6 +25,9 @@ PlaybackStrip::PlaybackStrip(PlaybackController* playback, const Commands& comma
         auto* b = new QToolButton(this);
         b->setText(text);
         connect(b, &QToolButton::clicked, a, &QAction::trigger);
+        // Greyed with its action (no replay open), not a button that does nothing.
+        b->setEnabled(a->isEnabled());
+        connect(a, &QAction::enabledChanged, b, &QWidget::setEnabled);
         b->setToolTip(a->text() + " (" + a->shortcut().toString(QKeySequence::NativeText) + ")");
         transport->addWidget(b);
         return b;

@@ -562,8 +562,13 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         p.drawText(QRect(4, r.top(), kLabelWidth - 8, r.height()), Qt::AlignVCenter | Qt::AlignLeft, tr(laneNames[l]));
         p.fillRect(r, palette().base());
     }
-    if (!m_session->isOpen())
+    if (!m_session->isOpen()) {
+        // Said, not left as blank lanes that look like a replay still loading.
+        const QRect lanes = laneRect(ChunksLane).united(laneRect(ScrubLane));
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(lanes, Qt::AlignCenter, tr("No replay open."));
         return;
+    }
     const double firstVisible = m_axis.first, lastVisible = m_axis.last;
 
     // Ruler: round values of the unit (AxisTicks), one precision for all labels, placed at the
