@@ -172,6 +172,92 @@ private slots:
         QCoreApplication::setOrganizationName("vtxscope-tests");
     }
 
+    // The inspector moved to another frame without a reset (the same rows) repaints every row
+    // whose text changed: the incremental update equals a fresh model's text. A struct's row
+    // summarises its fields, and kept the last frame's {ActiveWeapon: 0, …} (review 3, item 1).
+    void inspectorRepaintsEveryRowWhoseTextChanged_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"sdk_cs_fbs.vtx", "sdk_cs_proto.vtx", "sdk_rl_fbs.vtx", "allkinds_fbs.vtx", "allkinds_proto.vtx"})
+            QTest::newRow(f) << QString(f);
+    }
+    void inspectorRepaintsEveryRowWhoseTextChanged()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        ViewState view;
+        ReplaySession session(&view);
+        QSignalSpy opened(&session, &ReplaySession::opened);
+        session.openAsync(QString::fromStdString(vtxtest::samplePath(file.toStdString())));
+        QVERIFY(opened.wait(20000));
+        const auto& replay = *session.file();
+        const vtx::Schema& schema = replay.schema();
+        const int last = replay.frameCount() - 1;
+        // Every row's three texts by path, over the whole tree.
+        auto texts = [](const PropertyTreeModel& m) {
+            QHash<QString, QStringList> out;
+            std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+                for (int r = 0; r < m.rowCount(parent); ++r) {
+                    const QModelIndex i = m.index(r, 0, parent);
+                    QStringList row;
+                    for (int c = 0; c < PropertyTreeModel::ColumnCount; ++c)
+                        row << i.siblingAtColumn(c).data().toString();
+                    out.insert(i.data(PropertyTreeModel::PathRole).toString(), row);
+                    walk(i);
+                }
+            };
+            walk({});
+            return out;
+        };
+        int compared = 0, repainted = 0;
+        for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {0, 300}, {299, 300}, {300, 0}, {1, last}, {last - 1, last}}) {
+            auto fa = replay.frame(std::min(a, last)), fb = replay.frame(std::min(b, last));
+            VTX_VERIFY_OK(fa);
+            VTX_VERIFY_OK(fb);
+            auto previousOfB = replay.frame(std::max(0, std::min(b, last) - 1));
+            VTX_VERIFY_OK(previousOfB);
+            int n = 0;
+            for (const vtx::FrameEntity e : fa->view().entitiesWithIds()) {
+                if (++n > 40)
+                    break;
+                const vtx::ContainerView then = vtx::findEntity(fb->view(), e.bucket, e.uniqueId());
+                if (then.isNull())
+                    continue;
+                PropertyTreeModel model;
+                model.setContainer(e.entity, &schema);
+                const QHash<QString, QStringList> before = texts(model);
+                QSet<QString> covered;
+                bool reset = false;
+                connect(&model, &QAbstractItemModel::modelReset, this, [&] { reset = true; });
+                connect(&model, &QAbstractItemModel::dataChanged, this, [&](const QModelIndex& from, const QModelIndex& to) {
+                    QCOMPARE(from.parent(), to.parent());
+                    for (int r = from.row(); r <= to.row(); ++r)
+                        covered.insert(model.index(r, 0, from.parent()).data(PropertyTreeModel::PathRole).toString());
+                });
+                model.setContainer(then, &schema, vtx::findEntity(previousOfB->view(), e.bucket, e.uniqueId()));
+                if (reset)
+                    continue; // another shape: every row is new
+                PropertyTreeModel fresh;
+                fresh.setContainer(then, &schema);
+                const QHash<QString, QStringList> after = texts(model);
+                QCOMPARE(after, texts(fresh)); // what the model says is the frame's
+                for (auto it = after.cbegin(); it != after.cend(); ++it) {
+                    ++compared;
+                    if (before.value(it.key()) == it.value())
+                        continue;
+                    ++repainted;
+                    QVERIFY2(covered.contains(it.key()),
+                             qPrintable(QStringLiteral("frame %1 → %2, %3: %4 → %5 without dataChanged")
+                                            .arg(a)
+                                            .arg(b)
+                                            .arg(it.key(), before.value(it.key()).join(" | "), it.value().join(" | "))));
+                }
+            }
+        }
+        QVERIFY(compared > 100);
+        QVERIFY(repainted > 0);
+    }
+
     void modelsPassTheTester()
     {
         ViewState sessionView; // the session's own; the watch list below gets frames set by hand

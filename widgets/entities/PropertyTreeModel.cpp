@@ -85,6 +85,11 @@ void PropertyTreeModel::setContainer(vtx::ContainerView c, const vtx::Schema* sc
             if (next[i].value != m_nodes[i].value || next[i].type != m_nodes[i].type || next[i].absent != m_nodes[i].absent ||
                 next[i].bytes != m_nodes[i].bytes)
                 dirty.insert(int(i));
+        // A struct's row summarises its fields ({ActiveWeapon: 1, …}, vtx::readableText): a
+        // changed field changes the text of every row above it, though their own values do not.
+        for (const int n : QSet<int>(dirty))
+            for (int up = next[size_t(n)].parent; up > 0 && !dirty.contains(up); up = next[size_t(up)].parent)
+                dirty.insert(up);
         m_nodes = std::move(next);
         m_changed = std::move(changed);
         for (int n : std::as_const(dirty))
