@@ -15,12 +15,14 @@
 #include "entities/InspectorPanel.hpp"
 #include "entities/WatchModel.hpp"
 #include "find/QueryBar.hpp"
+#include "map/MapView.hpp"
 #include "plot/PlotPanel.hpp"
 #include "plot/PlotRenderer.hpp"
 #include "session/JobTracker.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
+#include "shell/LayoutPresets.hpp"
 #include "shell/MainWindow.hpp"
 #include "timeline/TimelineScrubber.hpp"
 #include "vtx/model/PropertyTree.hpp"
@@ -632,6 +634,50 @@ private slots:
         QCoreApplication::sendPostedEvents();
         QVERIFY2(canvas->height() >= readable,
                  qPrintable(QStringLiteral("after a resize: canvas %1 px, readable from %2").arg(canvas->height()).arg(readable)));
+    }
+
+    // Review item 3: the Map layout hides the plot, and a Plot-mode query (or Plot on a value)
+    // showed it again with about 10, later 55, px of graph under a legend.
+    void plotShownFromAHiddenDockIsReadable_data()
+    {
+        QTest::addColumn<QSize>("window");
+        QTest::addColumn<QString>("expression");
+        QTest::newRow("1280x800, one series") << QSize(1280, 800) << "Player.Health < 50";
+        QTest::newRow("1280x800, ten series") << QSize(1280, 800) << "Player.Health";
+        QTest::newRow("1024x700, ten series") << QSize(1024, 700) << "Player.Health";
+        QTest::newRow("1600x1000, ten series") << QSize(1600, 1000) << "Player.Health";
+    }
+    void plotShownFromAHiddenDockIsReadable()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QSize, window);
+        QFETCH(QString, expression);
+        QSettings().remove("query");
+        MainWindow w;
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, samplePath()));
+        w.layouts()->apply(LayoutPresets::Preset::Map);
+        auto* dock = w.findChild<QDockWidget*>("plotDock");
+        QTRY_VERIFY(!dock->isVisible());
+        QueryBar* bar = w.queryBar();
+        bar->setMode(QueryBar::Mode::Plot);
+        bar->field()->setText(expression);
+        QVERIFY(bar->submit());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.plot()->isComputing(), 30000);
+        QVERIFY(dock->isVisible());
+        PlotCanvas* canvas = w.plot()->canvas();
+        const int readable = readableHeightFor(1, canvas->font());
+        // The default arrangement's share of the height (DockLayout::defaultPlotHeight, for the
+        // dock and its tab bar): the graph has more than the one readable lane.
+        const int group = std::clamp(window.height() - 570, 120, 230);
+        QTRY_VERIFY2(
+            dock->height() >= group - 30 && canvas->height() >= readable,
+            qPrintable(QStringLiteral("dock %1 px, canvas %2 px, readable from %3").arg(dock->height()).arg(canvas->height()).arg(readable)));
+        // The map it came beside keeps the larger part of the height.
+        QVERIFY2(w.map()->height() >= canvas->height(),
+                 qPrintable(QStringLiteral("map %1 px, plot %2 px").arg(w.map()->height()).arg(canvas->height())));
     }
 
     // Issue 26 item 4: Health (44–100 here) and a position x (about 830–910) both readable

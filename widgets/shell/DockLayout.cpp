@@ -300,6 +300,19 @@ void DockLayout::growPlot(int extra)
     m_plotFloor = want;
 }
 
+void DockLayout::raise(QDockWidget* dock)
+{
+    const QList<QDockWidget*> group = m_window->tabifiedDockWidgets(dock);
+    const bool groupWasHidden = !dock->isVisible() && std::none_of(group.begin(), group.end(), [](const QDockWidget* d) { return d->isVisible(); });
+    dock->show();
+    dock->raise();
+    if (!groupWasHidden || !inLayout(dock) || m_window->dockWidgetArea(dock) != Qt::BottomDockWidgetArea)
+        return;
+    // The group's height, its tab bar included, is what Qt sizes (see growPlot). The dock's
+    // own height is the one it had before it was hidden until the layout runs: not compared.
+    m_window->resizeDocks({dock}, {defaultPlotHeight(windowHeight())}, Qt::Vertical);
+}
+
 int DockLayout::plotGroupHeight(int height) const
 {
     if (m_plotFloor == 0)

@@ -74,6 +74,10 @@ public:
     /// window; a floating or hidden plot is the user's to size. The height stays the plot's
     /// floor when the default sizes follow the window (a resize put it back to 130 px at 700).
     void growPlot(int extra);
+    /// Shows and raises `dock`. A bottom dock (the plot, the analyses) that was out of the window
+    /// with its whole tab group (a layout hid it: Map) comes back at the default arrangement's
+    /// height for the window: Qt gave it back about 80 px, a plot of 55 px under its legend.
+    void raise(QDockWidget* dock);
 
     /// From this window width the default arrangement gives the map a full-height column of its
     /// own between the entity list and the inspector (UX.md ▸ Map: "or its own column on wide

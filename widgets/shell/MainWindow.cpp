@@ -233,10 +233,8 @@ std::pair<EntityKey, QString> MainWindow::selectedProperty() const
 
 void MainWindow::raiseDock(const char* name)
 {
-    if (auto* d = findChild<QDockWidget*>(name)) {
-        d->show();
-        d->raise();
-    }
+    if (auto* d = findChild<QDockWidget*>(name))
+        m_layout->raise(d);
 }
 
 void MainWindow::buildActions()
