@@ -16,6 +16,7 @@
 #include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
 #include "shell/MainWindow.hpp"
+#include "shell/Theme.hpp"
 #include "timeline/TimelineScrubber.hpp"
 #include "vtx/diff/DiffExport.hpp"
 #include "vtx/diff/FrameScan.hpp"
@@ -676,6 +677,61 @@ private slots:
         QVERIFY(w.diffPanel()->view()->selectionModel()->hasSelection());
         w.viewState()->setSelection({});
         QVERIFY(!w.diffPanel()->view()->selectionModel()->hasSelection());
+    }
+
+    // UX.md: increases and decreases have distinct colours and a sign, never colour alone. A Δ
+    // is coloured only when its signs agree: every component up (blue) or down (orange); mixed
+    // signs and a rotation's unsigned angle are not coloured (review 3, item 2: "(+600, …"
+    // in orange, "∠166.9°" in orange).
+    void deltaColourSaysWhatItsSignsSay_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"sdk_cs_fbs.vtx", "sdk_rl_fbs.vtx", "allkinds_fbs.vtx", "arena_from_proto_ds.vtx"})
+            QTest::newRow(f) << QString(f);
+    }
+    void deltaColourSaysWhatItsSignsSay()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        auto f = vtx::ReplayFile::open(vtxtest::samplePath(file.toStdString()));
+        VTX_VERIFY_OK(f);
+        const vtx::ReplayFile& replay = **f;
+        const int last = replay.frameCount() - 1;
+        const QColor up = semanticColours().increase, down = semanticColours().decrease;
+        int coloured = 0, plain = 0;
+        for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {0, last / 2}, {last / 2, 0}, {0, last}}) {
+            auto fa = replay.frame(a), fb = replay.frame(b);
+            VTX_VERIFY_OK(fa);
+            VTX_VERIFY_OK(fb);
+            DiffModel model;
+            model.setDiff(std::make_shared<const vtx::FrameDiff>(vtx::diffFrames(*fa, *fb, replay.schema())), &replay.schema());
+            for (int r = 0; r < model.rowCount(); ++r) {
+                const QModelIndex entity = model.index(r, 0);
+                for (int c = 0; c < model.rowCount(entity); ++c) {
+                    const QModelIndex delta = model.index(c, DiffModel::DeltaColumn, entity);
+                    const QString text = delta.data().toString();
+                    const QVariant brush = delta.data(Qt::ForegroundRole);
+                    // The components' signs, not an exponent's (−4.61168602e+18).
+                    const QString signs = QString(text).remove(QRegularExpression(QStringLiteral("[eE][+\\x{2212}]")));
+                    const bool plus = signs.contains('+'), minus = signs.contains(QChar(0x2212));
+                    const QString where = QStringLiteral("%1 → %2, %3: Δ %4").arg(a).arg(b).arg(delta.data(DiffModel::PathRole).toString(), text);
+                    if (!brush.isValid()) {
+                        ++plain;
+                        continue;
+                    }
+                    ++coloured;
+                    const QColor colour = brush.value<QBrush>().color();
+                    if (colour == up)
+                        QVERIFY2(plus && !minus, qPrintable(where + " in the increase colour"));
+                    else if (colour == down)
+                        QVERIFY2(minus && !plus, qPrintable(where + " in the decrease colour"));
+                    else
+                        QFAIL(qPrintable(where + " in another colour"));
+                }
+            }
+        }
+        QVERIFY(coloured > 0);
+        Q_UNUSED(plain);
     }
 
     void cleanupTestCase() { m_w.reset(); }

@@ -11,6 +11,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QFontDatabase>
+#include <QRegularExpression>
 #include <QStyle>
 
 namespace vtxw {
@@ -37,21 +38,30 @@ QString elideMiddle(const QString& s, int max = 80)
     return s.size() <= max ? s : s.left(max / 2 - 1) + QStringLiteral("…") + s.right(max / 2 - 1);
 }
 
-struct DeltaText {
-    QString text;
-    int sign = 0; ///< sum of the components' signs: the colour of the whole delta
-};
+} // namespace
 
-DeltaText deltaText(const vtx::PropertyChange& c, bool forReading = true)
+DeltaText deltaText(const vtx::PropertyChange& c, bool forReading)
 {
     const vtx::Value a = c.a(), b = c.b();
     DeltaText d;
     d.text = qs(vtx::formatDeltaOf(a, b, forReading)).replace(QLatin1Char('-'), QChar(0x2212));
+    // A colour only where it says what the signs say: every component up, or every one down. The
+    // sum of the signs coloured "(+600, −3, −2)" as a decrease and a rotation's unsigned angle
+    // (∠166.9°) by its quaternion's parts: colour alone, against UX.md (review 3, item 2).
+    int up = 0, down = 0;
     if (auto parts = vtx::deltaOf(a, b))
-        for (size_t i = 0; i < parts->size; ++i)
-            d.sign += parts->values[i] > 0 ? 1 : parts->values[i] < 0 ? -1 : 0;
+        for (size_t i = 0; i < parts->size; ++i) {
+            up += parts->values[i] > 0;
+            down += parts->values[i] < 0;
+        }
+    static const QRegularExpression exponentSign(QStringLiteral("[eE][+\\x{2212}]"));
+    const QString signs = QString(d.text).remove(exponentSign); // −4.6e+18 is a decrease
+    const bool signShown = signs.contains(QLatin1Char('+')) || signs.contains(QChar(0x2212));
+    d.sign = !signShown ? 0 : up && !down ? 1 : down && !up ? -1 : 0;
     return d;
 }
+
+namespace {
 } // namespace
 
 DiffModel::DiffModel(QObject* parent) : QAbstractItemModel(parent) { }

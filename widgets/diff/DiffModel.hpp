@@ -18,6 +18,14 @@
 
 namespace vtxw {
 
+/// A change's Δ as the diff shows it (− for minus) and the colour it takes: +1 increase, −1
+/// decrease, 0 none (mixed signs, or a delta without a sign such as a rotation's angle).
+struct DeltaText {
+    QString text;
+    int sign = 0;
+};
+DeltaText deltaText(const vtx::PropertyChange& c, bool forReading = true);
+
 class DiffModel : public QAbstractItemModel {
     Q_OBJECT
 public:
