@@ -331,7 +331,22 @@ private slots:
             // p2 stands 3 units apart in the two runs; the others agree.
             QCOMPARE(g.distance, g.key.uniqueId == "p2" ? 3.0 : 0.0);
         }
-        QVERIFY(s.note.contains("compared replay, frame 80"));
+        QVERIFY2(s.note.contains("compared, frame 80"), qPrintable(s.note));
+        // The arrows run from this replay (the diff's A) to the compared one (its B), and the
+        // ghost's Δ is the diff's (review 3, item 3: the map's ran from B to A).
+        QVERIFY(s.ghostsAreB);
+        const auto p2 = std::find_if(s.ghosts.begin(), s.ghosts.end(), [](const MapGhost& g) { return g.key.uniqueId == "p2"; });
+        QVERIFY(p2 != s.ghosts.end());
+        QTRY_VERIFY_WITH_TIMEOUT(m_w->diffPanel()->isUpToDate(), 20000);
+        const DiffModel* diff = m_w->diffPanel()->model();
+        QStringList diffDeltas;
+        for (int r = 0; r < diff->rowCount(); ++r) {
+            const QModelIndex e = diff->index(r, 0);
+            if (e.data(DiffModel::UniqueIdRole).toString() == "p2")
+                for (int c = 0; c < diff->rowCount(e); ++c)
+                    diffDeltas << diff->index(c, DiffModel::DeltaColumn, e).data().toString().replace(QChar(0x2212), '-');
+        }
+        QVERIFY2(diffDeltas.contains(p2->delta), qPrintable(p2->delta + " not among the diff's " + diffDeltas.join("; ")));
         m_w->compareSession()->close();
         QTRY_VERIFY(!m_w->map()->scene().comparing);
     }

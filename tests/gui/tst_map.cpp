@@ -600,6 +600,19 @@ private slots:
                 if (QString::fromUtf8(bucket.uniqueId(i).data(), qsizetype(bucket.uniqueId(i).size())) == g.key.uniqueId)
                     QCOMPARE(g.colour, colourOf.value(QString::fromStdString(types[size_t(bucket.entity(i).typeId())].name)));
         }
+        // A skeleton stands where its player does (another bucket, as many of them): the player
+        // is drawn later, on top; they covered every player (review 3, item 5).
+        const auto& glyphs = map.scene().glyphs;
+        int coincident = 0;
+        for (size_t i = 0; i < glyphs.size(); ++i)
+            for (size_t j = i + 1; j < glyphs.size(); ++j)
+                if (glyphs[i].world == glyphs[j].world && glyphs[i].key.bucket != glyphs[j].key.bucket) {
+                    ++coincident;
+                    QVERIFY2(glyphs[j].key.bucket < glyphs[i].key.bucket,
+                             qPrintable(glyphs[j].key.uniqueId + " (bucket " + QString::number(glyphs[j].key.bucket) + ") drawn over " +
+                                        glyphs[i].key.uniqueId));
+                }
+        QVERIFY(coincident > 0);
     }
 
     // A frame in a damaged chunk: the map keeps the last frame shown but fades it and says so

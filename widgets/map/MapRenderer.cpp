@@ -278,30 +278,44 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     }
 
     p.setRenderHint(QPainter::Antialiasing);
-    // A: hollow ghosts, arrows to B, crosses for removed entities.
+    // The other frame: hollow ghosts, arrows from A to B, a cross for an entity B removed and a
+    // square for one it added (over a ghost here, over a glyph after the glyphs).
+    auto cross = [&](QPointF at) {
+        p.setPen(QPen(colours.color(QPalette::WindowText), 1.5));
+        p.drawLine(at + QPointF(-4, -4), at + QPointF(4, 4));
+        p.drawLine(at + QPointF(-4, 4), at + QPointF(4, -4));
+    };
+    auto square = [&](QPointF at) {
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(0x00, 0x9E, 0x73), 1.5));
+        p.drawRect(QRectF(at - QPointF(8, 8), QSizeF(16, 16)));
+    };
     if (scene.comparing) {
         std::vector<QLineF> arrows;
         for (size_t i = 0; i < scene.ghosts.size(); ++i) {
             const MapGhost& g = scene.ghosts[i];
-            const QPointF a = vp.toPixel(g.world);
+            QPointF a = vp.toPixel(g.world);
             if (!visible.contains(a) && g.glyph < 0)
                 continue;
             p.setBrush(Qt::NoBrush);
             p.setPen(QPen(colourOf(g.colour), 1.5));
             p.drawEllipse(a, kGlyphRadius, kGlyphRadius);
             if (g.glyph < 0) {
-                p.setPen(QPen(colours.color(QPalette::WindowText), 1.5));
-                p.drawLine(a + QPointF(-4, -4), a + QPointF(4, 4));
-                p.drawLine(a + QPointF(-4, 4), a + QPointF(4, -4));
+                if (scene.ghostsAreB)
+                    square(a);
+                else
+                    cross(a);
                 continue;
             }
             if (g.distance <= 0)
                 continue;
-            const QPointF b = vp.toPixel(scene.glyphs[size_t(g.glyph)].world);
+            QPointF b = vp.toPixel(scene.glyphs[size_t(g.glyph)].world);
             const QLineF line(a, b);
             if (line.length() < 1)
                 continue;
-            // From A's ring (the ghost stays hollow) to B's disc, with the head at B.
+            // From A to B, the head at B, between the ring and the disc (neither is covered).
+            if (scene.ghostsAreB)
+                std::swap(a, b);
             const double len = line.length();
             const QPointF dir = (b - a) / len;
             const QPointF tail = len > 2 * kGlyphRadius + 2 ? a + dir * kGlyphRadius : a;
@@ -318,10 +332,9 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
             p.setPen(QPen(colours.color(QPalette::Highlight), 2.5));
             p.drawLine(vp.toPixel(g.world), vp.toPixel(scene.glyphs[size_t(g.glyph)].world));
         }
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(QColor(0x00, 0x9E, 0x73), 1.5));
-        for (int g : scene.added)
-            p.drawRect(QRectF(vp.toPixel(scene.glyphs[size_t(g)].world) - QPointF(8, 8), QSizeF(16, 16)));
+        if (!scene.ghostsAreB)
+            for (int g : scene.added)
+                square(vp.toPixel(scene.glyphs[size_t(g)].world));
     }
 
     // Glyphs: a sprite blit per entity, heading ticks in one call.
@@ -342,6 +355,9 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
     // by the general stroker (3.2 → 2.5 ms for the bench's paint with 1,000 ticks).
     p.setPen(QPen(colours.color(QPalette::WindowText), 1, Qt::SolidLine, Qt::FlatCap));
     p.drawLines(ticks.data(), int(ticks.size()));
+    if (scene.comparing && scene.ghostsAreB) // over the glyph: the glyph would cover it
+        for (int g : scene.added)
+            cross(vp.toPixel(scene.glyphs[size_t(g)].world));
     // Damaged entities (rare): a vermillion square around the glyph, "not as recorded".
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(QColor(0xD5, 0x5E, 0x00), 2));

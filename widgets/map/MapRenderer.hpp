@@ -62,12 +62,12 @@ struct MapGlyph {
 /// Where an entity was in frame A: a hollow ghost and, when it moved, an arrow to its glyph in B.
 struct MapGhost {
     QPointF world;
-    int glyph = -1; ///< its glyph in B; -1: removed by B
+    int glyph = -1; ///< the shown frame's glyph of the same entity; -1: none
     int colour = 0;
     EntityKey key;
     QString name;
     double distance = 0; ///< world units from A to B
-    QString delta; ///< "(+1.5, -2, 0)" in world axes
+    QString delta; ///< "(+1.5, -2, 0)" in world axes: B − A
 };
 
 struct MapTrail {
@@ -96,11 +96,17 @@ struct MapScene {
     std::vector<MapEvent> events;
     QString eventLegend; ///< the legend's line for the event diamonds ("events within 2 s")
     bool comparing = false; ///< A is pinned and on the map
+    /// The ghosts are B, the glyphs A (two replays compared: this one is the diff's A, the
+    /// compared one B): arrows run from each glyph to its ghost, a ghost without a glyph is
+    /// added (a square), a glyph without a ghost removed (a cross). Otherwise the ghosts are A:
+    /// arrows from ghost to glyph, a ghost alone is removed, a glyph alone added. Either way an
+    /// arrow points from A to B, as the diff's Δ reads.
+    bool ghostsAreB = false;
     /// The frame asked for cannot be read: what is drawn is the last frame shown, faded (with the
     /// note saying which), never as if it were the frame asked for.
     bool stale = false;
     std::vector<MapGhost> ghosts; ///< A's entities (comparing)
-    std::vector<int> added; ///< glyphs of entities A does not have (comparing)
+    std::vector<int> added; ///< glyphs of entities the ghosts' frame does not have (comparing)
     int selected = -1; ///< glyph index
     int hovered = -1; ///< glyph index
     int hoveredArrow = -1; ///< ghost index

@@ -712,13 +712,16 @@ void MapView::rebuild()
     }
     {
         // Rarer types on top: a player stands where the weapon it carries is, a ball among cars.
+        // Between types as common, the earlier bucket's on top: the SDK's bone data (its own
+        // bucket, one skeleton per player, at the player's place) covered every player.
         std::vector<int> perType(types.size() + 1, 0);
         for (int t : glyphType)
             ++perType[std::min(size_t(t), types.size())];
         std::vector<size_t> order(s.glyphs.size());
         std::iota(order.begin(), order.end(), size_t(0));
         std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-            return perType[std::min(size_t(glyphType[x]), types.size())] > perType[std::min(size_t(glyphType[y]), types.size())];
+            const int nx = perType[std::min(size_t(glyphType[x]), types.size())], ny = perType[std::min(size_t(glyphType[y]), types.size())];
+            return nx != ny ? nx > ny : s.glyphs[x].key.bucket > s.glyphs[y].key.bucket;
         });
         std::vector<MapGlyph> sorted;
         sorted.reserve(order.size());
@@ -775,13 +778,14 @@ QPointF MapView::toWorld(const vtx::Vec3& p) const
     return QPointF(uv[0], uv[1]);
 }
 
-void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other,
-                        const QString& unmatchedSuffix) const
+void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix,
+                        bool otherIsB) const
 {
     // `other`'s entities as hollow ghosts; one also on screen gets an arrow to its glyph (how far
     // the shown frame is from `other`), the shown frame's entities absent from `other` are
     // "added". `other` must share this schema's layout: these positions address its data.
     s.comparing = true;
+    s.ghostsAreB = otherIsB;
     std::vector<bool> inOther(s.glyphs.size(), false);
     std::string key;
     for (const vtx::FrameEntity entity : other.entitiesWithIds()) {
@@ -803,7 +807,10 @@ void MapView::addGhosts(MapScene& s, const std::unordered_map<std::string, int>&
             inOther[size_t(it->second)] = true;
             g.colour = here.colour;
             g.name = here.name;
-            const vtx::Vec3 d{here.position.x - place->position.x, here.position.y - place->position.y, here.position.z - place->position.z};
+            // B − A, as the diff's Δ (subtracted, not negated: no "-0").
+            const vtx::Vec3& from = otherIsB ? here.position : place->position;
+            const vtx::Vec3& to = otherIsB ? place->position : here.position;
+            const vtx::Vec3 d{to.x - from.x, to.y - from.y, to.z - from.z};
             g.distance = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
             g.delta = QStringLiteral("(%1, %2, %3)")
                           .arg(QString::fromStdString(vtx::formatDelta(vtx::Value::Kind::Double, d.x)),
@@ -841,7 +848,7 @@ void MapView::addComparison(MapScene& s, const std::unordered_map<std::string, i
         s.note = tr("A (frame %1) loading…").arg(wantA);
         return;
     }
-    addGhosts(s, glyphByKey, m_a.view(), QString());
+    addGhosts(s, glyphByKey, m_a.view(), QString(), false);
     if (m_view->frameB() != shownFrame)
         s.note = tr("A = frame %1: hollow; frame %2 (shown, not B): solid").arg(wantA).arg(shownFrame);
     else

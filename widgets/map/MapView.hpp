@@ -142,7 +142,10 @@ private:
     /// A's ghosts, arrows and added entities, when A is pinned and on hand (else a note).
     void addComparison(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
     /// Ghosts of `other`'s entities, arrows to the shown glyphs, and the shown entities `other` lacks.
-    void addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix) const;
+    /// `other`'s entities as ghosts; `otherIsB`: `other` is the diff's B (a compared replay),
+    /// else its A (a pinned frame).
+    void addGhosts(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, vtx::FrameView other, const QString& unmatchedSuffix,
+                   bool otherIsB) const;
     void addEvents(MapScene& s, int shownFrame) const;
     void addOtherReplay(MapScene& s, const std::unordered_map<std::string, int>& glyphByKey, int shownFrame) const;
     void applyTrails();

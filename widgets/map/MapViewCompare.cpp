@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The map while two replays are compared: the compared replay's entities, at its frame paired
-// with the shown one, as hollow ghosts with arrows to where this replay has them.
+// with the shown one, as hollow ghosts, with arrows from where this replay has them (the diff's
+// A is this replay, its B the compared one).
 
 #include "map/MapView.hpp"
 
@@ -39,8 +40,10 @@ void MapView::addOtherReplay(MapScene& s, const std::unordered_map<std::string, 
         s.note = tr("compared replay (frame %1) loading…").arg(m_otherWanted);
         return;
     }
-    addGhosts(s, glyphByKey, m_other.view(), tr(" (compared replay)")); // same layout: this schema's fields address B's data
-    s.note = tr("compared replay, frame %1: hollow → this replay, frame %2: solid").arg(m_otherWanted).arg(shownFrame);
+    // The diff's A is this replay and B the compared one: the arrows run from the glyphs to
+    // the ghosts, as its Δ reads (they ran the other way, against the diff beside the map).
+    addGhosts(s, glyphByKey, m_other.view(), tr(" (compared replay)"), true); // same layout: this schema's fields address B's data
+    s.note = tr("solid: this replay → hollow: compared, frame %1").arg(m_otherWanted);
 }
 
 } // namespace vtxw
