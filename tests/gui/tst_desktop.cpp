@@ -63,6 +63,7 @@
 #include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -734,6 +735,34 @@ private slots:
         QCOMPARE(outsideTheSentence(w.plot()->canvas()), 0);
         QCOMPARE(outsideTheSentence(w.map()->canvas()), 0);
         QCOMPARE(transport(w), std::pair(5, 0));
+    }
+
+    // The Getting-started list shows whole wherever the centre has the room: at 1920 × 1080 with
+    // the map's column it stopped in item 4 ("B sets frame"), the label sized for a width it did
+    // not get (review 3, item 6).
+    void gettingStartedShowsWhole_data()
+    {
+        QTest::addColumn<QSize>("window");
+        for (QSize s : {QSize(1920, 1080), QSize(1600, 1000), QSize(1280, 800), QSize(1024, 700)})
+            QTest::addRow("%dx%d", s.width(), s.height()) << s;
+    }
+    void gettingStartedShowsWhole()
+    {
+        QFETCH(QSize, window);
+        QSettings().remove("window/state");
+        vtxtest::installScriptedPrompts();
+        MainWindow w;
+        w.resize(window);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* start = w.findChild<QLabel*>("gettingStarted");
+        QVERIFY(start);
+        QVERIFY(QTest::qWaitFor([&] { return start->isVisible() && start->width() > 0; }, 10000));
+        // What the text needs at the width it has, against the height it got (once laid out).
+        QTest::qWaitFor([&] { return start->height() >= start->heightForWidth(start->width()); }, 2000);
+        QVERIFY2(start->height() >= start->heightForWidth(start->width()),
+                     qPrintable(QStringLiteral("%1 px wide, %2 px tall, needs %3").arg(start->width()).arg(start->height()).arg(start->heightForWidth(start->width()))));
+        QVERIFY(start->width() > 200);
     }
 
     // A go-to that works clears the error of one that did not (issue 26 8k).

@@ -32,7 +32,14 @@ WelcomePage::WelcomePage(QWidget* parent) : QScrollArea(parent)
                       "<li><b>Compare</b>: A pins frame A at the playhead, B sets frame B; the Diff panel lists what changed.</li>"
                       "<li>F1 lists every shortcut; File ▸ Settings (Ctrl+,) sets the memory budget, time display and theme.</li>"
                       "</ol>"));
-    layout->addWidget(start, 0, Qt::AlignHCenter);
+    // Centred by stretches, not by an alignment: aligned, the label got its size hint's width
+    // (392 px) and a height for another width, and the list stopped in item 4 at 1920 × 1080.
+    // Between stretches it is as wide as the room up to its maximum, and as tall as that needs.
+    auto* row = new QHBoxLayout;
+    row->addStretch();
+    row->addWidget(start, 1);
+    row->addStretch();
+    layout->addLayout(row);
     m_recentHost = new QWidget(page);
     m_recentHost->setObjectName("recentFiles");
     m_recentHost->setLayout(new QVBoxLayout);
