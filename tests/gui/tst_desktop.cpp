@@ -759,7 +759,7 @@ private slots:
         QVERIFY(start);
         QVERIFY(QTest::qWaitFor([&] { return start->isVisible() && start->width() > 0; }, 10000));
         // What the text needs at the width it has, against the height it got (once laid out).
-        QTest::qWaitFor([&] { return start->height() >= start->heightForWidth(start->width()); }, 2000);
+        (void)QTest::qWaitFor([&] { return start->height() >= start->heightForWidth(start->width()); }, 2000);
         QVERIFY2(start->height() >= start->heightForWidth(start->width()),
                      qPrintable(QStringLiteral("%1 px wide, %2 px tall, needs %3").arg(start->width()).arg(start->height()).arg(start->heightForWidth(start->width()))));
         QVERIFY(start->width() > 200);

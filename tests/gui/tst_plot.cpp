@@ -355,11 +355,17 @@ private slots:
         QVERIFY(vtxtest::openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
         w.playback()->seek(300);
         QTRY_VERIFY(!w.viewState()->shownFrame().isNull() && w.viewState()->shownFrame().index() == 300);
+        PlotPanel* plot = w.plot();
+        // s1mple's Health plotted first (right-click ▸ Plot): Player.Health adds the other nine,
+        // not a second s1mple curve (review 3, item 8: 11 series for 10 players).
+        const quint64 first = plot->addPropertySeries({0, "player_76561198000000000"}, "Health");
+        QVERIFY(first);
+        QCOMPARE(plot->addPropertySeries({0, "player_76561198000000000"}, "Health"), first);
+        QCOMPARE(plot->model()->rowCount(), 1);
         QueryBar* bar = w.queryBar();
         bar->setMode(QueryBar::Mode::Plot);
         bar->field()->setText("Player.Health");
         QVERIFY(bar->submit());
-        PlotPanel* plot = w.plot();
         QCOMPARE(plot->model()->rowCount(), 10);
         QTRY_VERIFY_WITH_TIMEOUT(!plot->isComputing(), 30000);
         QStringList names;

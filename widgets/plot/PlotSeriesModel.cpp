@@ -27,6 +27,9 @@ quint64 PlotSeriesModel::add(const QString& name, SamplerFactory factory)
 
 quint64 PlotSeriesModel::addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory, const QString& vectorPath)
 {
+    for (const PlotSeriesEntry& e : m_entries)
+        if (e.bucket == bucket && e.uniqueId == uniqueId && e.path == path)
+            return e.id;
     const quint64 id = add(QStringLiteral("%1.%2").arg(uniqueId, path), std::move(factory));
     PlotSeriesEntry& e = m_entries.back();
     e.bucket = bucket;

@@ -45,7 +45,9 @@ public:
     /// Adds the series of `path` on entity (bucket, uniqueId): named "uniqueId.path" until
     /// setEntityLabels gives its entity a label.
     /// `vectorPath`: the vector this series is a component or the length of (the legend offers
-    /// the other way to plot it).
+    /// the other way to plot it). A series of the same entity and path already there is not
+    /// added again: its id is returned (Player.Health after s1mple's Health gave 11 series
+    /// for 10 players, two of them one curve).
     quint64 addProperty(int bucket, const QString& uniqueId, const QString& path, SamplerFactory factory, const QString& vectorPath = {});
     /// Names each property series by its entity's label (`labelOf(bucket, id)`, empty: the id):
     /// "label · path". Emits dataChanged for the rows whose name changed.
