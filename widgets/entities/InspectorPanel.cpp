@@ -96,7 +96,12 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     // hidden where the values need its room. The user's own column widths are kept.
     auto* columns = new FittedColumns(m_view, [](QTreeView* tree, int w) {
         tree->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
-        tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(w / 3, 90, 180));
+        // Names as wide as the widest shown (with its indentation), from a third of the view up
+        // to 45 % of it: a third of a 285 px inspector (the Map layout at 1280 px) cut every
+        // name ("Cu…nt") beside a value column with room to spare.
+        const int names = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::NameColumn);
+        const int least = std::clamp(w / 3, 90, 180);
+        tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(names, least, std::max(least, std::min(w * 45 / 100, 260))));
         const int types = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::TypeColumn);
         tree->header()->resizeSection(PropertyTreeModel::TypeColumn, std::clamp(types, 80, std::max(110, w / 4)));
     });
