@@ -985,8 +985,19 @@ private slots:
         QAction* lifetimes = w.findChild<QAction*>("analysisLifetimes");
         QVERIFY(lifetimes);
         QVERIFY(!lifetimes->shortcut().isEmpty());
+        // Cancel analysis is there while one runs (review 3, item 14: enabled with none).
+        QAction* cancel = w.findChild<QAction*>("analysisCancel");
+        QVERIFY(cancel && !cancel->isEnabled());
         lifetimes->trigger();
         QVERIFY(panel->isComputing());
+        QVERIFY(cancel->isEnabled());
+        QVERIFY(finished.wait(30000));
+        QVERIFY(!cancel->isEnabled());
+        lifetimes->trigger();
+        QVERIFY(cancel->isEnabled());
+        cancel->trigger();
+        QVERIFY(!cancel->isEnabled() && !panel->isComputing());
+        lifetimes->trigger();
         QVERIFY(finished.wait(30000));
         const vtx::LifetimesResult want = vtx::entityLifetimes(*w.session()->file());
         QCOMPARE(panel->model()->rowCount(), int(want.entities.size()));

@@ -91,7 +91,7 @@ AnalysisPanel::AnalysisPanel(ReplaySession* session, ViewState* view, QWidget* p
     connect(session, &ReplaySession::closed, this, [this] {
         m_jobs.cancel();
         m_progress->setVisible(false);
-        m_cancelButton->setVisible(false);
+        setRunning(false);
         m_model->setTable({});
         m_shownTitle.clear();
         m_title->setText(tr("Analysis ▸ Entity lifetimes, Unique values… or Property spans…"));
@@ -142,7 +142,7 @@ void AnalysisPanel::run(const QString& title, Work work)
     m_title->setText(tr("%1 (computing…)").arg(title));
     m_progress->setValue(0);
     m_progress->setVisible(true);
-    m_cancelButton->setVisible(true);
+    setRunning(true);
     QPointer<AnalysisPanel> self(this);
     m_jobs.runLatest(
         [file, work = std::move(work), bar = QPointer<QProgressBar>(m_progress)](const JobToken& job) {
@@ -152,7 +152,7 @@ void AnalysisPanel::run(const QString& title, Work work)
         [self, title, buckets = file->schema().bucketNames()](
             vtx::Result<vtx::AnalysisTable> r) { // superseded: the newer one reports; cancelled: cancel() restored the title
             self->m_progress->setVisible(false);
-            self->m_cancelButton->setVisible(false);
+            self->setRunning(false);
             if (!r) {
                 self->m_title->setText(self->m_shownTitle.isEmpty() ? title : self->m_shownTitle);
                 self->m_status->setText(tr("%1: %2").arg(title, QString::fromStdString(r.message())));
@@ -172,11 +172,17 @@ void AnalysisPanel::run(const QString& title, Work work)
         });
 }
 
+void AnalysisPanel::setRunning(bool running)
+{
+    m_cancelButton->setVisible(running);
+    emit runningChanged(running);
+}
+
 void AnalysisPanel::cancel()
 {
     m_jobs.cancel();
     m_progress->setVisible(false);
-    m_cancelButton->setVisible(false);
+    setRunning(false);
     // The table on screen is still the previous analysis: so is the title.
     m_title->setText(m_shownTitle.isEmpty() ? tr("Analysis cancelled") : m_shownTitle);
 }

@@ -55,9 +55,12 @@ public:
 signals:
     void seekRequested(int frame);
     void finished();
+    /// An analysis started (true) or ended, was cancelled or dropped (false): Cancel applies.
+    void runningChanged(bool running);
 
 private:
     QString tableStatus() const;
+    void setRunning(bool running);
     ReplaySession* m_session;
     ViewState* m_viewState;
     /// The view state's label choice, copied for a worker (the defaults for the file without one).

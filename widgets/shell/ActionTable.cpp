@@ -21,7 +21,8 @@ QAction* ActionTable::action(const QString& id) const
 void ActionTable::update(bool replayOpen, bool comparing)
 {
     for (const Entry& e : m_entries)
-        e.action->setEnabled(e.when == When::Always || (e.when == When::ReplayOpen && replayOpen) || (e.when == When::Comparing && comparing));
+        if (e.when != When::Owned)
+            e.action->setEnabled(e.when == When::Always || (e.when == When::ReplayOpen && replayOpen) || (e.when == When::Comparing && comparing));
 }
 
 QString ActionTable::plainText(QString text)

@@ -18,7 +18,8 @@ class ActionTable : public QObject {
     Q_OBJECT
 public:
     /// When a command can be used.
-    enum class When { Always, ReplayOpen, Comparing };
+    /// Owned: enabled by what the action acts on (Cancel analysis while one runs), never by update().
+    enum class When { Always, ReplayOpen, Comparing, Owned };
     struct Entry {
         QAction* action;
         QString menu; ///< the top-level menu it is in ("Go", "Diff", …), without the mnemonic

@@ -369,7 +369,10 @@ void MainWindow::buildActions()
         m_queryBar->activate(QueryBar::Mode::Plot);
     });
     analysis->addSeparator();
-    add(analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); });
+    QAction* cancelAnalysis = add(
+        analysis, "analysisCancel", tr("&Cancel analysis"), {}, [this] { m_analysis->cancel(); }, When::Owned);
+    cancelAnalysis->setEnabled(false); // while one runs: enabled with nothing to cancel it did nothing
+    connect(m_analysis, &AnalysisPanel::runningChanged, cancelAnalysis, &QAction::setEnabled);
 
     m_debugMenu = new DebugMenu(m_session, m_settings, *m_actions, menuBar(), this);
     connect(m_debugMenu, &DebugMenu::visibilityChanged, m_status, &StatusPresenter::setDeveloperFields);
