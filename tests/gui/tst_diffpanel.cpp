@@ -26,6 +26,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QDockWidget>
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -629,6 +630,10 @@ private slots:
             QVERIFY2(!header->isSectionHidden(c), qPrintable(layout()));
         }
         QVERIFY2(header->sectionSize(DiffModel::AColumn) == header->sectionSize(DiffModel::BColumn), qPrintable(layout()));
+        // An entity row's count reads whole where the dock has the room ("29 chang…" at 540 px).
+        const int counts = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance("99 changes");
+        if (view->viewport()->width() >= 4 * (counts + 12))
+            QVERIFY2(header->sectionSize(DiffModel::DeltaColumn) >= counts + 8, qPrintable(layout()));
     }
     // After the rows above: the user sizes a column, which keeps its width until Reset layout.
     void userSizedColumnKeepsItsWidth()

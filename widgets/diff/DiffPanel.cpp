@@ -21,6 +21,8 @@
 #include <QDoubleValidator>
 #include <QFile>
 #include <QFileDialog>
+#include <QFontDatabase>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -151,7 +153,10 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     // Every column in view at any dock width: the names over a third (an entity row says "~ Zen · car_0  Car"), A and B halves of what is left
     // beside room for Δ (a short number), which takes the rest.
     new FittedColumns(m_view, [](QTreeView* tree, int w) {
-        const int delta = std::clamp(w * 14 / 100, 56, 120);
+        // Δ at least as wide as an entity row's count ("29 changes" read "29 chang…" at 540 px),
+        // while A and B keep 60 px each.
+        const int counts = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QStringLiteral("99 changes")) + 12;
+        const int delta = std::clamp(std::max(w * 14 / 100, counts), 56, std::max(56, std::min(std::max(120, counts), w / 4)));
         const int name = std::clamp(w * 38 / 100, 110, 280);
         const int value = std::max(60, (w - name - delta) / 2);
         tree->header()->resizeSection(DiffModel::NameColumn, name);
