@@ -912,6 +912,21 @@ private slots:
         settings.setValue(QStringLiteral("library/header"), saved);
     }
 
+    // Wide, the entity types take the room the other columns leave, none of it left empty
+    // (review 3, item 10: 780 px unused at 1920 px while the types were cut).
+    void entityTypesTakeTheSpareWidth()
+    {
+        LibraryPanel wide;
+        wide.resize(1900, 400);
+        wide.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&wide));
+        QHeaderView* h = wide.view()->header();
+        QTRY_VERIFY_WITH_TIMEOUT(wide.view()->viewport()->width() > 1800, 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(qAbs(h->length() - wide.view()->viewport()->width()) <= 2,
+                                  qPrintable(QString("columns %1 px of %2").arg(h->length()).arg(wide.view()->viewport()->width())), 5000);
+        QVERIFY(h->sectionSize(LibraryModel::EntityTypes) > 300);
+    }
+
     void cancelLeavesNoJobRunning_data()
     {
         QTest::addColumn<bool>("check"); // else the listing

@@ -152,6 +152,9 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
     } else {
         m_view->sortByColumn(header->sortIndicatorSection(), header->sortIndicatorOrder());
     }
+    // The entity types take the width the other columns leave: at 1920 px they were cut while
+    // 780 px to the right of Integrity stayed empty.
+    header->setSectionResizeMode(LibraryModel::EntityTypes, QHeaderView::Stretch);
     showCheckColumns(false);
     connect(header, &QHeaderView::sectionResized, this, &LibraryPanel::saveHeader);
     connect(header, &QHeaderView::sectionMoved, this, &LibraryPanel::saveHeader);
