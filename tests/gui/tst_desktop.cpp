@@ -21,6 +21,7 @@
 #include "library/LibraryPanel.hpp"
 #include "map/MapView.hpp"
 #include "plot/PlotPanel.hpp"
+#include "plot/PlotRenderer.hpp"
 #include "plot/PlotSeriesModel.hpp"
 #include "session/PlaybackController.hpp"
 #include "session/ReplaySession.hpp"
@@ -51,6 +52,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -63,7 +65,6 @@
 #include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
-#include <QLabel>
 #include <QToolButton>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -761,7 +762,10 @@ private slots:
         // What the text needs at the width it has, against the height it got (once laid out).
         (void)QTest::qWaitFor([&] { return start->height() >= start->heightForWidth(start->width()); }, 2000);
         QVERIFY2(start->height() >= start->heightForWidth(start->width()),
-                     qPrintable(QStringLiteral("%1 px wide, %2 px tall, needs %3").arg(start->width()).arg(start->height()).arg(start->heightForWidth(start->width()))));
+                 qPrintable(QStringLiteral("%1 px wide, %2 px tall, needs %3")
+                                .arg(start->width())
+                                .arg(start->height())
+                                .arg(start->heightForWidth(start->width()))));
         QVERIFY(start->width() > 200);
     }
 
@@ -1611,12 +1615,25 @@ private slots:
         const SemanticColours dark = semanticColours();
         for (const QColor& c : {dark.increase, dark.decrease, dark.added, dark.removed})
             QVERIFY2(contrast(c, base) >= 4.5, qPrintable(QString("%1 on %2: %3").arg(c.name(), base.name()).arg(contrast(c, base))));
+        // Every plot series' colour as drawn, on both bases (review 3, item 13: the first
+        // series' blue read at 2.4:1 on the dark base).
+        PlotSeriesModel series;
+        for (int i = 0; i < 12; ++i)
+            series.add(QString::number(i), {});
+        for (const PlotSeriesEntry& e : series.entries())
+            QVERIFY2(contrast(seriesColourOn(e.colour, base), base) >= 3.0, qPrintable(e.colour.name()));
         applyTheme(Theme::Light);
         QVERIFY(!isDarkBase());
         const QColor lightBase = QApplication::palette().color(QPalette::Base);
         const SemanticColours light = semanticColours();
         for (const QColor& c : {light.increase, light.decrease, light.added})
             QVERIFY2(contrast(c, lightBase) >= 3.0, qPrintable(c.name()));
+        for (const PlotSeriesEntry& e : series.entries()) {
+            QVERIFY2(contrast(seriesColourOn(e.colour, lightBase), lightBase) >= 3.0, qPrintable(e.colour.name()));
+            // A colour that reads already is drawn as it is.
+            if (contrast(e.colour, lightBase) >= 3.0)
+                QCOMPARE(seriesColourOn(e.colour, lightBase), e.colour);
+        }
         applyTheme(Theme::System);
         QCOMPARE(QApplication::palette().color(QPalette::Base), before.color(QPalette::Base));
     }

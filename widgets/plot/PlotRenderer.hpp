@@ -124,6 +124,13 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& layout);
 /// What of the empty plot's `hint` shows in a data area `plot`: all of it, its first line
 /// (elided) when the whole does not fit, nothing when not even a line does.
 QString emptyHintFitting(const QFontMetrics& fm, const QRect& plot, const QString& hint);
+/// A series' colour as drawn on `base`: lightened on a dark base, darkened on a light one, in
+/// steps until its contrast reaches 3:1 (WCAG for graphics), so no curve fades into the
+/// background (the first series' blue on the dark theme's base read at 2.4:1). The model keeps
+/// the colour it gave; the legend's swatch and the curve show this one.
+QColor seriesColourOn(const QColor& colour, const QColor& base);
+/// WCAG contrast ratio of two colours (1 to 21).
+double contrastRatio(const QColor& a, const QColor& b);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
 /// The range of a series' values (non-finite ones skipped); lo > hi when it has none. With the

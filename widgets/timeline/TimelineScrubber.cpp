@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/TimelineScrubber.hpp"
 
+#include "shell/Theme.hpp"
+
 #include "common/ToolTips.hpp"
 #include "session/ViewState.hpp"
 
 #include "session/ReplaySession.hpp"
+#include "shell/Theme.hpp"
 #include "timeline/TimeFormat.hpp"
 
 #include <QDateTime>
@@ -731,8 +734,11 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
         const int advance = p.fontMetrics().horizontalAdvance(label);
         p.drawText(QRect(labelLeftOf(x, 3, advance), sr.top(), advance + 2, sr.height()), Qt::AlignTop | Qt::AlignLeft, label);
     };
-    marker(m_view->frameA(), "A", QColor(0x00, 0x72, 0xB2));
-    marker(m_view->frameB(), "B", QColor(0xD5, 0x5E, 0x00));
+    // The diff's pair, picked for the base (on the dark theme the light pair's blue A read at
+    // 2.4:1 against the lane).
+    const SemanticColours pair = semanticColours();
+    marker(m_view->frameA(), "A", pair.increase);
+    marker(m_view->frameB(), "B", pair.decrease);
     const int cur = m_view->requestedFrame();
     if (cur >= firstVisible && cur <= lastVisible) {
         const int x = int(m_axis.x(cur));
