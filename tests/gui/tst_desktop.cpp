@@ -91,17 +91,6 @@ bool openAndWait(MainWindow& w, const QString& path)
     return opened.wait(20000);
 }
 
-// WCAG relative luminance contrast between two colours.
-double contrast(const QColor& a, const QColor& b)
-{
-    auto lum = [](const QColor& c) {
-        auto ch = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF());
-    };
-    const double la = lum(a), lb = lum(b);
-    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
 QStringList actionTextsOf(QWidget& w, const char* menuName)
 {
     QStringList texts;
@@ -1604,6 +1593,27 @@ private slots:
         QVERIFY(!w.session()->setCachePolicy("bogus"));
     }
 
+    // The contrast every colour check below relies on, against WCAG's own figures.
+    void contrastRatioIsWcags_data()
+    {
+        QTest::addColumn<QColor>("a");
+        QTest::addColumn<QColor>("b");
+        QTest::addColumn<double>("ratio");
+        QTest::newRow("black on white") << QColor(Qt::black) << QColor(Qt::white) << 21.0;
+        QTest::newRow("white on black") << QColor(Qt::white) << QColor(Qt::black) << 21.0;
+        QTest::newRow("a colour on itself") << QColor(0x56, 0xB4, 0xE9) << QColor(0x56, 0xB4, 0xE9) << 1.0;
+        QTest::newRow("#777 on white (just under AA)") << QColor(0x77, 0x77, 0x77) << QColor(Qt::white) << 4.48;
+        QTest::newRow("pure red on white") << QColor(Qt::red) << QColor(Qt::white) << 4.00;
+        QTest::newRow("pure blue on black") << QColor(Qt::blue) << QColor(Qt::black) << 2.44;
+    }
+    void contrastRatioIsWcags()
+    {
+        QFETCH(QColor, a);
+        QFETCH(QColor, b);
+        QFETCH(double, ratio);
+        QVERIFY2(std::abs(contrastRatio(a, b) - ratio) < 0.01, qPrintable(QString::number(contrastRatio(a, b))));
+    }
+
     // Dark theme: the diff's colours keep a readable contrast on the dark base; back to the
     // desktop's palette afterwards.
     void darkThemeKeepsColoursReadable()
@@ -1614,24 +1624,27 @@ private slots:
         const QColor base = QApplication::palette().color(QPalette::Base);
         const SemanticColours dark = semanticColours();
         for (const QColor& c : {dark.increase, dark.decrease, dark.added, dark.removed})
-            QVERIFY2(contrast(c, base) >= 4.5, qPrintable(QString("%1 on %2: %3").arg(c.name(), base.name()).arg(contrast(c, base))));
+            QVERIFY2(contrastRatio(c, base) >= 4.5, qPrintable(QString("%1 on %2: %3").arg(c.name(), base.name()).arg(contrastRatio(c, base))));
         // Every plot series' colour as drawn, on both bases (review 3, item 13: the first
         // series' blue read at 2.4:1 on the dark base).
         PlotSeriesModel series;
         for (int i = 0; i < 12; ++i)
             series.add(QString::number(i), {});
         for (const PlotSeriesEntry& e : series.entries())
-            QVERIFY2(contrast(seriesColourOn(e.colour, base), base) >= 3.0, qPrintable(e.colour.name()));
+            QVERIFY2(contrastRatio(seriesColourOn(e.colour, base), base) >= 3.0, qPrintable(e.colour.name()));
+        // The series list's swatch is the curve's colour, not the model's.
+        for (int i = 0; i < series.rowCount(); ++i)
+            QCOMPARE(series.index(i).data(Qt::DecorationRole).value<QColor>(), seriesColourOn(series.entries()[size_t(i)].colour, base));
         applyTheme(Theme::Light);
         QVERIFY(!isDarkBase());
         const QColor lightBase = QApplication::palette().color(QPalette::Base);
         const SemanticColours light = semanticColours();
         for (const QColor& c : {light.increase, light.decrease, light.added})
-            QVERIFY2(contrast(c, lightBase) >= 3.0, qPrintable(c.name()));
+            QVERIFY2(contrastRatio(c, lightBase) >= 3.0, qPrintable(c.name()));
         for (const PlotSeriesEntry& e : series.entries()) {
-            QVERIFY2(contrast(seriesColourOn(e.colour, lightBase), lightBase) >= 3.0, qPrintable(e.colour.name()));
+            QVERIFY2(contrastRatio(seriesColourOn(e.colour, lightBase), lightBase) >= 3.0, qPrintable(e.colour.name()));
             // A colour that reads already is drawn as it is.
-            if (contrast(e.colour, lightBase) >= 3.0)
+            if (contrastRatio(e.colour, lightBase) >= 3.0)
                 QCOMPARE(seriesColourOn(e.colour, lightBase), e.colour);
         }
         applyTheme(Theme::System);

@@ -6,6 +6,7 @@
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
 #include "analysis/AnalysisPanel.hpp"
+#include "common/HintTreeView.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityListPanel.hpp"
@@ -738,6 +739,10 @@ private slots:
             QVERIFY2(w.bannerText().count("no complete chunk") == 1, qPrintable(w.bannerText())); // said once
             QVERIFY2(w.bannerText().contains("no usable footer"), qPrintable(w.bannerText()));
             QVERIFY2(w.statusBar()->currentMessage().contains("no complete chunk"), qPrintable(w.statusBar()->currentMessage()));
+            // Open with nothing in it: the entity list does not claim that no replay is open.
+            QVERIFY(w.viewState()->replayOpen());
+            auto* entities = static_cast<HintTreeView*>(w.entityList()->view());
+            QCOMPARE(entities->hint(), QString("This replay has no frame to list."));
         } else {
             QVERIFY(w.session()->frameCount() > 0);
             QVERIFY2(w.bannerText().startsWith("Incomplete recording"), qPrintable(w.bannerText()));

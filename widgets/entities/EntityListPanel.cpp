@@ -74,6 +74,7 @@ EntityListPanel::EntityListPanel(ViewState* view, QWidget* parent) : QWidget(par
 
     connect(m_filter, &QLineEdit::textChanged, view, &ViewState::setEntityFilter);
     connect(view, &ViewState::entityFilterChanged, this, &EntityListPanel::applyFilter);
+    connect(view, &ViewState::replayOpenChanged, this, &EntityListPanel::updateHint);
     connect(view, &ViewState::frameCountChanged, this, &EntityListPanel::updateHint);
     auto showFrame = [this, columns] {
         m_model->setFrame(m_viewState->shownFrame(), m_viewState->schema(), &m_viewState->shownIntegrity(), &m_viewState->entityLabels());
@@ -149,8 +150,10 @@ void EntityListPanel::updateHint()
 {
     // A filter no entity passes at this frame says so; a blank list looked like a failure.
     const QString text = m_filter->text();
-    if (m_viewState->frameCount() == 0)
+    if (!m_viewState->replayOpen())
         m_view->setHint(tr("No replay open."));
+    else if (m_viewState->frameCount() == 0) // a recovered file with no complete chunk
+        m_view->setHint(tr("This replay has no frame to list."));
     else
         m_view->setHint(text.trimmed().isEmpty() ? QString() : tr("No entity matches <b>%1</b> at this frame.").arg(text.toHtmlEscaped()));
 }

@@ -129,8 +129,6 @@ QString emptyHintFitting(const QFontMetrics& fm, const QRect& plot, const QStrin
 /// background (the first series' blue on the dark theme's base read at 2.4:1). The model keeps
 /// the colour it gave; the legend's swatch and the curve show this one.
 QColor seriesColourOn(const QColor& colour, const QColor& base);
-/// WCAG contrast ratio of two colours (1 to 21).
-double contrastRatio(const QColor& a, const QColor& b);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
 /// The range of a series' values (non-finite ones skipped); lo > hi when it has none. With the

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "plot/PlotSeriesModel.hpp"
 
+#include "plot/PlotRenderer.hpp"
+
+#include <QGuiApplication>
+
 #include <array>
 
 namespace vtxw {
@@ -133,7 +137,9 @@ QVariant PlotSeriesModel::data(const QModelIndex& index, int role) const
         return e.data->damagedFrames.empty()
             ? tr("%1: %n point(s)", nullptr, int(e.data->frames.size())).arg(e.name)
             : tr("%1: %2 points, %3 not as recorded (marked)").arg(e.name).arg(e.data->frames.size()).arg(e.data->damagedFrames.size());
-    case Qt::DecorationRole: return e.colour;
+    case Qt::DecorationRole:
+        // The swatch in the series list shows the colour the curve is drawn in on this base.
+        return seriesColourOn(e.colour, QGuiApplication::palette().color(QPalette::Base));
     case Qt::CheckStateRole: return e.visible ? Qt::Checked : Qt::Unchecked;
     case IdRole: return e.id;
     case PointCountRole: return e.data ? qlonglong(e.data->frames.size()) : qlonglong(0);

@@ -122,6 +122,7 @@ void ReplaySession::openAsync(const QString& path)
                              m_file = std::move(*result);
                              m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
                              m_view->setFrameCount(frameCount());
+                             m_view->setReplayOpen(true);
                              m_view->showAll();
                              // Frame 0 is asked for before opened(): listeners may seek elsewhere.
                              if (m_view->requestedFrame() != 0)

@@ -30,6 +30,14 @@ int ViewState::clampFrame(int frame) const
     return std::clamp(frame, 0, std::max(0, m_frameCount - 1));
 }
 
+void ViewState::setReplayOpen(bool open)
+{
+    if (open == m_replayOpen)
+        return;
+    m_replayOpen = open;
+    emit replayOpenChanged(open);
+}
+
 void ViewState::setFrameCount(int count)
 {
     count = std::max(0, count);
@@ -314,6 +322,7 @@ void ViewState::reset()
     setLoading(false);
     m_frameError.clear();
     setFrameCount(0);
+    setReplayOpen(false);
     setRequestedFrame(0);
     setMarkers({});
     clearLoop();

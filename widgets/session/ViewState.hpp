@@ -64,6 +64,10 @@ public:
     /// close; the requested frame, the zoom and the markers are kept inside it.
     int frameCount() const { return m_frameCount; }
     void setFrameCount(int count);
+    /// Whether a replay is open: the one fact every panel's "No replay open." reads. Not
+    /// frameCount() > 0: a recovered file can be open with no frame.
+    bool replayOpen() const { return m_replayOpen; }
+    void setReplayOpen(bool open);
 
     // --- The playhead ------------------------------------------------------------------
     /// The frame asked for (may be ahead of the shown one while it decodes).
@@ -158,6 +162,7 @@ public:
 
 signals:
     void frameCountChanged(int count);
+    void replayOpenChanged(bool open);
     void requestedFrameChanged(int frame);
     void loadingChanged(bool loading);
     /// Every new shown frame, even with the same index (a followed file re-read, a reopen).
@@ -182,6 +187,7 @@ private:
 
     FrameSource* m_source = nullptr;
     int m_frameCount = 0;
+    bool m_replayOpen = false;
     int m_requested = 0;
     vtx::FrameHandle m_shown;
     vtx::FrameIntegrity m_integrity;

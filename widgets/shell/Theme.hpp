@@ -24,4 +24,7 @@ struct SemanticColours {
 };
 SemanticColours semanticColours();
 
+/// WCAG contrast ratio of two colours (1 to 21): 3:1 reads for graphics, 4.5:1 for text.
+double contrastRatio(const QColor& a, const QColor& b);
+
 } // namespace vtxw
