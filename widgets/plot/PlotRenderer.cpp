@@ -470,8 +470,7 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         for (int i = 0; i < lines.size(); ++i) {
             const QRect line(box.left() + 18, box.top() + 3 + i * lh, w, lh);
             if (i > 0)
-                p.fillRect(QRect(box.left() + 5, line.top() + lh / 2 - 4, 9, 9),
-                           drawn[size_t(i - 1)]);
+                p.fillRect(QRect(box.left() + 5, line.top() + lh / 2 - 4, 9, 9), drawn[size_t(i - 1)]);
             p.setPen(pal.color(QPalette::ToolTipText));
             p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
         }
