@@ -665,6 +665,32 @@ private slots:
         QCOMPARE(static_cast<HintTreeView*>(w.diffPanel()->view())->hint(), QString("No replay open."));
     }
 
+    // A key that moves the diff's markers says where they are now (review 3, item 15: pinning A
+    // left the status bar blank).
+    void diffKeysSayWhereTheMarkersAre()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, demoPath()));
+        auto press = [&](const char* action, int frame) {
+            w.viewState()->setRequestedFrame(frame);
+            actionNamed(w, action)->trigger();
+            return w.statusBar()->currentMessage();
+        };
+        QCOMPARE(press("pinA", 5), QString("Diff: A = frame 5, B follows the playhead"));
+        QCOMPARE(press("setB", 9), QString("Diff: A = frame 5, B = frame 9"));
+        QCOMPARE(press("swapAB", 9), QString("Diff: A = frame 9, B = frame 5"));
+        QCOMPARE(press("followB", 12), QString("Diff: A = frame 9, B follows the playhead"));
+        QCOMPARE(press("clearDiff", 12), QString("Diff cleared"));
+        QCOMPARE(w.viewState()->frameA(), -1);
+        // While two replays are compared the markers are not the user's: the key says so.
+        w.viewState()->setComparing(true);
+        const DiffMarkers before = w.viewState()->diffMarkers();
+        QVERIFY(press("pinA", 3).startsWith("Comparing two replays"));
+        QVERIFY(w.viewState()->diffMarkers() == before); // the key moved nothing
+        w.viewState()->setComparing(false);
+    }
+
     // With no replay open the plot draws no axis and the map nothing: each says "No replay open."
     // in its middle and nothing else; the transport buttons are greyed with their actions (review
     // item 15: a 0–20 frame axis and live-looking buttons over nothing).

@@ -306,18 +306,32 @@ void MainWindow::buildActions()
     m_search->addActions(*m_actions, go);
 
     QMenu* diff = menuBar()->addMenu(tr("&Diff"));
+    // A single key moves a marker: the status bar says where A and B are now (or why they did
+    // not move while two replays are compared), so a key press is never silent.
+    auto sayMarkers = [this] { m_status->showMessage(StatusPresenter::diffMarkersText(*m_viewState), 5000); };
     add(
-        diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A), [this] { m_viewState->pinA(); }, When::ReplayOpen);
-    add(
-        diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B),
-        [this] {
-            if (!m_viewState->diffMarkers().isActive())
-                m_viewState->pinA();
-            m_viewState->setB(m_viewState->requestedFrame());
+        diff, "pinA", tr("Pin A at the playhead"), QKeySequence(Qt::Key_A),
+        [this, sayMarkers] {
+            m_viewState->pinA();
+            sayMarkers();
         },
         When::ReplayOpen);
     add(
-        diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B), [this] { m_viewState->setB(-1); }, When::ReplayOpen);
+        diff, "setB", tr("Set B at the playhead"), QKeySequence(Qt::Key_B),
+        [this, sayMarkers] {
+            if (!m_viewState->diffMarkers().isActive())
+                m_viewState->pinA();
+            m_viewState->setB(m_viewState->requestedFrame());
+            sayMarkers();
+        },
+        When::ReplayOpen);
+    add(
+        diff, "followB", tr("B follows the playhead"), QKeySequence(Qt::SHIFT | Qt::Key_B),
+        [this, sayMarkers] {
+            m_viewState->setB(-1);
+            sayMarkers();
+        },
+        When::ReplayOpen);
     QAction* previous = add(
         diff, "diffPrevious", tr("Diff with previous frame"), QKeySequence(Qt::CTRL | Qt::Key_D),
         [this](bool on) { m_viewState->setPreviousFrameMode(on); }, When::ReplayOpen);
@@ -325,9 +339,19 @@ void MainWindow::buildActions()
     connect(m_viewState, &ViewState::diffFramesChanged, previous,
             [this, previous] { previous->setChecked(m_viewState->diffMarkers().previousFrame); });
     add(
-        diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X), [this] { m_viewState->swapAB(); }, When::ReplayOpen);
+        diff, "swapAB", tr("Swap A and B"), QKeySequence(Qt::Key_X),
+        [this, sayMarkers] {
+            m_viewState->swapAB();
+            sayMarkers();
+        },
+        When::ReplayOpen);
     add(
-        diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D), [this] { m_viewState->clearAB(); }, When::ReplayOpen);
+        diff, "clearDiff", tr("Clear A and B"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+        [this, sayMarkers] {
+            m_viewState->clearAB();
+            sayMarkers();
+        },
+        When::ReplayOpen);
     diff->addSeparator();
     add(
         diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); }, When::ReplayOpen);

@@ -177,6 +177,20 @@ QString StatusPresenter::frameText(int frame, int frameCount)
     return tr("frame %1 of 0–%2").arg(frame).arg(frameCount - 1);
 }
 
+QString StatusPresenter::diffMarkersText(const ViewState& view)
+{
+    if (view.isComparing())
+        return tr("Comparing two replays: A is this replay's frame, B the compared replay's (the markers do not move)");
+    const DiffMarkers& m = view.diffMarkers();
+    if (!m.isActive())
+        return tr("Diff cleared");
+    if (m.previousFrame)
+        return tr("Diff: each frame against the frame before it");
+    if (m.bFollowsPlayhead)
+        return tr("Diff: A = frame %1, B follows the playhead").arg(m.a);
+    return tr("Diff: A = frame %1, B = frame %2").arg(m.a).arg(m.b);
+}
+
 void StatusPresenter::refresh()
 {
     updateBanner();

@@ -29,6 +29,9 @@ public:
     void showMessage(const QString& text, int timeoutMs = 0);
     /// The status bar's frame text: "frame 12 of 0–10655".
     static QString frameText(int frame, int frameCount);
+    /// Where the diff's markers are: "Diff: A = frame 120, B follows the playhead", "Diff
+    /// cleared", or that they are the two replays' frames while comparing.
+    static QString diffMarkersText(const ViewState& view);
     QString currentMessage() const;
     void clearMessage();
 
