@@ -836,6 +836,51 @@ private slots:
         QVERIFY2(requests.count <= 2, qPrintable(QString("%1 layout requests in 50 idle rounds").arg(requests.count)));
     }
 
+    // View ▸ Layout marks the layout on screen, and none once the panels were rearranged by
+    // hand (review 3, item 14: no mark at all, so the menu could not say which one was on).
+    void layoutMenuMarksTheLayoutOnScreen_data()
+    {
+        QTest::addColumn<QString>("byHand");
+        QTest::newRow("a panel floated") << "float";
+        QTest::newRow("a panel hidden from the View menu") << "hide";
+    }
+    void layoutMenuMarksTheLayoutOnScreen()
+    {
+        QFETCH(QString, byHand);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* menu = w.findChild<QMenu*>("layoutMenu");
+        QVERIFY(menu);
+        auto marked = [&] {
+            emit menu->aboutToShow(); // as opening the menu does
+            QStringList on;
+            for (QAction* a : menu->actions())
+                if (a->isChecked())
+                    on << a->text();
+            return on;
+        };
+        actionNamed(w, "layoutMap")->trigger();
+        QCOMPARE(marked(), QStringList{"Map"});
+        // The window's own moves keep the mark: the map's column follows the window's width.
+        w.resize(1800, 1000);
+        QCoreApplication::processEvents();
+        QCOMPARE(marked(), QStringList{"Map"});
+        actionNamed(w, "layoutCompare")->trigger();
+        QCOMPARE(marked(), QStringList{"Compare"});
+        QDockWidget* entities = w.findChild<QDockWidget*>("entitiesDock");
+        if (byHand == "float")
+            entities->setFloating(true); // what dragging a dock's title does first
+        else
+            entities->toggleViewAction()->trigger();
+        QCOMPARE(marked(), QStringList{});
+        QCOMPARE(w.layouts()->current(), QString());
+        // Reset layout is the default arrangement, Inspect, again.
+        w.findChild<QAction*>("resetLayout")->trigger();
+        QCOMPARE(marked(), QStringList{"Inspect"});
+    }
+
     // A layout keeps the keyboard where it was when that still shows, else on the timeline
     // (UX.md ▸ Focus): after Ctrl+2 focus was in the entity filter, where → moved its cursor.
     void layoutKeepsTheFocus_data()

@@ -16,10 +16,46 @@ namespace vtxw {
 
 namespace {
 const char* const LastKey = "layout/last";
+const char* const CurrentKey = "layout/current";
 const char* const SavedGroup = "layouts";
 } // namespace
 
 LayoutPresets::LayoutPresets(QMainWindow* window, DockLayout& docks, QObject* parent) : QObject(parent), m_window(window), m_docks(docks) { }
+
+void LayoutPresets::watchDocks()
+{
+    // Only what the user does: a dock dragged away (Qt floats it while it is dragged, then
+    // docks it where it is dropped) or floated, or a panel shown or hidden from the View menu
+    // or its title bar. Not the window's own moves (the map's column on a wide window, a
+    // panel raised for a query), nor a splitter dragged, which keeps the layout it resizes.
+    auto byHand = [this] {
+        if (!m_arranging)
+            QSettings().setValue(CurrentKey, QString());
+    };
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        connect(dock, &QDockWidget::topLevelChanged, this, byHand);
+        connect(dock->toggleViewAction(), &QAction::triggered, this, byHand);
+    }
+}
+
+QString LayoutPresets::current() const
+{
+    // No key yet: the window shows the default arrangement, Inspect.
+    return QSettings().value(CurrentKey, presetName(Preset::Inspect)).toString();
+}
+
+void LayoutPresets::markCurrent()
+{
+    if (!m_menu)
+        return;
+    const QString shown = current();
+    for (QAction* a : m_menu->actions()) {
+        if (a->isSeparator() || a->menu() || a->objectName() == QLatin1String("saveLayout"))
+            continue;
+        a->setCheckable(true);
+        a->setChecked(!shown.isEmpty() && a->text() == shown);
+    }
+}
 
 QString LayoutPresets::presetName(Preset preset)
 {
@@ -36,6 +72,8 @@ void LayoutPresets::addMenu(ActionTable& actions, QMenu* view)
 {
     QMenu* menu = view->addMenu(tr("&Layout"));
     menu->setObjectName("layoutMenu");
+    m_menu = menu;
+    connect(menu, &QMenu::aboutToShow, this, &LayoutPresets::markCurrent);
     const std::pair<Preset, Qt::Key> presets[] = {
         {Preset::Inspect, Qt::Key_1}, {Preset::Map, Qt::Key_2}, {Preset::Compare, Qt::Key_3}, {Preset::Plot, Qt::Key_4}};
     for (auto [preset, key] : presets)
@@ -59,6 +97,7 @@ void LayoutPresets::apply(Preset preset)
     // Every preset starts from the default arrangement, so the result does not depend on what
     // the user had before (a preset is a place to come back to).
     const QPointer<QWidget> focused = QApplication::focusWidget();
+    m_arranging = true;
     m_docks.reset();
     auto dock = [this](const char* name) { return m_window->findChild<QDockWidget*>(name); };
     const int w = m_window->width(), h = m_window->height();
@@ -117,6 +156,7 @@ void LayoutPresets::apply(Preset preset)
     }
     if (preset != Preset::Inspect)
         m_docks.stopFollowingWindow(); // this layout's own sizes
+    m_arranging = false;
     remember(presetName(preset));
     m_docks.restoreFocus(focused);
 }
@@ -153,9 +193,11 @@ bool LayoutPresets::applySaved(const QString& name)
     // the presets; see MainWindow::placeDocksByDefault). From the default it only ever meets
     // the arrangement start-up restores into.
     const QPointer<QWidget> focused = QApplication::focusWidget();
+    m_arranging = true;
     m_docks.reset();
     m_docks.stopFollowingWindow(); // the saved sizes
     const bool restored = m_window->restoreState(state);
+    m_arranging = false;
     m_docks.restoreFocus(focused);
     if (!restored)
         return false;
@@ -181,6 +223,7 @@ QString LayoutPresets::lastChosen() const
 void LayoutPresets::remember(const QString& name)
 {
     QSettings().setValue(LastKey, name);
+    QSettings().setValue(CurrentKey, name);
 }
 
 void LayoutPresets::rebuildSavedMenu()

@@ -4,6 +4,8 @@
 // Map (Ctrl+2: the map large beside the entity list), Compare (Ctrl+3: the diff wide and tall),
 // Plot (Ctrl+4: the plot half the height) — and the user's own, saved by name. The last one
 // chosen is remembered (`layout/last`; the arrangement itself is DockLayout's saved state).
+// The menu marks the layout on screen (`layout/current`) until a panel is moved, floated,
+// closed or opened by hand, after which no layout is marked: the arrangement is the user's.
 // Sizes are fractions of the window, so each reads well at 1280×800 and at 1920×1080.
 
 #include <QObject>
@@ -35,6 +37,12 @@ public:
     void remove(const QString& name);
     /// The name of the layout last chosen ("Inspect", "Map", …, or a saved layout's name).
     QString lastChosen() const;
+    /// The layout on screen: the one last chosen, or empty once the user rearranged the panels
+    /// by hand (the Layout menu marks it).
+    QString current() const;
+    /// From now on a dock floated, dragged away, shown or hidden by hand leaves no layout
+    /// current (called once the window restored its saved arrangement).
+    void watchDocks();
 
     static QString presetName(Preset preset);
 
@@ -44,11 +52,14 @@ signals:
 private:
     void remember(const QString& name);
     void rebuildSavedMenu();
+    void markCurrent();
 
     QMainWindow* m_window;
     DockLayout& m_docks;
     QMenu* m_savedMenu = nullptr;
     QMenu* m_deleteMenu = nullptr;
+    QMenu* m_menu = nullptr;
+    bool m_arranging = false; ///< a layout is being applied: its dock moves are not the user's
 };
 
 } // namespace vtxw

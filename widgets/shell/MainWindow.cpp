@@ -115,6 +115,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 
     m_layout->setDefaultArrangement([this] { placeDocksByDefault(); });
     m_layout->restoreSaved();
+    m_layouts->watchDocks();
     applyUserSettings();
     updateRecentMenu();
     updateFileActions();
