@@ -2,6 +2,7 @@
 // Every property kind, from files written by an independent implementation of the spec.
 
 #include "TestSupport.hpp"
+#include "vtx/file/GameClock.hpp"
 #include "vtx/integrity/Validate.hpp"
 
 #include <QtTest>
@@ -108,6 +109,74 @@ private slots:
             VTX_VERIFY_OK(fb);
             QVERIFY2(toData(fa->view()) == toData(fb->view()), ("frame " + std::to_string(frame)).c_str());
         }
+    }
+
+    // The game clock restarts at frame 450 of allkinds (7.483 s → 5.5 s: a segment). A time
+    // maps to the first run that spans it; playing on from frame 440 goes through every frame
+    // of the new run; a time past the end is the last frame.
+    void gameClockAcrossASegment_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("flatbuffers") << "allkinds_fbs.vtx";
+        QTest::newRow("protobuf") << "allkinds_proto.vtx";
+    }
+    void gameClockAcrossASegment()
+    {
+        QFETCH(QString, file);
+        auto f = ReplayFile::open(vtxtest::samplePath(file.toStdString()));
+        VTX_VERIFY_OK(f);
+        const std::vector<int64_t>& t = (*f)->footer().times.gameTime;
+        QCOMPARE(int(t.size()), (*f)->frameCount());
+        const GameClock clock(t);
+        QCOMPARE(int(clock.runs().size()), 2);
+        QCOMPARE(clock.runs()[1].first, 450);
+        QVERIFY(t[450] < t[449]);
+        // Every frame's own time finds a frame with that time, the first such in frame order.
+        for (int32_t frame = 0; frame < clock.frameCount(); ++frame) {
+            const int32_t found = clock.frameAt(t[size_t(frame)]);
+            QCOMPARE(t[size_t(found)], t[size_t(frame)]);
+            QVERIFY(found <= frame);
+        }
+        QCOMPARE(clock.frameAt(int64_t(6.5 * 1e7)), 390); // in the first run, as 5.5 s is
+        QCOMPARE(clock.frameAt(int64_t(5.5 * 1e7)), 330);
+        QCOMPARE(clock.frameAt(int64_t(14.5 * 1e7)), clock.frameCount() - 1);
+        QCOMPARE(clock.frameAt(-1), 0);
+        // Stepping frame by frame never skips one, and each step is the clock's own or, at the
+        // restart, the usual one.
+        int32_t frame = 440;
+        for (int i = 0; i < 40; ++i) {
+            const int32_t next = clock.frameAfter(frame, clock.stepAfter(frame));
+            QCOMPARE(next, frame + 1);
+            frame = next;
+        }
+        QVERIFY(std::abs(clock.stepAfter(449) - clock.stepAfter(448)) <= 2); // the median step, ~1/60 s
+        // Two seconds on from frame 440 land two seconds into the run, not back in the first.
+        const int32_t later = clock.frameAfter(440, 20'000'000);
+        QVERIFY2(later > 450 && later < 450 + 130, qPrintable(QString::number(later)));
+        QCOMPARE(clock.frameAfter(later, -20'000'000), 440);
+    }
+
+    void gameClockOfSyntheticTimes_data()
+    {
+        QTest::addColumn<QVector<qint64>>("ticks");
+        QTest::addColumn<qint64>("at");
+        QTest::addColumn<int>("frame");
+        const QVector<qint64> restart = {0, 10, 20, 30, 5, 15, 25};
+        QTest::newRow("inside the first run") << restart << qint64(12) << 1;
+        QTest::newRow("tie: the earlier frame") << restart << qint64(15) << 1;
+        QTest::newRow("only in the second run") << restart << qint64(3) << 0;
+        QTest::newRow("past every run") << restart << qint64(99) << 3;
+        QTest::newRow("before every run") << QVector<qint64>{10, 20, 5, 8} << qint64(1) << 2;
+        QTest::newRow("standing still") << QVector<qint64>{0, 0, 0, 10} << qint64(0) << 0;
+        QTest::newRow("no frame") << QVector<qint64>{} << qint64(0) << -1;
+    }
+    void gameClockOfSyntheticTimes()
+    {
+        QFETCH(QVector<qint64>, ticks);
+        QFETCH(qint64, at);
+        QFETCH(int, frame);
+        const GameClock clock(std::vector<int64_t>(ticks.begin(), ticks.end()));
+        QCOMPARE(clock.frameAt(at), frame);
     }
 };
 

@@ -351,6 +351,41 @@ private slots:
         QVERIFY(shown);
         QCOMPARE(compare.pairing().offset, int64_t(7));
     }
+
+    // Review 4, item 1: allkinds' game clock restarts at frame 450 (7.48 s → 5.5 s). Playing on
+    // from frame 440 showed frame 568 next (the first segment's time looked up again); it goes
+    // through every frame of the new segment. Driven by advanceBy in ticks shorter than a frame
+    // (8 ms), so no tick may owe two frames.
+    void playbackGoesThroughAClockRestart_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("flatbuffers") << "allkinds_fbs.vtx";
+        QTest::newRow("protobuf") << "allkinds_proto.vtx";
+    }
+    void playbackGoesThroughAClockRestart()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        ViewState view;
+        ReplaySession session(&view);
+        QVERIFY(openSession(session, QString::fromStdString(vtxtest::samplePath(file.toStdString()))));
+        PlaybackController playback(&session);
+        playback.seek(440);
+        std::vector<int> shown;
+        connect(&view, &ViewState::requestedFrameChanged, this, [&](int f) { shown.push_back(f); });
+        for (int tick = 0; tick < 125; ++tick)
+            playback.advanceBy(8.0);
+        QVERIFY(!shown.empty());
+        for (size_t i = 0; i < shown.size(); ++i)
+            QCOMPARE(shown[i], 441 + int(i)); // every frame, in order, none skipped
+        QVERIFY2(shown.back() >= 497 && shown.back() <= 501, qPrintable(QString::number(shown.back())));
+        // Shift+→ (one second of game time) from frame 445 lands a second into the new run.
+        playback.seek(445);
+        playback.stepSeconds(1.0);
+        QVERIFY2(view.requestedFrame() > 500 && view.requestedFrame() < 510, qPrintable(QString::number(view.requestedFrame())));
+        playback.stepSeconds(-1.0);
+        QCOMPARE(view.requestedFrame(), 445);
+    }
 };
 
 QTEST_MAIN(TestViewState)

@@ -13,10 +13,10 @@ PlaybackController::PlaybackController(ReplaySession* session, QObject* parent) 
     m_timer.setTimerType(Qt::PreciseTimer);
     connect(&m_timer, &QTimer::timeout, this, &PlaybackController::tick);
     connect(session, &ReplaySession::closed, this, &PlaybackController::pause);
-    // A seek from anywhere (a panel, a shortcut, a test) moves the game-time clock with it.
-    connect(m_view, &ViewState::requestedFrameChanged, this, [this](int frame) {
+    // A seek from anywhere (a panel, a shortcut, a test) starts the clock again from there.
+    connect(m_view, &ViewState::requestedFrameChanged, this, [this] {
         if (!m_ticking)
-            m_targetTicks = double(m_session->gameTimeTicks(frame));
+            m_owedTicks = 0;
     });
 }
 
@@ -34,7 +34,7 @@ void PlaybackController::play()
         m_view->setRequestedFrame(m_view->loopFirst());
     else if (m_view->requestedFrame() >= m_session->frameCount() - 1)
         m_view->setRequestedFrame(0);
-    m_targetTicks = double(m_session->gameTimeTicks(m_view->requestedFrame()));
+    m_owedTicks = 0;
     m_clock.start();
     m_timer.start();
     emit playingChanged(true);
@@ -80,11 +80,21 @@ void PlaybackController::tick()
 {
     const double elapsedMs = double(m_clock.nsecsElapsed()) / 1e6;
     m_clock.restart();
-    m_targetTicks += elapsedMs * 1e4 * m_speed;
+    advanceBy(elapsedMs);
+}
+
+void PlaybackController::advanceBy(double elapsedMs)
+{
+    m_owedTicks += elapsedMs * 1e4 * m_speed;
     const int last = m_session->frameCount() - 1;
-    int frame = m_session->frameAtGameTime(int64_t(m_targetTicks));
-    // Never step backwards while playing forward (nearest-frame rounding could).
-    frame = std::max(frame, m_view->requestedFrame());
+    // Frame after frame, each for its own game-time step: where the clock restarts (a new
+    // segment) playback goes on into it; looking the time up jumped to the frame of the
+    // earlier segment's time and skipped 118 frames of allkinds_fbs.
+    int frame = m_view->requestedFrame();
+    while (frame < last && m_owedTicks >= double(m_session->gameStepAfter(frame))) {
+        m_owedTicks -= double(m_session->gameStepAfter(frame));
+        ++frame;
+    }
     if (m_view->isLooping() && frame >= m_view->loopLast()) {
         // Past B: back to A, keeping the game-time clock in step with the jump.
         seek(m_view->loopFirst());
@@ -106,8 +116,7 @@ void PlaybackController::stepFrames(int delta)
 
 void PlaybackController::stepSeconds(double seconds)
 {
-    const int64_t t = m_session->gameTimeTicks(m_view->requestedFrame()) + int64_t(seconds * 1e7);
-    int frame = m_session->frameAtGameTime(t);
+    int frame = m_session->frameAfterGameTime(m_view->requestedFrame(), int64_t(seconds * 1e7));
     if (frame == m_view->requestedFrame())
         frame += seconds > 0 ? 1 : -1;
     seek(frame);
@@ -125,7 +134,7 @@ void PlaybackController::goToEnd()
 void PlaybackController::seek(int frame)
 {
     m_view->setRequestedFrame(std::clamp(frame, 0, std::max(0, m_session->frameCount() - 1)));
-    m_targetTicks = double(m_session->gameTimeTicks(m_view->requestedFrame()));
+    m_owedTicks = 0;
 }
 
 } // namespace vtxw

@@ -21,6 +21,10 @@ public:
     bool isPlaying() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     static const std::vector<double>& speeds();
+    /// What one tick of playback does `elapsedMs` after the last: plays on that much game time
+    /// (times the speed), frame after frame, each for its own step. The timer calls it with the
+    /// time measured; tests call it with chosen times.
+    void advanceBy(double elapsedMs);
 
 public slots:
     void play();
@@ -47,7 +51,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     double m_speed = 1.0;
-    double m_targetTicks = 0; ///< game time the playhead should show
+    double m_owedTicks = 0; ///< game time played since the playhead's frame was shown
     bool m_ticking = false; ///< tick() is moving the playhead (not a seek)
 };
 

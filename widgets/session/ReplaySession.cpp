@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QThreadPool>
 #include <algorithm>
+#include <cmath>
 
 namespace vtxw {
 
@@ -79,6 +80,7 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
         retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file, m_cacheOptions)), false);
     }
     m_file = std::move(file);
+    updateClock();
     m_view->setFrameCount(frameCount());
     emit grew(before, frameCount());
     // Like `tail -f`: a playhead on the last frame moves to the new last frame.
@@ -120,6 +122,7 @@ void ReplaySession::openAsync(const QString& path)
                              close();
                              m_path = path;
                              m_file = std::move(*result);
+                             updateClock();
                              m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
                              m_view->setFrameCount(frameCount());
                              m_view->setReplayOpen(true);
@@ -144,6 +147,7 @@ void ReplaySession::close()
     setFollowing(false);
     retireOffUiThread(std::move(m_cache), true);
     m_file.reset();
+    updateClock();
     m_path.clear();
     m_view->reset();
     emit closed();
@@ -221,19 +225,33 @@ void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const v
     m_view->setShownFrame(*r, &m_file->schema());
 }
 
+void ReplaySession::updateClock()
+{
+    const bool timed = m_file && m_file->footer().times.gameTime.size() == size_t(m_file->frameCount());
+    m_gameClock = timed ? vtx::GameClock(m_file->footer().times.gameTime) : vtx::GameClock();
+}
+
 int ReplaySession::frameAtGameTime(int64_t ticks) const
 {
     if (!m_file || m_file->frameCount() == 0)
         return 0;
-    const auto& t = m_file->footer().times.gameTime;
-    if (t.size() != size_t(m_file->frameCount()))
-        return std::clamp(int(double(ticks) / 1e7 * 60), 0, m_file->frameCount() - 1);
-    auto it = std::lower_bound(t.begin(), t.end(), ticks);
-    if (it == t.end())
-        return int(t.size()) - 1;
-    if (it != t.begin() && (ticks - *(it - 1)) < (*it - ticks))
-        --it;
-    return int(it - t.begin());
+    if (m_gameClock.frameCount() != m_file->frameCount()) // no times: 60 frames a second from 0
+        return std::clamp(int(double(ticks) / double(vtx::GameClock::nominalStep)), 0, m_file->frameCount() - 1);
+    return m_gameClock.frameAt(ticks);
+}
+
+int ReplaySession::frameAfterGameTime(int from, int64_t ticks) const
+{
+    if (!m_file || m_file->frameCount() == 0)
+        return 0;
+    if (m_gameClock.frameCount() != m_file->frameCount())
+        return std::clamp(from + int(std::llround(double(ticks) / double(vtx::GameClock::nominalStep))), 0, m_file->frameCount() - 1);
+    return m_gameClock.frameAfter(from, ticks);
+}
+
+int64_t ReplaySession::gameStepAfter(int frame) const
+{
+    return m_gameClock.frameCount() == frameCount() && frameCount() > 0 ? m_gameClock.stepAfter(frame) : vtx::GameClock::nominalStep;
 }
 
 void ReplaySession::setTraceRecording(bool on)

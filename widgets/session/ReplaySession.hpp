@@ -10,6 +10,7 @@
 #include "session/ViewState.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
+#include "vtx/file/GameClock.hpp"
 #include "vtx/file/ReplayFile.hpp"
 
 #include <QElapsedTimer>
@@ -54,8 +55,14 @@ public:
     using FrameRequester = std::function<void(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)>;
     void setFrameRequester(FrameRequester requester) { m_requester = std::move(requester); }
 
-    /// Frame whose game time is closest to `ticks` (binary search over the footer's times).
+    /// The frame shown at game time `ticks` (vtx::GameClock::frameAt: run by run, so a clock
+    /// that restarts maps each time the same way).
     int frameAtGameTime(int64_t ticks) const;
+    /// The frame `ticks` of game time after `from` (before it when negative), along the frames
+    /// in order: across a restart of the clock it goes on into the new run.
+    int frameAfterGameTime(int from, int64_t ticks) const;
+    /// Game time from `frame` to the next frame (the usual step where the clock restarts).
+    int64_t gameStepAfter(int frame) const;
     int64_t gameTimeTicks(int frame) const { return m_file ? m_file->gameTimeTicks(frame) : 0; }
 
     /// Follows a file that is still being written: re-reads it on a worker every `intervalMs`
@@ -101,6 +108,8 @@ private:
     JobTracker m_openJobs{this}; ///< the latest open wins
     JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
     std::shared_ptr<const vtx::ReplayFile> m_file;
+    vtx::GameClock m_gameClock; ///< m_file's frames on its game clock (empty: no times in the footer)
+    void updateClock();
     std::unique_ptr<vtx::ChunkCache> m_cache;
     vtx::CacheOptions m_cacheOptions; ///< for every cache this session makes
     ViewState* m_view;
