@@ -739,6 +739,50 @@ private slots:
         Q_UNUSED(plain);
     }
 
+    // Review 4, item 2: the CS-like replays' ten bone-data entities have no label of their own;
+    // the diff named each "player_76561198…OptimizedBoneData", ten identical rows once elided.
+    // Like the entity list, a row takes the label of the entity with its id in another bucket.
+    void entityRowsBorrowTheLabelOfTheirId_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("flatbuffers") << "sdk_cs_fbs.vtx";
+        QTest::newRow("protobuf") << "sdk_cs_proto.vtx";
+    }
+    void entityRowsBorrowTheLabelOfTheirId()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        auto f = vtx::ReplayFile::open(vtxtest::samplePath(file.toStdString()));
+        VTX_VERIFY_OK(f);
+        const vtx::ReplayFile& replay = **f;
+        auto fa = replay.frame(100), fb = replay.frame(299);
+        VTX_VERIFY_OK(fa);
+        VTX_VERIFY_OK(fb);
+        const vtx::EntityLabels labels = vtx::EntityLabels::choose(replay.schema());
+        DiffModel model;
+        model.setEntityLabels(&labels);
+        model.setDiff(std::make_shared<const vtx::FrameDiff>(vtx::diffFrames(*fa, *fb, replay.schema())), &replay.schema());
+        // The label each id has in the frame, from its labelled entity.
+        QHash<QString, QString> labelOf;
+        for (size_t b = 0; b < (*fb)->bucketCount(); ++b)
+            for (size_t i = 0; i < (*fb)->bucket(b).entityCount(); ++i)
+                if (const std::string_view l = labels.label((*fb)->bucket(b).entity(i)); !l.empty())
+                    labelOf.insert(QString::fromUtf8((*fb)->bucket(b).uniqueId(i).data()), QString::fromUtf8(l.data(), qsizetype(l.size())));
+        // Ten bone-data rows, each with its player's name, told apart by their first words.
+        QSet<QString> boneRowStarts;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QModelIndex row = model.index(r, DiffModel::NameColumn);
+            const QString id = row.data(DiffModel::UniqueIdRole).toString(), label = row.data(DiffModel::LabelRole).toString();
+            if (labelOf.contains(id))
+                QCOMPARE(label, labelOf.value(id));
+            if (row.data().toString().contains("BoneData")) {
+                QVERIFY2(!label.isEmpty(), qPrintable(row.data().toString()));
+                boneRowStarts.insert(row.data().toString().left(2 + int(label.size())));
+            }
+        }
+        QCOMPARE(boneRowStarts.size(), 10);
+    }
+
     void cleanupTestCase() { m_w.reset(); }
 };
 

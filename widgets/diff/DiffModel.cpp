@@ -71,6 +71,8 @@ void DiffModel::setDiff(std::shared_ptr<const vtx::FrameDiff> diff, const vtx::S
     beginResetModel();
     m_diff = std::move(diff);
     m_schema = schema;
+    m_labelOfId[0].reset();
+    m_labelOfId[1].reset();
     endResetModel();
 }
 
@@ -82,6 +84,8 @@ void DiffModel::clear()
 void DiffModel::setEntityLabels(const vtx::EntityLabels* labels)
 {
     m_labels = labels;
+    m_labelOfId[0].reset();
+    m_labelOfId[1].reset();
     labelsChanged();
 }
 
@@ -98,7 +102,27 @@ QString DiffModel::labelIn(const vtx::EntityDiff& e, bool inB) const
     if (!m_labels || h.isNull() || at < 0 || e.bucket >= h->bucketCount())
         return {};
     const vtx::BucketView bucket = h->bucket(e.bucket);
-    return size_t(at) < bucket.entityCount() ? qs(m_labels->label(bucket.entity(size_t(at)))) : QString();
+    const QString own = size_t(at) < bucket.entityCount() ? qs(m_labels->label(bucket.entity(size_t(at)))) : QString();
+    return own.isEmpty() ? lentLabel(qs(e.uniqueId), inB) : own;
+}
+
+QString DiffModel::lentLabel(const QString& uniqueId, bool inB) const
+{
+    std::optional<QHash<QString, QString>>& labels = m_labelOfId[inB ? 1 : 0];
+    if (!labels) {
+        labels.emplace();
+        const vtx::FrameHandle& h = inB ? m_diff->b : m_diff->a;
+        for (size_t b = 0; b < h->bucketCount(); ++b) {
+            const vtx::BucketView bucket = h->bucket(b);
+            for (size_t i = 0; i < bucket.entityCount(); ++i)
+                if (const std::string_view l = m_labels->label(bucket.entity(i)); !l.empty()) {
+                    const QString id = qs(bucket.uniqueId(i));
+                    if (!labels->contains(id)) // the first labelled one, as the entity list
+                        labels->insert(id, qs(l));
+                }
+        }
+    }
+    return labels->value(uniqueId);
 }
 
 // Entity rows have internal id 0; property rows carry their entity's row + 1.

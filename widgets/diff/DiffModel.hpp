@@ -11,9 +11,11 @@
 #include "vtx/query/Expression.hpp"
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <memory>
+
 #include <optional>
 
 namespace vtxw {
@@ -68,8 +70,12 @@ private:
     QVariant changeData(const vtx::EntityDiff& e, const vtx::PropertyChange& c, int column, int role) const;
     QString typeName(int32_t typeId) const;
     QString labelIn(const vtx::EntityDiff& e, bool inB) const;
+    /// The label another bucket's entity with the same id has in frame A or B (a player's
+    /// name for its bone data, as the entity list lends it), found once per diff.
+    QString lentLabel(const QString& uniqueId, bool inB) const;
 
     std::shared_ptr<const vtx::FrameDiff> m_diff;
+    mutable std::optional<QHash<QString, QString>> m_labelOfId[2]; ///< A, B: id → first label
     const vtx::Schema* m_schema = nullptr;
     const vtx::EntityLabels* m_labels = nullptr;
     QSet<QString> m_damagedA, m_damagedB;
