@@ -708,6 +708,13 @@ private slots:
             QCOMPARE(std::string(vtx::entityStatusName(v.status)), e.at("status").get<std::string>());
             if (e.at("properties").empty()) {
                 QVERIFY(v.property.empty());
+                // The whole entity is what differs: said where the property would be, in the
+                // gate's words (review 4, item 7: it was elided off the end of the Entity cell).
+                const QString said = m->index(row, LibraryModel::Property).data().toString();
+                if (v.status == vtx::EntityStatus::Removed)
+                    QCOMPARE(said, QString("entity missing from the run"));
+                else if (v.status == vtx::EntityStatus::Added)
+                    QCOMPARE(said, QString("entity only in the run"));
             } else {
                 const nlohmann::json& p = e.at("properties").at(0);
                 QCOMPARE(v.property, p.at("path").get<std::string>());

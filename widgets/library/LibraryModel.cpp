@@ -229,13 +229,22 @@ QString LibraryModel::entityText(const vtx::RunVerdict& v)
     if (v.uniqueId.empty() && v.entityType.empty())
         return {};
     // As the diff panel names entities: the name first, then the id and the type.
-    QString text = v.displayName.empty() ? QStringLiteral("%1  %2").arg(qs(v.uniqueId), qs(v.entityType))
-                                         : QStringLiteral("%1 · %2  %3").arg(qs(v.displayName), qs(v.uniqueId), qs(v.entityType));
+    // What happened to a whole entity is the Property column's (entityChangeText): appended
+    // here it was elided away ("smokegrenade · ent_5000  Entity…").
+    return v.displayName.empty() ? QStringLiteral("%1  %2").arg(qs(v.uniqueId), qs(v.entityType))
+                                 : QStringLiteral("%1 · %2  %3").arg(qs(v.displayName), qs(v.uniqueId), qs(v.entityType));
+}
+
+QString LibraryModel::entityChangeText(const vtx::RunVerdict& v)
+{
+    // The regression gate's words (its JUnit failure text and `diverge --baseline`).
+    if (!v.property.empty())
+        return {};
     if (v.status == vtx::EntityStatus::Added)
-        text += tr(" (only in the run)");
-    else if (v.status == vtx::EntityStatus::Removed)
-        text += tr(" (only in the baseline)");
-    return text;
+        return tr("entity only in the run");
+    if (v.status == vtx::EntityStatus::Removed)
+        return tr("entity missing from the run");
+    return {};
 }
 
 QVariant LibraryModel::checkDisplay(const Row& r, int column) const
@@ -263,7 +272,7 @@ QVariant LibraryModel::checkDisplay(const Row& r, int column) const
         return v.first->frameA == v.first->frameB ? tr("frame %1").arg(v.first->frameA)
                                                   : tr("frame %1 (run: %2)").arg(v.first->frameA).arg(v.first->frameB);
     case Entity: return entityText(v);
-    case Property: return qs(v.property);
+    case Property: return v.property.empty() ? entityChangeText(v) : qs(v.property);
     case BaselineValue: return qs(v.baselineValueForReading);
     case RunValue: return qs(v.runValueForReading);
     default: return {};

@@ -80,6 +80,9 @@ public:
 
     /// Text of the divergence columns (shared with the panel's status line).
     static QString entityText(const vtx::RunVerdict& v);
+    /// What happened to the first divergent entity as a whole ("entity missing from the run"),
+    /// shown in the Property column; empty when a property of it differs.
+    static QString entityChangeText(const vtx::RunVerdict& v);
 
 private:
     struct Row {
