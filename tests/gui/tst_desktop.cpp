@@ -665,6 +665,32 @@ private slots:
         QCOMPARE(static_cast<HintTreeView*>(w.diffPanel()->view())->hint(), QString("No replay open."));
     }
 
+    // Review 4, item 12: the query bar kept "Plot: Car.Transform" over a CS replay, and Run
+    // stayed enabled with no replay open. An expression that compiles against the new replay
+    // stays; one written for another schema goes; with nothing open there is nothing to run.
+    void queryBarFollowsTheReplay()
+    {
+        VTX_REQUIRE_SAMPLES();
+        MainWindow w;
+        w.show();
+        QueryBar* bar = w.queryBar();
+        auto* run = bar->findChild<QToolButton*>("queryRun");
+        QVERIFY(run && run->text() == "Run");
+        QVERIFY(!run->isEnabled());
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx"))));
+        QVERIFY(run->isEnabled());
+        bar->setMode(QueryBar::Mode::Plot);
+        bar->setText("Car.Transform");
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        QCOMPARE(bar->text(), QString()); // no Car in a CS replay
+        bar->setMode(QueryBar::Mode::FindAll);
+        bar->setText("Player.Health < 100");
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_proto.vtx"))));
+        QCOMPARE(bar->text(), QString("Player.Health < 100")); // the same game: still means something
+        actionNamed(w, "close")->trigger();
+        QVERIFY(!run->isEnabled());
+    }
+
     // A key that moves the diff's markers says where they are now (review 3, item 15: pinning A
     // left the status bar blank).
     void diffKeysSayWhereTheMarkersAre()

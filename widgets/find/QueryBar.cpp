@@ -169,6 +169,8 @@ QueryBar::QueryBar(QWidget* parent) : QWidget(parent)
     });
     auto* run = m_run = new QToolButton(this);
     run->setText(tr("Run"));
+    run->setObjectName("queryRun");
+    run->setEnabled(false); // until a replay is open (setSchema)
     run->setToolTip(tr("Run the expression (Enter)"));
     connect(run, &QToolButton::clicked, this, &QueryBar::submit);
     // Emptied in Filter mode (the clear button, or every character deleted): the filter it set
@@ -236,6 +238,15 @@ void QueryBar::setSchema(const vtx::Schema* schema)
 {
     m_schema = schema;
     clearError();
+    // With no replay there is nothing to run; a search or plot written for another replay's
+    // schema ("Car.Transform" over a CS replay) goes (it stays in the history), one that still
+    // compiles stays. The filter is the entity list's and stays, as its own field does.
+    m_run->setEnabled(schema != nullptr);
+    if (schema && mode() != Mode::Filter && !text().trimmed().isEmpty()) {
+        int column = 0;
+        if (!check(text(), &column).isEmpty())
+            setText(QString());
+    }
     updatePlaceholder();
 }
 
