@@ -972,6 +972,74 @@ private slots:
         }
     }
 
+    // The hover readout fits its box: with more series than lines (18 of Car.Transform's
+    // components) it lists the ones drawn nearest the pointer and says how many it leaves out;
+    // the box had run off the plot's bottom mid-line with 10 of 18 missing and no word of it.
+    void hoverReadoutSaysWhatItLeavesOut_data()
+    {
+        QTest::addColumn<int>("seriesCount");
+        QTest::addColumn<int>("lines");
+        QTest::addColumn<int>("pointerNear"); // the series whose curve the pointer is on
+        QTest::newRow("room for all") << 3 << 10 << 1;
+        QTest::newRow("18 series, 9 lines, pointer on the 13th") << 18 << 9 << 12;
+        QTest::newRow("18 series, 9 lines, pointer on the first") << 18 << 9 << 0;
+        QTest::newRow("two lines: only the count") << 5 << 2 << 2;
+    }
+    void hoverReadoutSaysWhatItLeavesOut()
+    {
+        QFETCH(int, seriesCount);
+        QFETCH(int, lines);
+        QFETCH(int, pointerNear);
+        PlotScene scene;
+        scene.size = QSize(600, 400);
+        scene.first = 0;
+        scene.last = 9;
+        scene.stacked = false; // one lane on one fixed range: the values' heights tell the series apart
+        scene.fitY = false;
+        scene.yMin = 0;
+        scene.yMax = 300;
+        for (int i = 0; i < seriesCount; ++i) {
+            auto d = std::make_shared<vtx::SeriesData>();
+            for (int f = 0; f < 10; ++f) {
+                d->frames.push_back(f);
+                d->values.push_back(i == seriesCount - 1 && f == 5 ? std::nan("") : 100.0 + 10.0 * i);
+            }
+            scene.series.push_back({QString("s%1").arg(i), Qt::red, d, nullptr, {}});
+        }
+        PlotLayout layout;
+        layoutPlot(scene, layout);
+        scene.hoverY = int(layout.yOf(size_t(pointerNear), 100.0 + 10.0 * pointerNear));
+        const PlotReadout r = plotReadout(scene, layout, 5, lines);
+        QVERIFY(r.lines.size() <= lines);
+        QCOMPARE(r.lines.front(), QString("frame 5"));
+        QCOMPARE(int(r.series.size()) + r.hidden, seriesCount);
+        QVERIFY(std::is_sorted(r.series.begin(), r.series.end()));
+        if (seriesCount + 1 <= lines) {
+            QCOMPARE(r.hidden, 0);
+            QCOMPARE(r.lines.size(), seriesCount + 1);
+        } else {
+            QCOMPARE(r.lines.size(), lines);
+            QCOMPARE(r.lines.back(), QString("+%1 more (nearest the pointer shown)").arg(r.hidden));
+            if (!r.series.empty()) {
+                QVERIFY(std::find(r.series.begin(), r.series.end(), size_t(pointerNear)) != r.series.end());
+                // Nearest: every listed series is at most as far from the pointer as every
+                // left-out one (the one without a value at the frame goes last).
+                for (int left = 0; left < seriesCount - 1; ++left) {
+                    if (std::find(r.series.begin(), r.series.end(), size_t(left)) != r.series.end())
+                        continue;
+                    for (size_t shown : r.series)
+                        QVERIFY(std::abs(int(shown) - pointerNear) <= std::abs(left - pointerNear));
+                }
+            }
+        }
+        // Each listed series' line holds its own value at the frame; a recorded NaN reads nan.
+        for (size_t k = 0; k < r.series.size(); ++k) {
+            const size_t i = r.series[k];
+            const QString value = int(i) == seriesCount - 1 ? QString("nan") : QString::number(100.0 + 10.0 * double(i), 'g', 8);
+            QCOMPARE(r.lines[int(k) + 1], QString("s%1: %2").arg(i).arg(value));
+        }
+    }
+
     void analysisFromTheMenu()
     {
         MainWindow w;

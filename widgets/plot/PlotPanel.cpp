@@ -284,6 +284,7 @@ void PlotCanvas::mouseMoveEvent(QMouseEvent* e)
 {
     const QPoint pos = e->position().toPoint();
     m_scene.hoverX = pos.x();
+    m_scene.hoverY = pos.y();
     if (m_pressed && (e->buttons() & Qt::LeftButton)) {
         if (!m_dragging && (pos - m_pressPos).manhattanLength() >= kDragThreshold)
             m_dragging = true;
@@ -337,6 +338,7 @@ void PlotCanvas::wheelEvent(QWheelEvent* e)
 void PlotCanvas::leaveEvent(QEvent*)
 {
     m_scene.hoverX = -1;
+    m_scene.hoverY = -1;
     update();
 }
 

@@ -9,6 +9,8 @@
 #include <QPolygon>
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 namespace vtxw {
 
@@ -56,6 +58,46 @@ void fitAxis(const PlotScene& scene, const PlotLayout& L, PlotYAxis& axis)
 QRect plotArea(QSize size)
 {
     return QRect(QPoint(0, 0), size).adjusted(kLeft, kTop, -kRight, -kBottom);
+}
+
+PlotReadout plotReadout(const PlotScene& scene, const PlotLayout& L, int frame, int lines)
+{
+    const size_t n = scene.series.size();
+    std::vector<double> values(n, std::numeric_limits<double>::quiet_NaN());
+    std::vector<char> present(n, 0); // a recorded NaN reads "nan", no value at the frame "—"
+    for (size_t i = 0; i < n; ++i) {
+        const auto& d = scene.series[i].data;
+        if (!d)
+            continue;
+        auto it = std::lower_bound(d->frames.begin(), d->frames.end(), frame);
+        if (it != d->frames.end() && *it == frame) {
+            values[i] = d->values[size_t(it - d->frames.begin())];
+            present[i] = 1;
+        }
+    }
+    PlotReadout out;
+    out.series.resize(n);
+    std::iota(out.series.begin(), out.series.end(), size_t(0));
+    if (n + 1 > size_t(std::max(lines, 0))) {
+        // Room for the frame line, `keep` series and the "+N more" line: the series drawn nearest
+        // the pointer (those without a value at this frame last), then back in series order.
+        const size_t keep = size_t(std::max(lines - 2, 0));
+        auto distance = [&](size_t i) {
+            if (!std::isfinite(values[i]) || scene.hoverY < 0 || i >= L.placements.size())
+                return std::numeric_limits<double>::infinity();
+            return std::abs(L.yOf(i, values[i]) - scene.hoverY);
+        };
+        std::stable_sort(out.series.begin(), out.series.end(), [&](size_t a, size_t b) { return distance(a) < distance(b); });
+        out.series.resize(std::min(keep, n));
+        std::sort(out.series.begin(), out.series.end());
+        out.hidden = int(n - out.series.size());
+    }
+    out.lines << (scene.frameText ? scene.frameText(frame) : QCoreApplication::translate("PlotRenderer", "frame %1").arg(frame));
+    for (size_t i : out.series)
+        out.lines << QStringLiteral("%1: %2").arg(scene.series[i].name, present[i] ? QString::number(values[i], 'g', 8) : QStringLiteral("—"));
+    if (out.hidden > 0)
+        out.lines << QCoreApplication::translate("PlotRenderer", "+%n more (nearest the pointer shown)", nullptr, out.hidden);
+    return out;
 }
 
 int frameAtPixel(const PlotLayout& layout, double x)
@@ -447,16 +489,8 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         const int x = int(L.map.x(f));
         p.setPen(QPen(dim, 1, Qt::DashLine));
         p.drawLine(x, r.top(), x, r.bottom());
-        QStringList lines{scene.frameText ? scene.frameText(f) : QCoreApplication::translate("PlotRenderer", "frame %1").arg(f)};
-        for (const PlotSeriesView& s : scene.series) {
-            QString value = QStringLiteral("—");
-            if (s.data) {
-                auto it = std::lower_bound(s.data->frames.begin(), s.data->frames.end(), f);
-                if (it != s.data->frames.end() && *it == f)
-                    value = QString::number(s.data->values[size_t(it - s.data->frames.begin())], 'g', 8);
-            }
-            lines << QStringLiteral("%1: %2").arg(s.name, value);
-        }
+        const PlotReadout readout = plotReadout(scene, L, f, std::max(2, (r.height() - 10) / lh));
+        const QStringList& lines = readout.lines;
         int w = 0;
         for (const QString& l : lines)
             w = std::max(w, fm.horizontalAdvance(l));
@@ -469,8 +503,8 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         p.drawRect(box.adjusted(0, 0, -1, -1));
         for (int i = 0; i < lines.size(); ++i) {
             const QRect line(box.left() + 18, box.top() + 3 + i * lh, w, lh);
-            if (i > 0)
-                p.fillRect(QRect(box.left() + 5, line.top() + lh / 2 - 4, 9, 9), drawn[size_t(i - 1)]);
+            if (i > 0 && size_t(i - 1) < readout.series.size())
+                p.fillRect(QRect(box.left() + 5, line.top() + lh / 2 - 4, 9, 9), drawn[readout.series[size_t(i - 1)]]);
             p.setPen(pal.color(QPalette::ToolTipText));
             p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
         }

@@ -55,6 +55,7 @@ struct PlotScene {
     std::vector<vtx::FrameSpan> failed; ///< frames no series could read: hatched
     int playhead = -1;
     int hoverX = -1; ///< pixel; -1: no readout
+    int hoverY = -1; ///< pixel: with more series than the readout has lines, the nearest ones show
     /// The data area's left and right pixel edges (the timeline's, when linked); -1: the
     /// plot's own margins.
     double alignX0 = -1, alignX1 = -1;
@@ -129,6 +130,16 @@ QString emptyHintFitting(const QFontMetrics& fm, const QRect& plot, const QStrin
 /// background (the first series' blue on the dark theme's base read at 2.4:1). The model keeps
 /// the colour it gave; the legend's swatch and the curve show this one.
 QColor seriesColourOn(const QColor& colour, const QColor& base);
+/// The hover readout at `frame`: a line per series with its value there, or, when more series
+/// are shown than `lines` (the frame line included) fit, the ones drawn nearest the pointer's
+/// `scene.hoverY` (in series order) and a last line saying how many more there are. With 18
+/// series the box ran off the plot's bottom mid-line and nothing said 10 were missing.
+struct PlotReadout {
+    QStringList lines; ///< the frame line first, then one per series in `series`, then "+N more"
+    std::vector<size_t> series; ///< the scene series given a line, in order
+    int hidden = 0; ///< series without a line
+};
+PlotReadout plotReadout(const PlotScene& scene, const PlotLayout& layout, int frame, int lines);
 /// The frame under pixel x of the layout, clamped to the visible range.
 int frameAtPixel(const PlotLayout& layout, double x);
 /// The range of a series' values (non-finite ones skipped); lo > hi when it has none. With the
