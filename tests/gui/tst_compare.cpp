@@ -28,6 +28,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -375,8 +376,56 @@ private slots:
         QVERIFY2(m_w->minimumSizeHint().height() <= 600, qPrintable(QString::number(m_w->minimumSizeHint().height())));
     }
 
+    // The user's A/B wait while two replays are compared and come back when the comparison
+    // closes (review 4, item 11: closing it dropped the A pin without a word).
+    void closingTheComparisonGivesBackTheMarkers_data()
+    {
+        QTest::addColumn<int>("a");
+        QTest::addColumn<int>("b");
+        QTest::addColumn<bool>("previous");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("A pinned, B following") << 30 << -1 << false << "Diff: A = frame 30, B follows the playhead";
+        QTest::newRow("A and B set") << 30 << 90 << false << "Diff: A = frame 30, B = frame 90";
+        QTest::newRow("each frame against the one before") << -1 << -1 << true << "Diff: each frame against the frame before it";
+    }
+    void closingTheComparisonGivesBackTheMarkers()
+    {
+        QFETCH(int, a);
+        QFETCH(int, b);
+        QFETCH(bool, previous);
+        QFETCH(QString, said);
+        ViewState* v = m_w->viewState();
+        m_w->compareSession()->close(); // the test before left one open
+        QVERIFY(!v->isComparing());
+        v->clearAB();
+        QVERIFY(seekAndSettle(50));
+        if (previous) {
+            v->setPreviousFrameMode(true);
+        } else {
+            v->pinA(a);
+            if (b >= 0)
+                v->setB(b);
+        }
+        const DiffMarkers mine = v->diffMarkers();
+        QVERIFY(mine.isActive());
+        QVERIFY(compareWith(m_b, {}));
+        QVERIFY(v->isComparing());
+        QVERIFY(seekAndSettle(60)); // the playhead moves while comparing: a following B follows it
+        m_w->findChild<QAction*>("closeComparison")->trigger();
+        QVERIFY(!v->isComparing());
+        DiffMarkers expected = mine;
+        if (expected.bFollowsPlayhead || expected.previousFrame)
+            expected.b = 60;
+        if (expected.previousFrame)
+            expected.a = 59;
+        QVERIFY2(v->diffMarkers() == expected, qPrintable(QString("A %1 B %2").arg(v->diffMarkers().a).arg(v->diffMarkers().b)));
+        QCOMPARE(m_w->statusBar()->currentMessage(), "Comparison closed · " + said);
+        v->clearAB();
+    }
+
     void closingTheReplayClosesTheComparison()
     {
+        m_w->viewState()->pinA(30); // the closed replay's markers do not come back with the next one
         QVERIFY(compareWith(m_b, {}));
         QAction* close = m_w->findChild<QAction*>("closeComparison");
         QVERIFY(close && close->isEnabled());
@@ -385,6 +434,7 @@ private slots:
         QVERIFY(!m_w->diffPanel()->isComparingFiles());
         QVERIFY(!close->isEnabled());
         QVERIFY(vtxtest::openAndWait(*m_w, QString::fromStdString(m_a)));
+        QVERIFY(!m_w->viewState()->diffMarkers().isActive());
     }
 
     void aFileThatCannotBeOpenedIsAnError()

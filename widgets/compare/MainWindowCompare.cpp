@@ -116,8 +116,12 @@ void MainWindow::buildComparison()
     });
     connect(m_compare, &CompareSession::closed, this, [this, updateActions] {
         updateActions();
-        if (m_session->isOpen())
+        if (m_session->isOpen()) {
             setWindowTitle(tr("%1 — vtxscope").arg(QFileInfo(m_session->path()).fileName()));
+            // Say where the user's own markers came back to (the diff is theirs again).
+            if (m_viewState->diffMarkers().isActive())
+                m_status->showMessage(tr("Comparison closed · %1").arg(StatusPresenter::diffMarkersText(*m_viewState)), 5000);
+        }
         m_map->clearOtherReplay();
     });
     connect(m_compare, &CompareSession::openFailed, this, [this](const QString& path, const QString& message) {

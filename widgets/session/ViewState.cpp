@@ -4,6 +4,7 @@
 #include <QCryptographicHash>
 #include <QSettings>
 #include <algorithm>
+#include <utility>
 
 namespace vtxw {
 
@@ -298,9 +299,22 @@ void ViewState::setComparing(bool on)
 {
     if (on == m_comparing)
         return;
-    // Entering or leaving a comparison starts the diff afresh (compare mode sets its own A/B).
+    // Compare mode sets its own A/B: the user's markers are put aside until it ends.
+    DiffMarkers restored;
+    if (on) {
+        m_markersBeforeComparing = m_markers;
+    } else if (m_replayOpen) {
+        restored = std::exchange(m_markersBeforeComparing, {});
+        if (restored.a >= 0)
+            restored.a = clampFrame(restored.a);
+        if (restored.b >= 0)
+            restored.b = clampFrame(restored.b);
+        restored = followed(restored);
+    } else {
+        m_markersBeforeComparing = {};
+    }
     m_comparing = false;
-    setMarkers({});
+    setMarkers(restored);
     m_comparing = on;
     emit comparingChanged(on);
 }
@@ -325,6 +339,7 @@ void ViewState::reset()
     setReplayOpen(false);
     setRequestedFrame(0);
     setMarkers({});
+    m_markersBeforeComparing = {}; // the closed replay's
     clearLoop();
 }
 

@@ -151,6 +151,8 @@ public:
     // --- Two replays -------------------------------------------------------------------------
     /// A compared replay is open: A is this replay at the playhead, B its paired frame, and
     /// the markers are not the user's to move (pinA, setB, swapAB and clearAB do nothing).
+    /// The markers the user had set come back when the comparison closes (not when the replay
+    /// does): the README promised A/B "waits until the comparison is closed", and they were lost.
     bool isComparing() const { return m_comparing; }
     void setComparing(bool on);
     const ComparePairing& comparePairing() const { return m_pairing; }
@@ -200,6 +202,7 @@ private:
     QString m_filter;
     double m_zoomFirst = 0, m_zoomLast = 0;
     DiffMarkers m_markers;
+    DiffMarkers m_markersBeforeComparing; ///< the user's, while comparing
     int m_loopFirst = -1, m_loopLast = -1;
     bool m_comparing = false;
     ComparePairing m_pairing;
