@@ -177,6 +177,34 @@ private slots:
         QFETCH(int, frame);
         const GameClock clock(std::vector<int64_t>(ticks.begin(), ticks.end()));
         QCOMPARE(clock.frameAt(at), frame);
+        // Spanned: some run's times reach `at` on both sides.
+        bool spanned = false;
+        for (const GameClock::Run& r : clock.runs())
+            spanned = spanned || (at >= ticks[r.first] && at <= ticks[r.last]);
+        QCOMPARE(clock.spans(at), spanned);
+    }
+
+    // A footer without game times: frames a nominal step apart from 0, one clock for every
+    // lookup (the session kept its own 60 fps arithmetic beside it).
+    void nominalClockWithoutTimes()
+    {
+        const int64_t step = GameClock::nominalStep;
+        const GameClock clock = GameClock::nominal(10);
+        QCOMPARE(clock.frameCount(), 10);
+        QCOMPARE(clock.runs().size(), size_t(1));
+        QCOMPARE(clock.frameAt(0), 0);
+        QCOMPARE(clock.frameAt(3 * step), 3);
+        QCOMPARE(clock.frameAt(3 * step + step / 3), 3);
+        QCOMPARE(clock.frameAt(4 * step - step / 3), 4);
+        QCOMPARE(clock.frameAt(-step), 0);
+        QCOMPARE(clock.frameAt(1000 * step), 9);
+        QCOMPARE(clock.stepAfter(4), step);
+        QCOMPARE(clock.stepAfter(9), step);
+        QCOMPARE(clock.frameAfter(2, 3 * step), 5);
+        QCOMPARE(clock.frameAfter(2, -5 * step), 0);
+        QVERIFY(clock.spans(9 * step) && !clock.spans(9 * step + 1) && !clock.spans(-1));
+        QCOMPARE(GameClock::nominal(0).frameAt(0), -1);
+        QCOMPARE(GameClock::nominal(0).frameAfter(0, step), 0);
     }
 };
 

@@ -295,6 +295,37 @@ private slots:
         QVERIFY(shown.value("addBookmark|Add bookmark…") == QKeySequence(Qt::CTRL | Qt::Key_B).toString(QKeySequence::NativeText));
     }
 
+    // The sheet's filter finds a menu's commands by the menu's name: "diff" found only "Diff
+    // with previous frame", not Pin A, Set B or Swap (review 4, item 14). And the Diff menu
+    // shows the keys of next / previous change, which are the diff panel's own.
+    void shortcutSheetFindsAMenusCommands()
+    {
+        MainWindow w;
+        ShortcutSheet sheet(&w);
+        sheet.findChild<QLineEdit*>()->setText("diff");
+        QStringList visible;
+        for (int g = 0; g < sheet.tree()->topLevelItemCount(); ++g) {
+            QTreeWidgetItem* group = sheet.tree()->topLevelItem(g);
+            for (int i = 0; i < group->childCount(); ++i)
+                if (!group->isHidden() && !group->child(i)->isHidden())
+                    visible << group->child(i)->data(0, Qt::UserRole).toString();
+        }
+        for (const char* name : {"pinA", "setB", "swapAB", "clearDiff"})
+            QVERIFY2(visible.contains(QLatin1String(name)), qPrintable(visible.join(", ")));
+        QVERIFY2(!visible.contains("playPause"), qPrintable(visible.join(", ")));
+        QMenu* diffMenu = nullptr;
+        for (QAction* top : w.menuBar()->actions())
+            if (top->menu() && top->menu()->actions().contains(actionNamed(w, "pinA")))
+                diffMenu = top->menu();
+        QVERIFY(diffMenu);
+        QAction* next = w.findChild<QAction*>("diffNextChange");
+        QAction* previous = w.findChild<QAction*>("diffPrevChange");
+        QVERIFY(next && previous);
+        QVERIFY(diffMenu->actions().contains(next) && diffMenu->actions().contains(previous));
+        QCOMPARE(next->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Down));
+        QCOMPARE(previous->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Up));
+    }
+
     // Two actions of the window on one key make Qt call the key ambiguous and run neither
     // ("QAction::event: Ambiguous shortcut overload"): Open folder and Compare with both had
     // Ctrl+Shift+O. Every key of a window-wide action belongs to one action.
@@ -825,6 +856,42 @@ private slots:
         QVERIFY(prompts.textAnswers.isEmpty());
     }
 
+    // A go-to that lands elsewhere than asked says where it went (review 4, item 14: Ctrl+G
+    // 9999 on a 400-frame file went to 399 in silence); one that lands where asked says nothing.
+    void goToSaysWhereItWent_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("said"); // %1: the frame it went to
+        QTest::newRow("a frame") << "5"
+                                 << "";
+        QTest::newRow("past the last frame") << "99999"
+                                             << "Frame 99999 is past the end: went to the last frame, %1";
+        QTest::newRow("a time") << "1s"
+                                << "";
+        QTest::newRow("past the last time") << "99999s"
+                                            << "No frame at 99999 s of game time: went to frame %1, the nearest";
+    }
+    void goToSaysWhereItWent()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, said);
+        auto& prompts = vtxtest::installScriptedPrompts();
+        MainWindow w;
+        QVERIFY(openAndWait(w, demoPath()));
+        const int last = w.session()->frameCount() - 1;
+        QVERIFY(last > 5);
+        prompts.textAnswers = {typed};
+        actionNamed(w, "goTo")->trigger();
+        const int frame = w.viewState()->requestedFrame();
+        if (typed == "5")
+            QCOMPARE(frame, 5);
+        else if (typed == "1s")
+            QCOMPARE(frame, w.session()->frameAtGameTime(10'000'000));
+        else
+            QCOMPARE(frame, last);
+        QCOMPARE(w.statusBar()->currentMessage(), said.isEmpty() ? QString() : said.arg(frame));
+    }
+
     // Every layout settles: once laid out, the window asks for no more layouts while idle. The
     // tab bar of a hidden group was hidden at every layout and shown again by Qt at the next,
     // 5,000 times a second: a core busy in every layout but Inspect.
@@ -887,8 +954,13 @@ private slots:
                     on << a->text();
             return on;
         };
+        // A layout the user saved under a preset's name is marked apart from the preset.
+        w.layouts()->save("Map");
+        QCOMPARE(marked(), QStringList{"Map"});
+        QVERIFY(!actionNamed(w, "layoutMap")->isChecked());
         actionNamed(w, "layoutMap")->trigger();
         QCOMPARE(marked(), QStringList{"Map"});
+        QVERIFY(actionNamed(w, "layoutMap")->isChecked());
         // The window's own moves keep the mark: the map's column follows the window's width.
         w.resize(1800, 1000);
         QCoreApplication::processEvents();

@@ -94,7 +94,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     validator->setNotation(QDoubleValidator::ScientificNotation);
     m_epsilon->setValidator(validator);
     row2->addWidget(m_epsilon);
-    auto button = [this, row2](const QString& text, const QString& tip, const QKeySequence& key, auto slot) {
+    auto button = [this, row2](const QString& text, const QString& tip, const QKeySequence& key, auto slot, QAction** keyed = nullptr) {
         auto* b = new QToolButton(this);
         b->setText(text);
         b->setAutoRaise(true);
@@ -106,12 +106,18 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
             a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
             connect(a, &QAction::triggered, this, slot);
             addAction(a);
+            if (keyed)
+                *keyed = a;
         }
         row2->addWidget(b);
         return b;
     };
-    button(QStringLiteral("▲"), tr("Previous change"), QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { selectNextChange(false); });
-    button(QStringLiteral("▼"), tr("Next change"), QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { selectNextChange(true); });
+    button(
+        QStringLiteral("▲"), tr("Previous change"), QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { selectNextChange(false); }, &m_prevChange);
+    button(
+        QStringLiteral("▼"), tr("Next change"), QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { selectNextChange(true); }, &m_nextChange);
+    m_prevChange->setObjectName("diffPrevChange");
+    m_nextChange->setObjectName("diffNextChange");
     button(QStringLiteral("⇄"), tr("Swap A and B"), {}, [this] { m_viewState->swapAB(); });
     QToolButton* exportButton = button(tr("Export"), tr("Copy or save the diff"), {}, [] {});
     auto* exportMenu = new QMenu(exportButton);

@@ -14,6 +14,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -56,6 +57,9 @@ public:
 
     /// Moves the selection to the next / previous changed property row (wraps around).
     void selectNextChange(bool forward);
+    /// The panel's Ctrl+↓ / Ctrl+↑ (next / previous change), keyed while the diff has the
+    /// focus: the Diff menu lists these same actions, so it shows their key.
+    QAction* changeAction(bool forward) const { return forward ? m_nextChange : m_prevChange; }
     /// The selected row as (entity, property path); path empty on an entity row.
     std::pair<EntityKey, QString> selectedProperty() const;
 
@@ -99,6 +103,8 @@ private:
     QCheckBox* m_showRemoved;
     QCheckBox* m_showChanged;
     QLineEdit* m_epsilon;
+    QAction* m_nextChange = nullptr;
+    QAction* m_prevChange = nullptr;
 
     vtx::DiffOptions m_options;
     int m_wantA = -1, m_wantB = -1; ///< the frames the diff needs: the view's markers, or compare mode's pair

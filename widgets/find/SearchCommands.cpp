@@ -11,6 +11,7 @@
 #include "shell/ActionTable.hpp"
 
 #include <QSettings>
+#include <algorithm>
 
 namespace vtxw {
 
@@ -137,11 +138,24 @@ void SearchCommands::goToDialog()
         emit message(tr("Not a frame or time: %1").arg(text), 5000);
         return;
     }
-    emit message({}, 0); // an earlier "Not a frame or time" must not outlive a go-to that worked
-    if (target->kind == GoToTarget::Kind::Seconds)
-        emit seekRequested(m_session->frameAtGameTime(int64_t(target->seconds * 1e7)));
+    // An earlier "Not a frame or time" must not outlive a go-to that worked; one that landed
+    // elsewhere than asked says where (Ctrl+G 9999 on a 400-frame file went to 399 in silence).
+    const int last = m_session->frameCount() - 1;
+    if (target->kind == GoToTarget::Kind::Seconds) {
+        const int64_t ticks = int64_t(target->seconds * 1e7);
+        const int frame = m_session->frameAtGameTime(ticks);
+        if (m_session->spansGameTime(ticks))
+            emit message({}, 0);
+        else
+            emit message(tr("No frame at %1 s of game time: went to frame %2, the nearest").arg(target->seconds).arg(frame), 8000);
+        emit seekRequested(frame);
+        return;
+    }
+    if (target->frame > last)
+        emit message(tr("Frame %1 is past the end: went to the last frame, %2").arg(target->frame).arg(last), 8000);
     else
-        emit seekRequested(target->frame);
+        emit message({}, 0);
+    emit seekRequested(std::min(target->frame, last));
 }
 
 } // namespace vtxw

@@ -91,8 +91,11 @@ void PlaybackController::advanceBy(double elapsedMs)
     // segment) playback goes on into it; looking the time up jumped to the frame of the
     // earlier segment's time and skipped 118 frames of allkinds_fbs.
     int frame = m_view->requestedFrame();
-    while (frame < last && m_owedTicks >= double(m_session->gameStepAfter(frame))) {
-        m_owedTicks -= double(m_session->gameStepAfter(frame));
+    while (frame < last) {
+        const double step = double(m_session->gameStepAfter(frame));
+        if (m_owedTicks < step)
+            break;
+        m_owedTicks -= step;
         ++frame;
     }
     if (m_view->isLooping() && frame >= m_view->loopLast()) {

@@ -227,31 +227,28 @@ void ReplaySession::deliver(JobOutcome outcome, uint64_t job, int frame, const v
 
 void ReplaySession::updateClock()
 {
-    const bool timed = m_file && m_file->footer().times.gameTime.size() == size_t(m_file->frameCount());
-    m_gameClock = timed ? vtx::GameClock(m_file->footer().times.gameTime) : vtx::GameClock();
+    if (!m_file) {
+        m_gameClock = {};
+        return;
+    }
+    const auto& times = m_file->footer().times.gameTime;
+    const int frames = m_file->frameCount();
+    m_gameClock = times.size() == size_t(frames) ? vtx::GameClock(times) : vtx::GameClock::nominal(frames);
 }
 
 int ReplaySession::frameAtGameTime(int64_t ticks) const
 {
-    if (!m_file || m_file->frameCount() == 0)
-        return 0;
-    if (m_gameClock.frameCount() != m_file->frameCount()) // no times: 60 frames a second from 0
-        return std::clamp(int(double(ticks) / double(vtx::GameClock::nominalStep)), 0, m_file->frameCount() - 1);
-    return m_gameClock.frameAt(ticks);
+    return std::max(0, m_gameClock.frameAt(ticks));
 }
 
 int ReplaySession::frameAfterGameTime(int from, int64_t ticks) const
 {
-    if (!m_file || m_file->frameCount() == 0)
-        return 0;
-    if (m_gameClock.frameCount() != m_file->frameCount())
-        return std::clamp(from + int(std::llround(double(ticks) / double(vtx::GameClock::nominalStep))), 0, m_file->frameCount() - 1);
     return m_gameClock.frameAfter(from, ticks);
 }
 
 int64_t ReplaySession::gameStepAfter(int frame) const
 {
-    return m_gameClock.frameCount() == frameCount() && frameCount() > 0 ? m_gameClock.stepAfter(frame) : vtx::GameClock::nominalStep;
+    return m_gameClock.stepAfter(frame);
 }
 
 void ReplaySession::setTraceRecording(bool on)

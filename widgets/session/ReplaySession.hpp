@@ -58,6 +58,8 @@ public:
     /// The frame shown at game time `ticks` (vtx::GameClock::frameAt: run by run, so a clock
     /// that restarts maps each time the same way).
     int frameAtGameTime(int64_t ticks) const;
+    /// Whether a frame's game time reaches `ticks` (no: frameAtGameTime gave the nearest end).
+    bool spansGameTime(int64_t ticks) const { return m_gameClock.spans(ticks); }
     /// The frame `ticks` of game time after `from` (before it when negative), along the frames
     /// in order: across a restart of the clock it goes on into the new run.
     int frameAfterGameTime(int from, int64_t ticks) const;

@@ -18,6 +18,23 @@ namespace {
 const char* const LastKey = "layout/last";
 const char* const CurrentKey = "layout/current";
 const char* const SavedGroup = "layouts";
+
+// Ids of the layouts for `layout/current`, kept apart by kind: matched by name, a layout the
+// user saved as "Map" was marked beside the Map preset. Untranslated, as settings are.
+QString presetId(LayoutPresets::Preset preset)
+{
+    switch (preset) {
+    case LayoutPresets::Preset::Inspect: return QStringLiteral("preset:Inspect");
+    case LayoutPresets::Preset::Map: return QStringLiteral("preset:Map");
+    case LayoutPresets::Preset::Compare: return QStringLiteral("preset:Compare");
+    case LayoutPresets::Preset::Plot: return QStringLiteral("preset:Plot");
+    }
+    return {};
+}
+QString savedId(const QString& name)
+{
+    return QStringLiteral("saved:") + name;
+}
 } // namespace
 
 LayoutPresets::LayoutPresets(QMainWindow* window, DockLayout& docks, QObject* parent) : QObject(parent), m_window(window), m_docks(docks) { }
@@ -41,7 +58,7 @@ void LayoutPresets::watchDocks()
 QString LayoutPresets::current() const
 {
     // No key yet: the window shows the default arrangement, Inspect.
-    return QSettings().value(CurrentKey, presetName(Preset::Inspect)).toString();
+    return QSettings().value(CurrentKey, presetId(Preset::Inspect)).toString();
 }
 
 void LayoutPresets::markCurrent()
@@ -53,7 +70,7 @@ void LayoutPresets::markCurrent()
         if (a->isSeparator() || a->menu() || a->objectName() == QLatin1String("saveLayout"))
             continue;
         a->setCheckable(true);
-        a->setChecked(!shown.isEmpty() && a->text() == shown);
+        a->setChecked(!shown.isEmpty() && a->data().toString() == shown);
     }
 }
 
@@ -77,7 +94,8 @@ void LayoutPresets::addMenu(ActionTable& actions, QMenu* view)
     const std::pair<Preset, Qt::Key> presets[] = {
         {Preset::Inspect, Qt::Key_1}, {Preset::Map, Qt::Key_2}, {Preset::Compare, Qt::Key_3}, {Preset::Plot, Qt::Key_4}};
     for (auto [preset, key] : presets)
-        actions.add(menu, "layout" + presetName(preset), presetName(preset), QKeySequence(Qt::CTRL | key), [this, p = preset] { apply(p); });
+        actions.add(menu, "layout" + presetName(preset), presetName(preset), QKeySequence(Qt::CTRL | key), [this, p = preset] { apply(p); })
+            ->setData(presetId(preset));
     menu->addSeparator();
     m_savedMenu = menu;
     actions.add(menu, "saveLayout", tr("Save layout as…"), {}, [this] {
@@ -157,7 +175,7 @@ void LayoutPresets::apply(Preset preset)
     if (preset != Preset::Inspect)
         m_docks.stopFollowingWindow(); // this layout's own sizes
     m_arranging = false;
-    remember(presetName(preset));
+    remember(presetName(preset), presetId(preset));
     m_docks.restoreFocus(focused);
 }
 
@@ -176,7 +194,7 @@ void LayoutPresets::save(const QString& name)
     s.beginGroup(SavedGroup);
     s.setValue(name, m_window->saveState());
     s.endGroup();
-    remember(name);
+    remember(name, savedId(name));
     rebuildSavedMenu();
     emit savedChanged();
 }
@@ -201,7 +219,7 @@ bool LayoutPresets::applySaved(const QString& name)
     m_docks.restoreFocus(focused);
     if (!restored)
         return false;
-    remember(name);
+    remember(name, savedId(name));
     return true;
 }
 
@@ -220,10 +238,10 @@ QString LayoutPresets::lastChosen() const
     return QSettings().value(LastKey, presetName(Preset::Inspect)).toString();
 }
 
-void LayoutPresets::remember(const QString& name)
+void LayoutPresets::remember(const QString& name, const QString& id)
 {
     QSettings().setValue(LastKey, name);
-    QSettings().setValue(CurrentKey, name);
+    QSettings().setValue(CurrentKey, id);
 }
 
 void LayoutPresets::rebuildSavedMenu()
@@ -243,7 +261,7 @@ void LayoutPresets::rebuildSavedMenu()
     m_deleteMenu->clear();
     const QStringList names = savedNames();
     for (const QString& name : names) {
-        m_savedMenu->addAction(name, this, [this, name] { applySaved(name); });
+        m_savedMenu->addAction(name, this, [this, name] { applySaved(name); })->setData(savedId(name));
         m_deleteMenu->addAction(name, this, [this, name] { remove(name); });
     }
     m_deleteMenu->setEnabled(!names.isEmpty());

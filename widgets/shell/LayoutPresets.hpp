@@ -37,8 +37,9 @@ public:
     void remove(const QString& name);
     /// The name of the layout last chosen ("Inspect", "Map", …, or a saved layout's name).
     QString lastChosen() const;
-    /// The layout on screen: the one last chosen, or empty once the user rearranged the panels
-    /// by hand (the Layout menu marks it).
+    /// The layout on screen, as an id that tells a preset from a saved layout of the same name
+    /// ("preset:Map", "saved:Map"): the one last chosen, or empty once the user rearranged the
+    /// panels by hand (the Layout menu marks it).
     QString current() const;
     /// From now on a dock floated, dragged away, shown or hidden by hand leaves no layout
     /// current (called once the window restored its saved arrangement).
@@ -50,7 +51,7 @@ signals:
     void savedChanged();
 
 private:
-    void remember(const QString& name);
+    void remember(const QString& name, const QString& id);
     void rebuildSavedMenu();
     void markCurrent();
 

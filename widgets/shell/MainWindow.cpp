@@ -354,10 +354,14 @@ void MainWindow::buildActions()
         },
         When::ReplayOpen);
     diff->addSeparator();
-    add(
-        diff, "nextDiffRow", tr("Next change in the diff"), {}, [this] { m_diff->selectNextChange(true); }, When::ReplayOpen);
-    add(
-        diff, "prevDiffRow", tr("Previous change in the diff"), {}, [this] { m_diff->selectNextChange(false); }, When::ReplayOpen);
+    // The diff panel's own actions, so the menu shows their Ctrl+↓ / Ctrl+↑ (which work while
+    // the diff has the focus: window-wide they would take the entity list's Ctrl+arrows). A copy
+    // of them here showed no key, and a keyed copy would have made the key ambiguous.
+    for (bool forward : {true, false}) {
+        QAction* a = m_diff->changeAction(forward);
+        a->setText(forward ? tr("Next change in the diff") : tr("Previous change in the diff"));
+        diff->addAction(a);
+    }
 
     QMenu* play = menuBar()->addMenu(tr("&Playback"));
     add(

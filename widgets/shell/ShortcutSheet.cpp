@@ -95,11 +95,14 @@ void ShortcutSheet::applyFilter(const QString& text)
 {
     for (int g = 0; g < m_tree->topLevelItemCount(); ++g) {
         QTreeWidgetItem* group = m_tree->topLevelItem(g);
+        // A menu's name finds its commands: "diff" finds Pin A, Set B and Swap A and B, which
+        // are in the Diff menu without the word.
+        const bool groupMatches = group->text(0).contains(text, Qt::CaseInsensitive);
         int shown = 0;
         for (int i = 0; i < group->childCount(); ++i) {
             QTreeWidgetItem* item = group->child(i);
-            const bool match =
-                text.isEmpty() || item->text(0).contains(text, Qt::CaseInsensitive) || item->text(1).contains(text, Qt::CaseInsensitive);
+            const bool match = text.isEmpty() || groupMatches || item->text(0).contains(text, Qt::CaseInsensitive) ||
+                item->text(1).contains(text, Qt::CaseInsensitive);
             item->setHidden(!match);
             shown += match;
         }

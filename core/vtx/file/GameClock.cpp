@@ -25,6 +25,14 @@ GameClock::GameClock(std::vector<int64_t> ticks) : m_ticks(std::move(ticks))
     }
 }
 
+GameClock GameClock::nominal(int32_t frames)
+{
+    std::vector<int64_t> ticks(size_t(std::max<int32_t>(0, frames)));
+    for (size_t i = 0; i < ticks.size(); ++i)
+        ticks[i] = int64_t(i) * nominalStep;
+    return GameClock(std::move(ticks));
+}
+
 int32_t GameClock::frameAt(int64_t ticks) const
 {
     if (m_ticks.empty())
@@ -47,6 +55,12 @@ int32_t GameClock::frameAt(int64_t ticks) const
         }
     }
     return ticks < m_ticks[size_t(nearest->first)] ? nearest->first : nearest->last;
+}
+
+bool GameClock::spans(int64_t ticks) const
+{
+    return std::any_of(m_runs.begin(), m_runs.end(),
+                       [&](const Run& r) { return ticks >= m_ticks[size_t(r.first)] && ticks <= m_ticks[size_t(r.last)]; });
 }
 
 int64_t GameClock::stepAfter(int32_t frame) const

@@ -14,15 +14,19 @@ namespace vtx {
 class GameClock {
 public:
     GameClock() = default;
-    /// `ticks`: each frame's game time (100 ns ticks), in frame order. Empty: frames are
-    /// `nominalStep` apart from 0.
+    /// `ticks`: each frame's game time (100 ns ticks), in frame order.
     explicit GameClock(std::vector<int64_t> ticks);
+    /// The clock of a replay whose footer has no game times (or not one per frame): `frames`
+    /// frames `nominalStep` apart from 0, so playback, stepping and time lookups still work.
+    static GameClock nominal(int32_t frames);
 
     int32_t frameCount() const { return int32_t(m_ticks.size()); }
     /// The frame shown at game time `ticks`: in the first run (in frame order) whose times span
     /// it, the frame nearest to it (the earlier one on a tie); outside every run, the end of the
     /// run nearest to it. -1 when there is no frame.
     int32_t frameAt(int64_t ticks) const;
+    /// Whether some run's times span `ticks` (else frameAt gives the nearest end of a run).
+    bool spans(int64_t ticks) const;
     /// Game time from `frame` to the next frame: their difference where the clock moves forward,
     /// else (the clock restarts, stands still or runs back) the run's usual step, so playback
     /// shows every frame of the new run in turn.
