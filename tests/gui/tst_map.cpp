@@ -175,14 +175,51 @@ private slots:
         canvas.show();
         QVERIFY(QTest::qWaitForWindowExposed(&canvas));
         canvas.fit();
-        const QRectF overlay = MapRenderer::overlayRect(canvas.scene(), canvas.fontMetrics());
+        const QRectF overlay = MapRenderer::overlayRect(canvas.scene(), canvas.fontMetrics(), canvas.size());
+        QVERIFY(!MapRenderer::overlayFolded(canvas.scene(), canvas.fontMetrics(), canvas.size()));
         QVERIFY(overlay.width() > 60 && overlay.height() > 3 * canvas.fontMetrics().height());
+        // ... nor under the scale bar along the bottom (a glyph hid "200 u", review 4 item 3).
+        const double scaleBarTop = canvas.height() - MapRenderer::scaleBarHeight(canvas.fontMetrics());
         for (const MapGlyph& g : canvas.scene().glyphs) {
             const QPointF p = canvas.viewport().toPixel(g.world);
             QVERIFY2(!overlay.adjusted(-MapRenderer::kGlyphRadius, -MapRenderer::kGlyphRadius, 0, 0).contains(p),
                      qPrintable(QString("glyph at %1,%2 under the legend").arg(p.x()).arg(p.y())));
+            QVERIFY2(p.y() + MapRenderer::kGlyphRadius <= scaleBarTop,
+                     qPrintable(QString("glyph at %1,%2 over the scale bar from y %3").arg(p.x()).arg(p.y()).arg(scaleBarTop)));
             QVERIFY(QRectF(QPointF(0, 0), QSizeF(canvas.size())).contains(p));
         }
+    }
+
+    // A map too small for its legend (1024 x 700 with the plot raised: 55 px, the legend over
+    // its left half) folds the legend into one line that says so and names Ctrl+2; the note,
+    // which says what the map is showing, stays.
+    void smallMapFoldsItsLegend_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("folded");
+        QTest::newRow("room for it") << QSize(420, 220) << false;
+        QTest::newRow("55 px tall") << QSize(400, 55) << true;
+        QTest::newRow("narrow") << QSize(120, 300) << true;
+    }
+    void smallMapFoldsItsLegend()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, folded);
+        MapScene s;
+        s.palette = mapPalette();
+        for (const char* type : {"Ball", "VehiclePickup_Boost", "Car"})
+            s.legend.push_back({type, int(s.legend.size())});
+        s.unplaced = 9;
+        s.note = "trails loading…";
+        MapGlyph g;
+        s.glyphs.push_back(g);
+        const QFontMetrics fm(QApplication::font());
+        QCOMPARE(MapRenderer::overlayFolded(s, fm, size), folded);
+        const QRectF overlay = MapRenderer::overlayRect(s, fm, size);
+        const int lines = int(std::lround((overlay.height() - 8) / (fm.height() + 2)));
+        QCOMPARE(lines, folded ? 2 : 5);
+        if (folded) // the one line says why the legend is gone and what gives the map room
+            QVERIFY(overlay.width() >= fm.horizontalAdvance("Legend hidden: the map is small (Ctrl+2) · 9 not on the map"));
     }
 
     void canvasInteraction()

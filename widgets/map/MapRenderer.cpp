@@ -25,26 +25,35 @@ struct OverlayLine {
     int colour = 0; ///< the legend entry's palette index (Square)
 };
 /// The overlay's lines in the order paint() writes them; overlayRect() measures the same list.
-std::vector<OverlayLine> overlayLines(const MapScene& scene)
+/// Folded: the legend and the count in one line, the note (what the map is showing) kept.
+std::vector<OverlayLine> overlayLines(const MapScene& scene, bool folded)
 {
     std::vector<OverlayLine> lines;
-    for (const MapLegendEntry& e : scene.legend)
-        lines.push_back({e.label, Swatch::Square, e.colour});
-    if (!scene.events.empty() && !scene.eventLegend.isEmpty())
-        lines.push_back({scene.eventLegend, Swatch::Diamond});
-    if (scene.unplaced > 0)
-        lines.push_back({QObject::tr("%1 not on the map").arg(scene.unplaced)});
+    if (folded) {
+        QStringList parts;
+        if (!scene.legend.empty() || (!scene.events.empty() && !scene.eventLegend.isEmpty()))
+            parts << QObject::tr("Legend hidden: the map is small (Ctrl+2)");
+        if (scene.unplaced > 0)
+            parts << QObject::tr("%1 not on the map").arg(scene.unplaced);
+        if (!parts.isEmpty())
+            lines.push_back({parts.join(QStringLiteral(" · "))});
+    } else {
+        for (const MapLegendEntry& e : scene.legend)
+            lines.push_back({e.label, Swatch::Square, e.colour});
+        if (!scene.events.empty() && !scene.eventLegend.isEmpty())
+            lines.push_back({scene.eventLegend, Swatch::Diamond});
+        if (scene.unplaced > 0)
+            lines.push_back({QObject::tr("%1 not on the map").arg(scene.unplaced)});
+    }
     if (!scene.note.isEmpty())
         lines.push_back({scene.note});
     return lines;
 }
-} // namespace
 
-QRectF MapRenderer::overlayRect(const MapScene& scene, const QFontMetrics& fm)
+// As paint() writes them: a line each, from y 6, lh + 2 apart, on a background from x 2 to the
+// text's end + 6 (the text at x 20 beside a swatch, else at 6).
+QRectF rectOf(const std::vector<OverlayLine>& lines, const QFontMetrics& fm)
 {
-    // As paint() writes them: a line each, from y 6, lh + 2 apart, on a background from x 2 to
-    // the text's end + 6 (the text at x 20 beside a swatch, else at 6).
-    const std::vector<OverlayLine> lines = overlayLines(scene);
     if (lines.empty())
         return {};
     double right = 0;
@@ -52,8 +61,20 @@ QRectF MapRenderer::overlayRect(const MapScene& scene, const QFontMetrics& fm)
         right = std::max(right, (l.swatch != Swatch::None ? 20.0 : 6.0) + fm.horizontalAdvance(l.text) + 6 + 2);
     return QRectF(0, 0, right, 6 + double(lines.size()) * (fm.height() + 2) + 2);
 }
+} // namespace
 
-void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepClear)
+bool MapRenderer::overlayFolded(const MapScene& scene, const QFontMetrics& fm, QSizeF size)
+{
+    const QRectF whole = rectOf(overlayLines(scene, false), fm);
+    return !whole.isEmpty() && (whole.height() > size.height() / 2 || whole.width() > size.width() / 2);
+}
+
+QRectF MapRenderer::overlayRect(const MapScene& scene, const QFontMetrics& fm, QSizeF size)
+{
+    return rectOf(overlayLines(scene, overlayFolded(scene, fm, size)), fm);
+}
+
+void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepClear, double bottomClearPx)
 {
     // The room the bounds go in: the whole map, or right of / below the overlay.
     QRectF room(QPointF(0, 0), size);
@@ -68,9 +89,9 @@ void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepC
         if (best.width() >= size.width() / 2 && best.height() >= size.height() / 2)
             room = best;
     }
-    const QPointF middle = room.center();
     auto centreFor = [&](QPointF worldMiddle) {
         // The world point shown at the room's middle (toPixel's inverse there).
+        const QPointF middle = room.center();
         return QPointF(worldMiddle.x() - (middle.x() - size.width() / 2) / pixelsPerUnit,
                        worldMiddle.y() + (middle.y() - size.height() / 2) / pixelsPerUnit);
     };
@@ -80,6 +101,13 @@ void MapViewport::fit(const QRectF& bounds, double marginPx, const QRectF& keepC
     }
     // A squeezed map keeps most of its pixels for the world rather than for the margin.
     const double margin = std::min(marginPx, std::min(room.width(), room.height()) / 4);
+    // Above the scale bar, where that leaves half the map: the margin already keeps part of it.
+    if (bottomClearPx > margin) {
+        QRectF above = room;
+        above.setBottom(std::min(room.bottom(), size.height() - bottomClearPx + margin));
+        if (above.height() >= size.height() / 2)
+            room = above;
+    }
     const double w = std::max(1.0, room.width() - 2 * margin), h = std::max(1.0, room.height() - 2 * margin);
     pixelsPerUnit = std::min(w / std::max(bounds.width(), 1e-9), h / std::max(bounds.height(), 1e-9));
     centre = centreFor(bounds.center());
@@ -427,7 +455,7 @@ void MapRenderer::paint(QPainter& p, const MapScene& scene, const MapViewport& v
         p.drawText(QPointF(x, y + fm.ascent()), text);
         y += lh + 2;
     };
-    for (const OverlayLine& l : overlayLines(scene))
+    for (const OverlayLine& l : overlayLines(scene, overlayFolded(scene, fm, vp.size)))
         overlayText(l.text, l.swatch, l.swatch == Swatch::Square ? colourOf(l.colour) : QColor());
 
     // Scale bar: a round length (1, 2 or 5 × 10^k world units) near 100 px; none over an empty

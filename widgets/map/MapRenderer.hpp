@@ -8,6 +8,7 @@
 #include "vtx/base/Types.hpp"
 
 #include <QColor>
+#include <QFontMetrics>
 #include <QImage>
 #include <QLineF>
 #include <QPointF>
@@ -39,8 +40,10 @@ struct MapViewport {
     }
     /// Shows all of `bounds` with a margin of `marginPx` on every side, and outside `keepClear`
     /// (the legend's corner) when given: in the room right of it or below it, whichever shows
-    /// the bounds larger (a small map's legend covered the dots under it).
-    void fit(const QRectF& bounds, double marginPx = 24, const QRectF& keepClear = {});
+    /// the bounds larger (a small map's legend covered the dots under it). `bottomClearPx`: the
+    /// height of the strip along the bottom (the scale bar's) the bounds keep out of, while
+    /// that leaves the map half its height; a glyph had hidden "200 u".
+    void fit(const QRectF& bounds, double marginPx = 24, const QRectF& keepClear = {}, double bottomClearPx = 0);
     /// Scales by `factor` keeping the world point under `pixel` where it is.
     void zoomAt(QPointF pixel, double factor);
     void panBy(QPointF pixelDelta) { centre -= QPointF(pixelDelta.x(), -pixelDelta.y()) / pixelsPerUnit; }
@@ -141,9 +144,15 @@ public:
     void paint(QPainter& painter, const MapScene& scene, const MapViewport& vp, const QPalette& colours);
 
     static constexpr double kGlyphRadius = 5;
-    /// Where paint() writes the legend, counts and note over the map (top left), in pixels;
-    /// empty when there is nothing to write.
-    static QRectF overlayRect(const MapScene& scene, const QFontMetrics& fm);
+    /// Where paint() writes the legend, counts and note over a map of `size` (top left), in
+    /// pixels; empty when there is nothing to write.
+    static QRectF overlayRect(const MapScene& scene, const QFontMetrics& fm, QSizeF size);
+    /// Whether the legend is folded into one line on a map of `size`: the whole overlay would
+    /// take more than half its height or width (at 1024 × 700 the legend took the left half of
+    /// a 55 px map). The line says so and names Ctrl+2, the layout that gives the map room.
+    static bool overlayFolded(const MapScene& scene, const QFontMetrics& fm, QSizeF size);
+    /// The strip along the map's bottom the scale bar takes (its label, the bar, the gap).
+    static double scaleBarHeight(const QFontMetrics& fm) { return fm.height() + 18; }
 
 private:
     /// One pre-rendered disc per colour: drawImage is a blit, drawEllipse rasterizes each time.

@@ -76,7 +76,8 @@ void MapCanvas::fit()
     if (b.isNull() && m_scene.glyphs.empty())
         return;
     m_vp.size = size();
-    m_vp.fit(b, 24, MapRenderer::overlayRect(m_scene, fontMetrics()));
+    m_vp.fit(b, 24, MapRenderer::overlayRect(m_scene, fontMetrics(), m_vp.size),
+             MapRenderer::scaleBarHeight(fontMetrics()) + MapRenderer::kGlyphRadius);
     m_userMoved = false;
     update();
     emit viewportChanged();
