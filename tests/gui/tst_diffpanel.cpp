@@ -6,6 +6,7 @@
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "common/NumberFitDelegate.hpp"
+#include "diff/DiffCellText.hpp"
 #include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/InspectorPanel.hpp"
@@ -781,6 +782,115 @@ private slots:
             }
         }
         QCOMPARE(boneRowStarts.size(), 10);
+    }
+
+    // A cell too narrow for its value shows the part that changed (review 4, item 6): the
+    // Ball's rotation changed from frame 2 to 3 of sdk_rl, and its A and B cells both read
+    // "T(0, 0, 93) R(…", its Δ "(0, 0, 0)…", a change that looked like none.
+    void differenceStartFindsTheChangedGroup_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("other");
+        QTest::addColumn<QString>("from"); // what the text reads from the start found; "" for 0
+        QTest::newRow("vector: the first group") << "(140, 280, 0)"
+                                                 << "(210, 420, 0)"
+                                                 << "";
+        QTest::newRow("transform: its rotation") << "T(0, 0, 93) R(-0, 0.0078125, 0.0234375, 1) S(1, 1, 1)"
+                                                 << "T(0, 0, 93) R(-0, 0.015625, 0.03125, 1) S(1, 1, 1)"
+                                                 << "R(-0, 0.0078125";
+        QTest::newRow("transform: its scale") << "T(1, 2, 3) R(0, 0, 0, 1) S(1, 1, 1)"
+                                              << "T(1, 2, 3) R(0, 0, 0, 1) S(2, 1, 1)"
+                                              << "S(1, 1, 1)";
+        QTest::newRow("the same") << "T(1, 2, 3)"
+                                  << "T(1, 2, 3)"
+                                  << "";
+        QTest::newRow("a longer other") << "(1, 2)"
+                                        << "(1, 2, 3)"
+                                        << "";
+    }
+    void differenceStartFindsTheChangedGroup()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, other);
+        QFETCH(QString, from);
+        const int at = differenceStart(text, other);
+        QCOMPARE(at == 0 ? QString() : text.mid(at, from.size()), from);
+    }
+    void firstChangedComponentOfADelta_data()
+    {
+        QTest::addColumn<QString>("delta");
+        QTest::addColumn<QString>("from");
+        QTest::newRow("a rotation's") << "(0, 0, 0, 0, +0.0078125, +0.0078125, 0, 0, 0, 0)"
+                                      << "+0.0078125, +0.0078125, 0";
+        QTest::newRow("the first") << "(+7, +14, 0)"
+                                   << "";
+        QTest::newRow("none") << "(0, 0, 0)"
+                              << "";
+        QTest::newRow("a minus sign") << QString("(0, \u22123)") << QString("\u22123)");
+        QTest::newRow("an exponent") << "(0, 1e+18)"
+                                     << "1e+18)";
+        QTest::newRow("a rotation's angle, as the diff reads it") << QString("(0, 0, 0) \u22201.27\u00b0") << QString("\u22201.27");
+    }
+    void firstChangedComponentOfADelta()
+    {
+        QFETCH(QString, delta);
+        QFETCH(QString, from);
+        const int at = firstChangedComponent(delta);
+        QCOMPARE(at == 0 ? QString() : delta.mid(at, from.size()), from);
+    }
+    void narrowCellShowsWhatChanged_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("flatbuffers") << "sdk_rl_fbs.vtx";
+        QTest::newRow("protobuf") << "sdk_rl_proto.vtx";
+    }
+    void narrowCellShowsWhatChanged()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(QString, file);
+        auto f = vtx::ReplayFile::open(vtxtest::samplePath(file.toStdString()));
+        VTX_VERIFY_OK(f);
+        const vtx::ReplayFile& replay = **f;
+        auto fa = replay.frame(2), fb = replay.frame(3);
+        VTX_VERIFY_OK(fa);
+        VTX_VERIFY_OK(fb);
+        DiffModel model;
+        model.setDiff(std::make_shared<const vtx::FrameDiff>(vtx::diffFrames(*fa, *fb, replay.schema())), &replay.schema());
+        auto transformOf = [&](const QString& id) {
+            for (int r = 0; r < model.rowCount(); ++r) {
+                const QModelIndex e = model.index(r, 0);
+                if (e.data(DiffModel::UniqueIdRole).toString() != id)
+                    continue;
+                for (int c = 0; c < model.rowCount(e); ++c)
+                    if (model.index(c, 0, e).data(DiffModel::PathRole).toString() == "Transform")
+                        return model.index(c, 0, e);
+            }
+            return QModelIndex();
+        };
+        const QModelIndex ball = transformOf("ball_0");
+        QVERIFY(ball.isValid());
+        const QFontMetrics fm(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        QString shown[3];
+        for (int column : {int(DiffModel::AColumn), int(DiffModel::BColumn), int(DiffModel::DeltaColumn)}) {
+            const QModelIndex cell = ball.siblingAtColumn(column);
+            const QString text = cell.data().toString();
+            const int from = cell.data(DiffModel::DifferenceAtRole).toInt();
+            const int width = fm.horizontalAdvance(text) * 2 / 3; // too narrow for the whole
+            QVERIFY2(from > 0, qPrintable(text));
+            shown[column - 1] = focusedCellText(text, from, fm, width);
+            QVERIFY2(shown[column - 1].startsWith(column == DiffModel::DeltaColumn ? "…∠" : "…R("), qPrintable(shown[column - 1]));
+            QVERIFY(fm.horizontalAdvance(shown[column - 1]) <= width || shown[column - 1].size() < text.size());
+            // Wide enough, the whole value.
+            QCOMPARE(focusedCellText(text, from, fm, fm.horizontalAdvance(text)), text);
+        }
+        QVERIFY2(shown[0] != shown[1], qPrintable(shown[0] + " / " + shown[1]));
+        // A car whose translation changed: its cells start where they did.
+        const QModelIndex car = transformOf("car_0");
+        QVERIFY(car.isValid());
+        for (int column : {int(DiffModel::AColumn), int(DiffModel::BColumn), int(DiffModel::DeltaColumn)})
+            QCOMPARE(car.siblingAtColumn(column).data(DiffModel::DifferenceAtRole).toInt(), 0);
+        // Nothing to point at on the entity row or the name.
+        QCOMPARE(ball.data(DiffModel::DifferenceAtRole).toInt(), 0);
     }
 
     void cleanupTestCase() { m_w.reset(); }

@@ -23,6 +23,13 @@ QString fitNumbers(const QString& text, const QFontMetrics& metrics, int width)
     return shorter;
 }
 
+int NumberFitDelegate::textWidth(const QStyleOptionViewItem& option)
+{
+    const QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option.widget) + 1;
+    return style->subElementRect(QStyle::SE_ItemViewItemText, &option, option.widget).width() - 2 * margin;
+}
+
 NumberFitDelegate::NumberFitDelegate(QList<int> columns, QObject* parent) : QStyledItemDelegate(parent), m_columns(std::move(columns)) { }
 
 void NumberFitDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
@@ -35,12 +42,7 @@ void NumberFitDelegate::fit(QStyleOptionViewItem* option, const QModelIndex& ind
 {
     if (!m_columns.contains(index.column()) || option->text.isEmpty() || !option->rect.isValid())
         return;
-    // The width the style draws the text in: its text rectangle (the cell less the decoration)
-    // less the text margin on both sides, as QCommonStyle lays out and elides an item's text.
-    const QStyle* style = option->widget ? option->widget->style() : QApplication::style();
-    const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, option->widget) + 1;
-    const int width = style->subElementRect(QStyle::SE_ItemViewItemText, option, option->widget).width() - 2 * margin;
-    option->text = fitNumbers(option->text, option->fontMetrics, width);
+    option->text = fitNumbers(option->text, option->fontMetrics, textWidth(*option));
     // What still does not fit keeps its start: a transform's translation, a vector's x.
     option->textElideMode = Qt::ElideRight;
 }

@@ -26,6 +26,9 @@ protected:
     /// The text of `option` fitted to the cell's text rectangle, if `index` is in one of the
     /// columns: for subclasses that change the text first.
     void fit(QStyleOptionViewItem* option, const QModelIndex& index) const;
+    /// The width `option`'s text is drawn in: its text rectangle (the cell less the decoration)
+    /// less the text margin on both sides, as QCommonStyle lays out and elides an item's text.
+    static int textWidth(const QStyleOptionViewItem& option);
     /// Qt's own style option, before any fitting: for subclasses that change the text and then
     /// fit it themselves.
     void unfittedStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const { QStyledItemDelegate::initStyleOption(option, index); }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diff/DiffModel.hpp"
 
+#include "diff/DiffCellText.hpp"
+
 #include "vtx/query/Lexer.hpp"
 
 #include "shell/Theme.hpp"
@@ -307,6 +309,15 @@ QVariant DiffModel::changeData(const vtx::EntityDiff& e, const vtx::PropertyChan
     case TypeRole: return typeName(e.typeIdA);
     case UniqueIdRole: return qs(e.uniqueId);
     case PathRole: return qs(m_diff->pathText(c, *m_schema));
+    case DifferenceAtRole:
+        if (c.kind != vtx::ChangeKind::Changed)
+            return 0;
+        if (column == DeltaColumn)
+            return firstChangedComponent(changeData(e, c, column, Qt::DisplayRole).toString());
+        if (column == AColumn || column == BColumn)
+            return differenceStart(changeData(e, c, column, Qt::DisplayRole).toString(),
+                                   changeData(e, c, column == AColumn ? BColumn : AColumn, Qt::DisplayRole).toString());
+        return 0;
     default: return {};
     }
 }

@@ -41,6 +41,9 @@ public:
         PathRole, ///< property path; empty on entity rows
         DamageRole, ///< entity rows: "A", "B" or "A, B" where its stored hash mismatches (FrameIntegrity)
         LabelRole, ///< the entity's label in B (A when removed); empty when it has none there
+        /// A, B and Δ cells of a changed property: where in the cell's text the part that
+        /// changed starts (differenceStart, firstChangedComponent); 0 at the start
+        DifferenceAtRole,
     };
 
     explicit DiffModel(QObject* parent = nullptr);

@@ -4,8 +4,8 @@
 #include "common/ExportPath.hpp"
 #include "common/FittedColumns.hpp"
 #include "common/HintTreeView.hpp"
-#include "common/NumberFitDelegate.hpp"
 #include "common/Prompts.hpp"
+#include "diff/DiffCellText.hpp"
 #include "shell/Theme.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
 
@@ -153,7 +153,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setTextElideMode(Qt::ElideMiddle); // "~ s1mple · player_765…000  Player"
     // A and B too narrow for a vector: fewer decimals before any eliding.
-    m_view->setItemDelegate(new NumberFitDelegate({DiffModel::AColumn, DiffModel::BColumn, DiffModel::DeltaColumn}, m_view));
+    m_view->setItemDelegate(new DiffCellDelegate(m_view));
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     // Every column in view at any dock width: the names over a third (an entity row says "~ Zen · car_0  Car"), A and B halves of what is left

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#include "diff/DiffCellText.hpp"
+
+#include "diff/DiffModel.hpp"
+
+#include <QFontMetrics>
+#include <algorithm>
+
+namespace vtxw {
+
+namespace {
+bool partOfNumber(QChar c)
+{
+    return c.isDigit() || c == QLatin1Char('.') || c == QLatin1Char('-') || c == QLatin1Char('+') || c == QChar(0x2212) || c == QLatin1Char('e') ||
+        c == QLatin1Char('E');
+}
+} // namespace
+
+int differenceStart(const QString& text, const QString& other)
+{
+    const qsizetype n = std::min(text.size(), other.size());
+    qsizetype p = 0;
+    while (p < n && text[p] == other[p])
+        ++p;
+    if (p == text.size() && p == other.size())
+        return 0;
+    // The group holding it: back to its "(" and the letters naming the group ("R(").
+    const qsizetype open = p == 0 ? -1 : text.lastIndexOf(QLatin1Char('('), p - 1);
+    if (open <= 0)
+        return 0;
+    qsizetype start = open;
+    while (start > 0 && text[start - 1].isLetter())
+        --start;
+    return int(start);
+}
+
+int firstChangedComponent(const QString& delta)
+{
+    // Components are the numbers between "(" or ", " and the next "," or ")".
+    qsizetype i = 0;
+    bool first = true;
+    while (i < delta.size()) {
+        if (!partOfNumber(delta[i]) || delta[i].isLetter()) {
+            ++i;
+            continue;
+        }
+        qsizetype end = i;
+        while (end < delta.size() && partOfNumber(delta[end]))
+            ++end;
+        bool ok = false;
+        const double v = QString(delta.mid(i, end - i)).replace(QChar(0x2212), QLatin1Char('-')).toDouble(&ok);
+        if (ok && v != 0) {
+            // With the sign that names it: a rotation's angle reads "∠1.27°".
+            qsizetype start = i;
+            while (start > 0 && delta[start - 1] != QLatin1Char(' ') && delta[start - 1] != QLatin1Char(',') && delta[start - 1] != QLatin1Char('('))
+                --start;
+            return first ? 0 : int(start);
+        }
+        first = false;
+        i = end;
+    }
+    return 0;
+}
+
+QString focusedCellText(const QString& text, int from, const QFontMetrics& fm, int width)
+{
+    if (fm.horizontalAdvance(text) <= width || from <= 0 || from >= text.size())
+        return fitNumbers(text, fm, width);
+    return fitNumbers(QStringLiteral("…") + text.mid(from), fm, width);
+}
+
+DiffCellDelegate::DiffCellDelegate(QObject* parent) : NumberFitDelegate({DiffModel::AColumn, DiffModel::BColumn, DiffModel::DeltaColumn}, parent) { }
+
+void DiffCellDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
+{
+    unfittedStyleOption(option, index);
+    const int from = index.data(DiffModel::DifferenceAtRole).toInt();
+    if (from > 0 && option->rect.isValid())
+        option->text = focusedCellText(option->text, from, option->fontMetrics, textWidth(*option));
+    fit(option, index);
+}
+
+} // namespace vtxw
