@@ -74,10 +74,20 @@ DiffCellDelegate::DiffCellDelegate(QObject* parent) : NumberFitDelegate({DiffMod
 void DiffCellDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
 {
     unfittedStyleOption(option, index);
-    const int from = index.data(DiffModel::DifferenceAtRole).toInt();
-    if (from > 0 && option->rect.isValid())
-        option->text = focusedCellText(option->text, from, option->fontMetrics, textWidth(*option));
-    fit(option, index);
+    if (!option->rect.isValid() || option->text.isEmpty()) {
+        fit(option, index);
+        return;
+    }
+    // Only a cell that does not fit asks where its value changed (the role formats both values),
+    // and its numbers are fitted once, by focusedCellText.
+    const int width = textWidth(*option);
+    const int from = option->fontMetrics.horizontalAdvance(option->text) > width ? index.data(DiffModel::DifferenceAtRole).toInt() : 0;
+    if (from <= 0) {
+        fit(option, index);
+        return;
+    }
+    option->text = focusedCellText(option->text, from, option->fontMetrics, width);
+    option->textElideMode = Qt::ElideRight;
 }
 
 } // namespace vtxw
