@@ -8,6 +8,7 @@
 #include "common/ExportPath.hpp"
 #include "common/HintTreeView.hpp"
 #include "compare/CompareSession.hpp"
+#include "diff/DiffModel.hpp"
 #include "diff/DiffPanel.hpp"
 #include "entities/EntityColumns.hpp"
 #include "entities/EntityListPanel.hpp"
@@ -324,6 +325,13 @@ private slots:
         QVERIFY(diffMenu->actions().contains(next) && diffMenu->actions().contains(previous));
         QCOMPARE(next->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Down));
         QCOMPARE(previous->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Up));
+        // Enabled only while the diff lists a change: with no replay open they did nothing.
+        QVERIFY(!next->isEnabled() && !previous->isEnabled());
+        QVERIFY(openAndWait(w, demoPath()));
+        w.viewState()->setPreviousFrameMode(true);
+        w.viewState()->setRequestedFrame(200);
+        QTRY_VERIFY(w.diffPanel()->model()->rowCount() > 0);
+        QTRY_VERIFY(next->isEnabled() && previous->isEnabled());
     }
 
     // Two actions of the window on one key make Qt call the key ambiguous and run neither
@@ -1008,6 +1016,63 @@ private slots:
         // Where it was if that still shows (the diff shows in Inspect and Compare), else home.
         QWidget* expected = start->isVisible() ? start : static_cast<QWidget*>(w.timeline());
         QCOMPARE(QApplication::focusWidget(), expected);
+    }
+
+    // Review 4, item 9: a preset keeps its proportions when the window is resized (chosen at
+    // 1366 px, the Compare layout's diff stayed 546 px wide in a window maximised to 1920, all
+    // of the new room going to the inspector), until the user drags a dock's edge; the dock
+    // groups' tab labels read whole.
+    void presetFollowsTheWindow_data()
+    {
+        QTest::addColumn<int>("preset");
+        for (auto p : {LayoutPresets::Preset::Map, LayoutPresets::Preset::Compare, LayoutPresets::Preset::Plot})
+            QTest::addRow("%s", qPrintable(LayoutPresets::presetName(p))) << int(p);
+    }
+    void presetFollowsTheWindow()
+    {
+        QFETCH(int, preset);
+        const auto p = LayoutPresets::Preset(preset);
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        w.layouts()->apply(p);
+        QCoreApplication::processEvents();
+        auto* map = w.findChild<QDockWidget*>("mapDock");
+        auto* diff = w.findChild<QDockWidget*>("diffDock");
+        auto* plot = w.findChild<QDockWidget*>("plotDock");
+        // The size the preset gives its panel for a window this large.
+        auto measure = [&] {
+            return p == LayoutPresets::Preset::Map ? map->width() : p == LayoutPresets::Preset::Compare ? diff->width() : plot->height();
+        };
+        auto wanted = [&](QSize s) {
+            return p == LayoutPresets::Preset::Map    ? (s.width() < 1280 ? s.width() / 2 : s.width() * 3 / 5)
+                : p == LayoutPresets::Preset::Compare ? s.width() * 2 / 5
+                                                      : (s.height() < 800 ? s.height() * 3 / 8 : s.height() / 2);
+        };
+        const int before = measure(); // what the window's other panels' minimums leave of wanted(w.size())
+        w.resize(1920, 1050);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            std::abs(measure() - wanted(w.size())) < 40,
+            qPrintable(QString("%1 px at 1920 x 1050, the preset's %2 (before %3)").arg(measure()).arg(wanted(w.size())).arg(before)), 5000);
+        QVERIFY(measure() > before + 100);
+        // Dock tabs whole, with scroll arrows where a group's do not fit.
+        for (QTabBar* bar : w.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+            QCOMPARE(bar->elideMode(), Qt::ElideNone);
+            QVERIFY(bar->usesScrollButtons());
+        }
+        // The user sizes a dock (a press on the window's own separators): the sizes are theirs.
+        QMouseEvent press(QEvent::MouseButtonPress, QPointF(1, 1), QPointF(1, 1), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &press);
+        QMouseEvent release(QEvent::MouseButtonRelease, QPointF(1, 1), QPointF(1, 1), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&w, &release);
+        const int theirs = measure();
+        w.resize(1800, 880);
+        QTRY_COMPARE(w.size(), QSize(1800, 880));
+        QCoreApplication::processEvents();
+        QVERIFY2(std::abs(wanted(w.size()) - theirs) > 20, "the check below could not tell");
+        QVERIFY2(std::abs(measure() - theirs) <= 8, qPrintable(QString("%1 px, %2 before the resize").arg(measure()).arg(theirs)));
     }
 
     // Issue 26 items 1 and 3: each layout gives its panel room, at the sizes users run at, and

@@ -893,6 +893,47 @@ private slots:
         QCOMPARE(ball.data(DiffModel::DifferenceAtRole).toInt(), 0);
     }
 
+    // Review 4, item 6: a changed entity's row has nothing in A and B, and its name spans them
+    // (it read "s1mple · p…0000" beside two empty cells); added and removed entities say
+    // "present" / "absent" there and keep their cells. Spans follow the rows through a filter.
+    void changedEntityRowsSpanTheirEmptyCells()
+    {
+        MainWindow& w = *m_w;
+        QVERIFY(seekAndSettle(w, 0));
+        QTest::keyClick(&w, Qt::Key_A);
+        QVERIFY(seekAndSettle(w, 1799));
+        QVERIFY(QTest::qWaitFor([&] { return w.diffPanel()->isUpToDate(); }, 10000));
+        QTreeView* view = w.diffPanel()->view();
+        const QAbstractItemModel* proxy = w.diffPanel()->proxy();
+        auto check = [&](int& spanned, int& kept) {
+            spanned = kept = 0;
+            for (int r = 0; r < proxy->rowCount(); ++r) {
+                const bool empty = proxy->index(r, DiffModel::AColumn).data().toString().isEmpty() &&
+                    proxy->index(r, DiffModel::BColumn).data().toString().isEmpty();
+                if (view->isFirstColumnSpanned(r, {}) != empty)
+                    return false;
+                ++(empty ? spanned : kept);
+            }
+            return true;
+        };
+        int spanned = 0, kept = 0;
+        QVERIFY(check(spanned, kept));
+        QVERIFY2(spanned > 0 && kept > 0, qPrintable(QString("%1 spanned, %2 not").arg(spanned).arg(kept)));
+        // The span's Δ still reads the count: the delegate paints the Δ column's text in it.
+        for (int r = 0; r < proxy->rowCount(); ++r)
+            if (view->isFirstColumnSpanned(r, {})) {
+                QVERIFY(proxy->index(r, DiffModel::DeltaColumn).data().toString().contains("change"));
+                break;
+            }
+        const int before = proxy->rowCount();
+        w.diffPanel()->proxy()->setText("player");
+        QVERIFY(proxy->rowCount() < before);
+        QVERIFY(check(spanned, kept));
+        w.diffPanel()->proxy()->setText({});
+        QCOMPARE(proxy->rowCount(), before);
+        QVERIFY(check(spanned, kept));
+    }
+
     void cleanupTestCase() { m_w.reset(); }
 };
 

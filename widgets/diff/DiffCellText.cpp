@@ -4,6 +4,8 @@
 #include "diff/DiffModel.hpp"
 
 #include <QFontMetrics>
+#include <QHeaderView>
+#include <QTreeView>
 #include <algorithm>
 
 namespace vtxw {
@@ -70,6 +72,27 @@ QString focusedCellText(const QString& text, int from, const QFontMetrics& fm, i
 }
 
 DiffCellDelegate::DiffCellDelegate(QObject* parent) : NumberFitDelegate({DiffModel::AColumn, DiffModel::BColumn, DiffModel::DeltaColumn}, parent) { }
+
+void DiffCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    const auto* tree = qobject_cast<const QTreeView*>(option.widget);
+    if (index.column() != DiffModel::NameColumn || !tree || !tree->isFirstColumnSpanned(index.row(), index.parent()) ||
+        tree->header()->isSectionHidden(DiffModel::DeltaColumn)) {
+        NumberFitDelegate::paint(painter, option, index);
+        return;
+    }
+    // The spanned cell covers the row: the name takes it up to the Δ column, the Δ cell the rest.
+    const int deltaLeft = std::clamp(tree->header()->sectionViewportPosition(DiffModel::DeltaColumn), option.rect.left(), option.rect.right() + 1);
+    QStyleOptionViewItem name = option;
+    name.rect.setRight(deltaLeft - 1);
+    NumberFitDelegate::paint(painter, name, index);
+    if (deltaLeft > option.rect.right())
+        return;
+    QStyleOptionViewItem delta = option;
+    delta.rect.setLeft(deltaLeft);
+    delta.features &= ~QStyleOptionViewItem::HasDecoration;
+    NumberFitDelegate::paint(painter, delta, index.siblingAtColumn(DiffModel::DeltaColumn));
+}
 
 void DiffCellDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const
 {

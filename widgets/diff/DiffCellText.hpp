@@ -27,10 +27,13 @@ int firstChangedComponent(const QString& delta);
 QString focusedCellText(const QString& text, int from, const QFontMetrics& fm, int width);
 
 /// The diff view's delegate: numbers fitted in the A, B and Δ columns, from where the value
-/// changed (DiffModel::DifferenceAtRole) when the whole does not fit.
+/// changed (DiffModel::DifferenceAtRole) when the whole does not fit. A row whose first column
+/// the view spans (a changed entity, whose A and B are empty: DiffPanel spans it) reads its
+/// name up to the Δ column, and its Δ ("29 changes") where every row has it.
 class DiffCellDelegate : public NumberFitDelegate {
 public:
     explicit DiffCellDelegate(QObject* parent);
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;

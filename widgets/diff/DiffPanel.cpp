@@ -112,9 +112,9 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         row2->addWidget(b);
         return b;
     };
-    button(
+    QToolButton* prevButton = button(
         QStringLiteral("▲"), tr("Previous change"), QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { selectNextChange(false); }, &m_prevChange);
-    button(
+    QToolButton* nextButton = button(
         QStringLiteral("▼"), tr("Next change"), QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { selectNextChange(true); }, &m_nextChange);
     m_prevChange->setObjectName("diffPrevChange");
     m_nextChange->setObjectName("diffNextChange");
@@ -158,7 +158,7 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     // Every column in view at any dock width: the names over a third (an entity row says "~ Zen · car_0  Car"), A and B halves of what is left
     // beside room for Δ (a short number), which takes the rest.
-    new FittedColumns(m_view, [](QTreeView* tree, int w) {
+    new FittedColumns(m_view, [tree = m_view](int w) {
         // Δ at least as wide as an entity row's count ("29 changes" read "29 chang…" at 540 px),
         // while A and B keep 60 px each.
         const int counts = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).horizontalAdvance(QStringLiteral("99 changes")) + 12;
@@ -169,6 +169,34 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         tree->header()->resizeSection(DiffModel::AColumn, value);
         tree->header()->resizeSection(DiffModel::BColumn, value);
     });
+    // A changed entity's row has nothing in A and B: its name spans them (DiffCellDelegate
+    // paints its count in Δ still). Cut to its own column it read "s1mple · p…0000" beside two
+    // empty cells (review 4, item 6). Spans are the view's, by row: set again whenever the
+    // rows change.
+    auto spanEntityRows = [this] {
+        for (int r = 0, n = m_proxy->rowCount(); r < n; ++r)
+            m_view->setFirstColumnSpanned(r, {},
+                                          m_proxy->index(r, DiffModel::AColumn).data().toString().isEmpty() &&
+                                              m_proxy->index(r, DiffModel::BColumn).data().toString().isEmpty());
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, spanEntityRows);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, spanEntityRows);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, spanEntityRows);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, spanEntityRows);
+    // Next / previous change only while the list shows one: the Diff menu lists these actions,
+    // and with no replay open (or nothing changed) they were enabled and did nothing.
+    auto changesShown = [this, prevButton, nextButton] {
+        const bool any = m_proxy->rowCount() > 0;
+        m_prevChange->setEnabled(any);
+        m_nextChange->setEnabled(any);
+        prevButton->setEnabled(any);
+        nextButton->setEnabled(any);
+    };
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, changesShown);
+    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, changesShown);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, changesShown);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, changesShown);
+    changesShown();
     m_view->setMinimumHeight(36); // a header and a row; the default minimum would push the window past 600 px
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     layout->addWidget(m_view, 1);

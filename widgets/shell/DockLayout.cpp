@@ -110,6 +110,7 @@ void DockLayout::reset()
             Qt::QueuedConnection);
     }
     m_followWindow = true; // the default arrangement: its sizes follow the window again
+    m_layoutSizes = {};
     m_mapGrown = false;
     placeMap();
     applyDefaultSizes();
@@ -122,9 +123,26 @@ bool DockLayout::mapHasColumn() const
         m_window->dockWidgetArea(map) == Qt::LeftDockWidgetArea;
 }
 
+void DockLayout::followWindowWith(std::function<void()> sizes)
+{
+    m_layoutSizes = std::move(sizes);
+    m_followWindow = true;
+    m_layoutSizes();
+}
+
+void DockLayout::fitToWindow()
+{
+    if (m_layoutSizes) {
+        m_layoutSizes();
+        return;
+    }
+    placeMap(); // a column once the window is wide enough, a tab again when it is not
+    applyDefaultSizes(); // the same fractions of the new size
+}
+
 void DockLayout::placeMap()
 {
-    if (m_followWindow)
+    if (followsDefault())
         moveMap(m_window->width() >= MapColumnFromWidth);
 }
 
@@ -198,15 +216,13 @@ void DockLayout::firstShown()
     QMetaObject::invokeMethod(
         m_window,
         [this, w = QPointer<QMainWindow>(m_window)] {
-            if (w && m_followWindow) {
-                placeMap(); // arranged before the window had its size
-                applyDefaultSizes();
-            }
+            if (w && m_followWindow)
+                fitToWindow(); // arranged before the window had its size
         },
         Qt::QueuedConnection);
 }
 
-void DockLayout::hideEmptyTabBars()
+void DockLayout::fitTabBars()
 {
     // Given no size rather than hidden: Qt shows a group's bar again at every layout, so hiding
     // it went round and round (hide, layout request, shown again: 5,000 times a second in every
@@ -215,6 +231,10 @@ void DockLayout::hideEmptyTabBars()
         const QSize most = bar->count() == 0 ? QSize(0, 0) : QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         if (bar->maximumSize() != most)
             bar->setMaximumSize(most);
+        if (bar->elideMode() != Qt::ElideNone) {
+            bar->setElideMode(Qt::ElideNone);
+            bar->setUsesScrollButtons(true);
+        }
     }
 }
 
@@ -326,8 +346,7 @@ void DockLayout::windowResized(const QSize& before, const QSize& after)
     if (!before.isValid())
         return;
     if (m_followWindow) {
-        placeMap(); // a column once the window is wide enough, a tab again when it is not
-        applyDefaultSizes(); // the same fractions of the new size
+        fitToWindow();
         return;
     }
     // A window made shorter than 800 px: Qt takes the height from the centre and the right

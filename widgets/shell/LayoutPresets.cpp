@@ -118,7 +118,7 @@ void LayoutPresets::apply(Preset preset)
     m_arranging = true;
     m_docks.reset();
     auto dock = [this](const char* name) { return m_window->findChild<QDockWidget*>(name); };
-    const int w = m_window->width(), h = m_window->height();
+    const int w = m_window->width();
     auto hide = [&](std::initializer_list<const char*> names) {
         for (const char* n : names)
             dock(n)->hide();
@@ -126,7 +126,6 @@ void LayoutPresets::apply(Preset preset)
     // The right column's tab group (watch, events, file, cache, time data, map) has the largest
     // minimum height of the window; a layout for one job hides what it does not need.
     const std::initializer_list<const char*> tabGroup = {"watchDock", "eventsDock", "fileDock", "cacheDock", "timeDataDock", "mapDock"};
-    QDockWidget* timeline = dock("timelineDock");
     switch (preset) {
     case Preset::Inspect: break; // the default arrangement: its sizes follow the window
     case Preset::Map: {
@@ -137,8 +136,6 @@ void LayoutPresets::apply(Preset preset)
         hide(tabGroup);
         hide({"diffDock", "plotDock", "analysisDock"});
         map->show();
-        m_window->resizeDocks({dock("entitiesDock"), map}, {w / 6, w * 3 / 5}, Qt::Horizontal);
-        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
         break;
     }
     case Preset::Compare: {
@@ -152,13 +149,6 @@ void LayoutPresets::apply(Preset preset)
         // the diff and the inspector share its room (at 800 px the four minimums were 854 px).
         if (w < 1100)
             hide(tabGroup);
-        // The right-hand tabs a sixth: they kept the default's room for the diff and squeezed
-        // the inspector to a hundred pixels.
-        if (w < 1100)
-            m_window->resizeDocks({dock("entitiesDock"), diff}, {w / 6, w * 9 / 20}, Qt::Horizontal);
-        else
-            m_window->resizeDocks({dock("entitiesDock"), diff, dock("watchDock")}, {w / 6, w * 2 / 5, w / 6}, Qt::Horizontal);
-        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
         break;
     }
     case Preset::Plot:
@@ -168,15 +158,45 @@ void LayoutPresets::apply(Preset preset)
         hide(tabGroup);
         hide({"diffDock"});
         dock("plotDock")->raise();
+        break;
+    }
+    // This layout's own sizes, now and whenever the window is resized until the user drags a
+    // dock's edge (the default arrangement's follow the window already).
+    if (preset != Preset::Inspect)
+        m_docks.followWindowWith([this, preset] { fitSizes(preset); });
+    m_arranging = false;
+    remember(presetName(preset), presetId(preset));
+    m_docks.restoreFocus(focused);
+}
+
+void LayoutPresets::fitSizes(Preset preset)
+{
+    auto dock = [this](const char* name) { return m_window->findChild<QDockWidget*>(name); };
+    const int w = m_window->width(), h = m_window->height();
+    QDockWidget* timeline = dock("timelineDock");
+    switch (preset) {
+    case Preset::Inspect: break; // DockLayout's default sizes
+    case Preset::Map:
+        // Under 1280 px the map half the width, not three fifths: the inspector beside it kept
+        // 240 px at 1024, where property names and their values cannot both read.
+        m_window->resizeDocks({dock("entitiesDock"), dock("mapDock")}, {w / 6, w < 1280 ? w / 2 : w * 3 / 5}, Qt::Horizontal);
+        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        break;
+    case Preset::Compare:
+        // The right-hand tabs a sixth: they kept the default's room for the diff and squeezed
+        // the inspector to a hundred pixels. Without them (a window under 1100 px when the
+        // layout was chosen) the diff and the inspector share their room.
+        if (dock("watchDock")->isHidden())
+            m_window->resizeDocks({dock("entitiesDock"), dock("diffDock")}, {w / 6, w * 9 / 20}, Qt::Horizontal);
+        else
+            m_window->resizeDocks({dock("entitiesDock"), dock("diffDock"), dock("watchDock")}, {w / 6, w * 2 / 5, w / 6}, Qt::Horizontal);
+        m_window->resizeDocks({timeline}, {timeline->minimumSizeHint().height()}, Qt::Vertical);
+        break;
+    case Preset::Plot:
         // Under 800 px a half-height plot left the inspector four rows: three eighths then.
         m_window->resizeDocks({dock("plotDock")}, {h < 800 ? h * 3 / 8 : h / 2}, Qt::Vertical);
         break;
     }
-    if (preset != Preset::Inspect)
-        m_docks.stopFollowingWindow(); // this layout's own sizes
-    m_arranging = false;
-    remember(presetName(preset), presetId(preset));
-    m_docks.restoreFocus(focused);
 }
 
 QStringList LayoutPresets::savedNames() const

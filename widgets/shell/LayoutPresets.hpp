@@ -6,7 +6,8 @@
 // chosen is remembered (`layout/last`; the arrangement itself is DockLayout's saved state).
 // The menu marks the layout on screen (`layout/current`) until a panel is moved, floated,
 // closed or opened by hand, after which no layout is marked: the arrangement is the user's.
-// Sizes are fractions of the window, so each reads well at 1280×800 and at 1920×1080.
+// Sizes are fractions of the window, so each reads well at 1280×800 and at 1920×1080, and they
+// follow the window when it is resized until the user drags a dock's edge.
 
 #include <QObject>
 #include <QStringList>
@@ -54,6 +55,8 @@ private:
     void remember(const QString& name, const QString& id);
     void rebuildSavedMenu();
     void markCurrent();
+    /// `preset`'s dock sizes for the window's size now (its arrangement is in place).
+    void fitSizes(Preset preset);
 
     QMainWindow* m_window;
     DockLayout& m_docks;

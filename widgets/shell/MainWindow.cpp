@@ -585,7 +585,7 @@ bool MainWindow::event(QEvent* e)
         m_layout->stopFollowingWindow();
     const bool handled = QMainWindow::event(e);
     if (e->type() == QEvent::LayoutRequest) // the docks have just been laid out
-        m_layout->hideEmptyTabBars();
+        m_layout->fitTabBars();
     return handled;
 }
 
