@@ -13,6 +13,7 @@
 #include "entities/InspectorPanel.hpp"
 #include "entities/PropertyTreeModel.hpp"
 #include "entities/WatchModel.hpp"
+#include "entities/WatchPanel.hpp"
 #include "find/ChangeSeeker.hpp"
 #include "find/GoToTarget.hpp"
 #include "find/QueryBar.hpp"
@@ -258,6 +259,39 @@ private slots:
         }
         QVERIFY(compared > 100);
         QVERIFY(repainted > 0);
+    }
+
+    // Review 4, item 8: a watch's name reads on one line in a column as wide as it (it wrapped
+    // in 100 px beside a value column 440 px wide), and the empty list's hint is never cut
+    // mid-line in a short dock (1024 × 700).
+    void watchNamesReadOnOneLine()
+    {
+        ViewState view;
+        WatchModel watch(&view);
+        WatchPanel panel(&watch);
+        panel.resize(600, 200);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(fittingViewHint(panel, WatchPanel::hint(), WatchPanel::shortHint()), WatchPanel::hint());
+        panel.resize(300, 64);
+        QTRY_VERIFY(panel.viewport()->height() < 48);
+        QVERIFY(viewHintSize(panel, WatchPanel::hint()).height() > viewHintRoom(panel)); // the long one would be cut
+        QCOMPARE(fittingViewHint(panel, WatchPanel::hint(), WatchPanel::shortHint()), WatchPanel::shortHint());
+        QVERIFY(viewHintSize(panel, WatchPanel::shortHint()).height() <= viewHintRoom(panel));
+
+        panel.resize(600, 200);
+        watch.addWatch({{0, "player_76561198000000000"}, "Health"});
+        const QString name = watch.index(0, WatchModel::WatchColumn).data().toString();
+        const int text = panel.fontMetrics().horizontalAdvance(name);
+        QVERIFY2(text > 150 && text < 600 * 3 / 5 - 16, qPrintable(QString("%1: %2 px").arg(name).arg(text)));
+        QTRY_VERIFY2(panel.columnWidth(WatchModel::WatchColumn) >= text + 6,
+                     qPrintable(QString("column %1 px for %2 px of text").arg(panel.columnWidth(WatchModel::WatchColumn)).arg(text)));
+        QVERIFY(!panel.wordWrap());
+        QVERIFY(panel.columnWidth(WatchModel::ValueColumn) >= panel.viewport()->width() * 2 / 5 - 2);
+        // A narrow dock: the name gives way (elided in the middle), the value keeps two fifths.
+        panel.resize(260, 200);
+        QTRY_VERIFY(panel.columnWidth(WatchModel::WatchColumn) <= panel.viewport()->width() * 3 / 5);
+        QVERIFY(panel.columnWidth(WatchModel::ValueColumn) >= panel.viewport()->width() * 2 / 5 - 2);
     }
 
     void modelsPassTheTester()
@@ -1142,6 +1176,53 @@ private slots:
             QVERIFY2(!w.findChild<QAction*>(name)->isEnabled(), name);
     }
 
+    // Review 4, item 5: allkinds' footer has events at 13.5 s and 14.5 s, past its last frame
+    // (12.983 s). They were listed and drawn at frame 899 as if recorded there; they now say
+    // "past the end". Every other event is at the frame nearest its time, in the first run of
+    // the clock that reaches it (the clock restarts at frame 450: 6.5 s is frame 390, not 510).
+    void eventsPastTheEndSaySo_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("fbs") << "allkinds_fbs.vtx";
+        QTest::newRow("proto") << "allkinds_proto.vtx";
+    }
+    void eventsPastTheEndSaySo()
+    {
+        QFETCH(QString, file);
+        VTX_REQUIRE_SAMPLES();
+        MainWindow w;
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath(file.toStdString()))));
+        ReplaySession* s = w.session();
+        EventsModel* events = w.eventsModel();
+        const int last = s->frameCount() - 1;
+        const int64_t end = s->gameTimeTicks(last);
+        int past = 0, onClock = 0;
+        for (int r = 0; r < events->rowCount(); ++r) {
+            const double seconds = events->index(r, EventsModel::TimeColumn).data().toString().toDouble();
+            const int frame = events->index(r, 0).data(EventsModel::FrameRole).toInt();
+            const QString note = events->index(r, 0).data(EventsModel::OffClockRole).toString();
+            const QString shown = events->index(r, EventsModel::FrameColumn).data().toString();
+            const auto ticks = int64_t(seconds * 1e7);
+            if (ticks > end) {
+                ++past;
+                QCOMPARE(frame, last);
+                QCOMPARE(note, QString("past the end"));
+                QVERIFY2(shown.contains("past the end"), qPrintable(shown));
+                QVERIFY(events->index(r, 0).data(Qt::ToolTipRole).toString().contains("No frame reaches"));
+            } else {
+                ++onClock;
+                QVERIFY2(note.isEmpty(), qPrintable(QString("%1 s: %2").arg(seconds).arg(note)));
+                QCOMPARE(shown, QString::number(frame));
+                QVERIFY2(std::abs(s->gameTimeTicks(frame) - ticks) <= s->gameStepAfter(frame),
+                         qPrintable(QString("%1 s at frame %2").arg(seconds).arg(frame)));
+                if (std::abs(seconds - 6.5) < 1e-6)
+                    QVERIFY2(frame < 450, qPrintable(QString("6.5 s at frame %1").arg(frame)));
+            }
+        }
+        QCOMPARE(past, 2);
+        QVERIFY(onClock > 0);
+    }
+
     // Review item 7: the inspector's Type column is as wide as the widest type shown (up to a
     // quarter of the view; 110 px cut "map<Weapon>" and "WeaponProperties[2]"), and a struct's
     // row — a field, an array's element, a map's value — reads as its first fields.
@@ -1194,12 +1275,21 @@ private slots:
 
     // The property names read whole where they can, up to 45 % of the inspector: in the Map
     // layout at 1280 × 800 the inspector is ~285 px and a third of it cut every name ("Cu…nt",
-    // "Un…Id") beside values with room to spare (review 3, item 4).
+    // "Un…Id") beside values with room to spare (review 3, item 4). Longer names take room from
+    // the values: at 1024 × 700 LastBallTouchFrame and LastBallImpactFrame both read
+    // "Last…rame" (review 4, item 10).
+    void inspectorNamesReadWholeInANarrowInspector_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x800") << QSize(1280, 800);
+        QTest::newRow("1024x700") << QSize(1024, 700);
+    }
     void inspectorNamesReadWholeInANarrowInspector()
     {
+        QFETCH(QSize, size);
         VTX_REQUIRE_SAMPLES();
         MainWindow w;
-        w.resize(1280, 800);
+        w.resize(size);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_rl_fbs.vtx"))));
@@ -1218,13 +1308,19 @@ private slots:
                                     .arg(static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::NameColumn))
                                     .arg(width)));
         // Names of a dozen letters under Boost read whole ("Identifier", "OwnerId": the third
-        // of the view cut them to "Ide…ier").
-        for (const char* name : {"Identifier", "DisplayName", "OwnerId"}) {
-            const QModelIndex row = model->indexOfPath(QString("Boost.") + name);
-            QVERIFY(row.isValid());
-            const QRect cell = tree->visualRect(row);
-            QVERIFY2(cell.width() >= tree->fontMetrics().horizontalAdvance(name) + 8, qPrintable(QString("%1: %2 px").arg(name).arg(cell.width())));
+        // of the view cut them to "Ide…ier"), and the two LastBall… names of the car.
+        const QStringList paths = {"Boost.Identifier", "Boost.DisplayName", "Boost.OwnerId", "LastBallTouchFrame", "LastBallImpactFrame"};
+        for (const QString& path : paths) {
+            const QModelIndex row = model->indexOfPath(path);
+            QVERIFY2(row.isValid(), qPrintable(path));
+            const QString name = path.section('.', -1);
+            QTRY_VERIFY2(tree->visualRect(row).width() >= tree->fontMetrics().horizontalAdvance(name) + 8,
+                         qPrintable(QString("%1: %2 px, view %3 px").arg(name).arg(tree->visualRect(row).width()).arg(width)));
         }
+        // The values keep room: two fifths of the view, or their widest.
+        QVERIFY2(tree->columnWidth(PropertyTreeModel::ValueColumn) >=
+                     std::min(static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::ValueColumn), width * 2 / 5) - 2,
+                 qPrintable(QString("value column %1 px, view %2 px").arg(tree->columnWidth(PropertyTreeModel::ValueColumn)).arg(width)));
     }
 
     // Issue 20 item 7: with the inspector's tree focused, → expands and ← collapses the current

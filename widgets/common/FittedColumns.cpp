@@ -3,21 +3,26 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QTableView>
 #include <QTreeView>
 
 #include <algorithm>
 
 namespace vtxw {
 
-FittedColumns::FittedColumns(QTreeView* view, Rule rule)
-    : QObject(view), m_view(view), m_viewport(view->viewport()), m_headerViewport(view->header()->viewport()), m_rule(std::move(rule))
+FittedColumns::FittedColumns(QTreeView* view, Rule rule) : FittedColumns(view, view->header(), std::move(rule)) { }
+
+FittedColumns::FittedColumns(QTableView* view, Rule rule) : FittedColumns(view, view->horizontalHeader(), std::move(rule)) { }
+
+FittedColumns::FittedColumns(QAbstractItemView* view, QHeaderView* header, Rule rule)
+    : QObject(view), m_header(header), m_viewport(view->viewport()), m_headerViewport(header->viewport()), m_rule(std::move(rule))
 {
     m_viewport->installEventFilter(this);
     m_headerViewport->installEventFilter(this);
     // A section resized while a button is down on the header is the user's drag (or the
     // double-click that fits a column to its contents); the view's own stretching of its last
     // section, and our rule, resize sections with no button down.
-    connect(view->header(), &QHeaderView::sectionResized, this, [this] {
+    connect(header, &QHeaderView::sectionResized, this, [this] {
         if (m_pressed && !m_fitting)
             m_userSized = true;
     });
@@ -35,12 +40,12 @@ void FittedColumns::fit()
     if (m_userSized)
         return;
     m_fitting = true;
-    m_rule(m_view, m_viewport->width());
+    m_rule(m_viewport->width());
     // A stretched last section shrinks no further than the size it was last given (Qt keeps it
     // and stretches from there): the diff's Δ stayed at 100 px in a 540 px view where the rule
     // left it 75, past the view's edge with its right-aligned numbers out of sight. It is given
     // what the rule left.
-    QHeaderView* header = m_view->header();
+    QHeaderView* header = m_header;
     int last = -1;
     for (int visual = header->count() - 1; visual >= 0 && last < 0; --visual)
         if (!header->isSectionHidden(header->logicalIndex(visual)))

@@ -10,7 +10,10 @@
 
 #include <functional>
 
+class QAbstractItemView;
+class QHeaderView;
 class QTreeView;
+class QTableView;
 class QWidget;
 
 namespace vtxw {
@@ -19,11 +22,12 @@ class FittedColumns : public QObject {
     Q_OBJECT
 public:
     /// Sets the view's columns for a viewport `width` px wide (QHeaderView::resizeSection,
-    /// setSectionHidden).
-    using Rule = std::function<void(QTreeView* view, int width)>;
+    /// setSectionHidden on the view's horizontal header).
+    using Rule = std::function<void(int width)>;
 
     /// Fits `view`'s columns with `rule` now and whenever its viewport is resized.
     FittedColumns(QTreeView* view, Rule rule);
+    FittedColumns(QTableView* view, Rule rule);
 
     /// The user sized a column: the rule no longer runs.
     bool userSized() const { return m_userSized; }
@@ -37,8 +41,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    FittedColumns(QAbstractItemView* view, QHeaderView* header, Rule rule);
     void fit();
-    QTreeView* m_view;
+    QHeaderView* m_header;
     QWidget* m_viewport; ///< the view's, as at construction (see eventFilter)
     QWidget* m_headerViewport;
     Rule m_rule;

@@ -29,16 +29,47 @@ void HintTreeView::paintEvent(QPaintEvent* event)
         paintViewHint(*this, m_hint);
 }
 
-void paintViewHint(QAbstractItemView& view, const QString& html)
+namespace {
+QRect hintArea(const QAbstractItemView& view)
 {
-    QTextDocument doc;
+    return view.viewport()->rect().adjusted(8, 8, -8, -8);
+}
+
+void layOutHint(QTextDocument& doc, const QAbstractItemView& view, const QString& html)
+{
     doc.setDefaultFont(view.font());
     doc.setHtml(html);
-    const QRect area = view.viewport()->rect().adjusted(8, 8, -8, -8);
-    doc.setTextWidth(area.width());
+    doc.setTextWidth(hintArea(view).width());
     QTextOption centred(Qt::AlignHCenter);
     centred.setWrapMode(QTextOption::WordWrap);
     doc.setDefaultTextOption(centred);
+}
+} // namespace
+
+QSizeF viewHintSize(const QAbstractItemView& view, const QString& html)
+{
+    QTextDocument doc;
+    layOutHint(doc, view, html);
+    return doc.size();
+}
+
+int viewHintRoom(const QAbstractItemView& view)
+{
+    return hintArea(view).height();
+}
+
+QString fittingViewHint(const QAbstractItemView& view, const QString& html, const QString& shortHtml)
+{
+    if (shortHtml.isEmpty() || viewHintSize(view, html).height() <= viewHintRoom(view))
+        return html;
+    return shortHtml;
+}
+
+void paintViewHint(QAbstractItemView& view, const QString& html, const QString& shortHtml)
+{
+    QTextDocument doc;
+    layOutHint(doc, view, fittingViewHint(view, html, shortHtml));
+    const QRect area = hintArea(view);
     QPainter p(view.viewport());
     // Vertically centred while it fits, from the top when the view is shorter than the text.
     const qreal top = area.top() + std::max<qreal>(0, (area.height() - doc.size().height()) / 2);

@@ -10,7 +10,16 @@ namespace vtxw {
 
 /// Paints rich text `html` centred in `view`'s viewport, in the placeholder colour (from the
 /// top when the viewport is shorter than the text); for a view's paintEvent, after its rows.
-void paintViewHint(QAbstractItemView& view, const QString& html);
+/// `shortHtml`, when given, is painted instead where `html` would not fit the viewport's
+/// height: the Watch dock's three-line hint was cut in half mid-line at 1024 × 700.
+void paintViewHint(QAbstractItemView& view, const QString& html, const QString& shortHtml = {});
+/// The text paintViewHint paints in `view` now: `html`, or `shortHtml` (when given) if `html`
+/// is taller than the viewport.
+QString fittingViewHint(const QAbstractItemView& view, const QString& html, const QString& shortHtml);
+/// The height `html` takes in `view`'s viewport, as paintViewHint lays it out, and the height
+/// it has for it.
+QSizeF viewHintSize(const QAbstractItemView& view, const QString& html);
+int viewHintRoom(const QAbstractItemView& view);
 
 class HintTreeView : public QTreeView {
     Q_OBJECT

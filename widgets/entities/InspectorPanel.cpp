@@ -94,16 +94,27 @@ InspectorPanel::InspectorPanel(ReplaySession* session, ViewState* view, QWidget*
     // The name column a third of the width; the type column as wide as the widest type shown,
     // up to a quarter (110 px cut "WeaponProperties[2]" to "Weapon…ies[2]", review item 7),
     // hidden where the values need its room. The user's own column widths are kept.
-    auto* columns = new FittedColumns(m_view, [](QTreeView* tree, int w) {
-        tree->header()->setSectionHidden(PropertyTreeModel::TypeColumn, w < 480);
+    auto* columns = new FittedColumns(m_view, [tree = m_view](int w) {
+        auto* items = static_cast<QAbstractItemView*>(tree);
+        const bool typesShown = w >= 480;
+        tree->header()->setSectionHidden(PropertyTreeModel::TypeColumn, !typesShown);
+        const int types = std::clamp(items->sizeHintForColumn(PropertyTreeModel::TypeColumn), 80, std::max(110, w / 4));
+        tree->header()->resizeSection(PropertyTreeModel::TypeColumn, types);
         // Names as wide as the widest shown (with its indentation), from a third of the view up
         // to 45 % of it: a third of a 285 px inspector (the Map layout at 1280 px) cut every
         // name ("Cu…nt") beside a value column with room to spare.
-        const int names = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::NameColumn);
+        const int names = items->sizeHintForColumn(PropertyTreeModel::NameColumn);
         const int least = std::clamp(w / 3, 90, 180);
-        tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(names, least, std::max(least, std::min(w * 45 / 100, 260))));
-        const int types = static_cast<QAbstractItemView*>(tree)->sizeHintForColumn(PropertyTreeModel::TypeColumn);
-        tree->header()->resizeSection(PropertyTreeModel::TypeColumn, std::clamp(types, 80, std::max(110, w / 4)));
+        int most = std::max(least, std::min(w * 45 / 100, 260));
+        // A name cut in the middle reads like its neighbours ("Last…rame" was both
+        // LastBallTouchFrame and LastBallImpactFrame, review 4 item 10): names then take room
+        // from the values, which keep their widest or two fifths of the view (a value too
+        // narrow drops decimals first, NumberFitDelegate).
+        if (names > most) {
+            const int values = std::max(std::min(items->sizeHintForColumn(PropertyTreeModel::ValueColumn), w * 2 / 5), 80);
+            most = std::max(most, std::min({names, w - (typesShown ? types : 0) - values, 360}));
+        }
+        tree->header()->resizeSection(PropertyTreeModel::NameColumn, std::clamp(names, least, most));
     });
     // Rows shown or gone change the widest type: fitted again once they are laid out.
     auto refit = [columns] { QMetaObject::invokeMethod(columns, &FittedColumns::refit, Qt::QueuedConnection); };

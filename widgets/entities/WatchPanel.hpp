@@ -15,8 +15,9 @@ class WatchPanel : public QTableView {
     Q_OBJECT
 public:
     explicit WatchPanel(WatchModel* model, QWidget* parent = nullptr);
-    /// What the panel says while nothing is watched.
+    /// What the panel says while nothing is watched, and its one-line form for a short dock.
     static QString hint();
+    static QString shortHint();
 
 signals:
     void plotRequested(const EntityKey& entity, const QString& path);

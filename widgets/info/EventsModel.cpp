@@ -3,6 +3,8 @@
 
 #include "session/ReplaySession.hpp"
 
+#include <QPalette>
+
 #include <algorithm>
 
 namespace vtxw {
@@ -19,9 +21,11 @@ void EventsModel::reload()
     beginResetModel();
     m_rows.clear();
     if (const auto& f = m_session->file())
-        for (const auto& e : f->footer().events)
+        for (const auto& e : f->footer().events) {
+            const ReplaySession::EventPlace place = m_session->placeEvent(double(e.gameTimeSeconds));
             m_rows.push_back({double(e.gameTimeSeconds), QString::fromStdString(e.type), QString::fromStdString(e.label),
-                              QString::fromStdString(e.entityUniqueId), m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * 1e7))});
+                              QString::fromStdString(e.entityUniqueId), place.frame, m_session->offClockNote(place)});
+        }
     std::stable_sort(m_rows.begin(), m_rows.end(), [](const Row& a, const Row& b) { return a.frame < b.frame; });
     endResetModel();
 }
@@ -44,6 +48,13 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const
         return r.frame;
     if (role == Qt::TextAlignmentRole && (index.column() == TimeColumn || index.column() == FrameColumn))
         return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == OffClockRole)
+        return r.offClock;
+    // An event no frame reaches says so where its frame is given, and is shown greyed.
+    if (role == Qt::ForegroundRole && !r.offClock.isEmpty())
+        return QPalette().color(QPalette::PlaceholderText);
+    if (role == Qt::ToolTipRole && !r.offClock.isEmpty())
+        return tr("No frame reaches %1 s (%2): shown at frame %3, the nearest").arg(QString::number(r.seconds, 'f', 3), r.offClock).arg(r.frame);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
     switch (index.column()) {
@@ -51,7 +62,7 @@ QVariant EventsModel::data(const QModelIndex& index, int role) const
     case TypeColumn: return r.type;
     case LabelColumn: return r.label;
     case EntityColumn: return r.entity;
-    case FrameColumn: return r.frame;
+    case FrameColumn: return r.offClock.isEmpty() ? QVariant(r.frame) : QVariant(tr("%1 · %2").arg(r.frame).arg(r.offClock));
     }
     return {};
 }

@@ -13,7 +13,9 @@ class EventsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column { TimeColumn, TypeColumn, LabelColumn, EntityColumn, FrameColumn, ColumnCount };
-    enum Roles { FrameRole = Qt::UserRole + 1 };
+    /// FrameRole: the frame an event is shown at; OffClockRole: what to say when no frame's
+    /// time reaches the event's (ReplaySession::offClockNote), empty otherwise.
+    enum Roles { FrameRole = Qt::UserRole + 1, OffClockRole };
     explicit EventsModel(ReplaySession* session, QObject* parent = nullptr);
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -29,6 +31,7 @@ private:
         double seconds;
         QString type, label, entity;
         int frame;
+        QString offClock; ///< ReplaySession::offClockNote: empty when a frame reaches the event's time
     };
     ReplaySession* m_session;
     std::vector<Row> m_rows;

@@ -11,6 +11,8 @@ EventsPanel::EventsPanel(EventsModel* model, QWidget* parent) : QTableView(paren
 {
     setModel(model);
     horizontalHeader()->setSectionResizeMode(EventsModel::LabelColumn, QHeaderView::Stretch);
+    // As wide as its widest: "899 · past the end" was cut to "899 · past th…" in 100 px.
+    horizontalHeader()->setSectionResizeMode(EventsModel::FrameColumn, QHeaderView::ResizeToContents);
     verticalHeader()->hide();
     setWordWrap(false);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);

@@ -24,15 +24,17 @@ QString backendText(const std::optional<vtx::Backend>& b)
     return *b == vtx::Backend::FlatBuffers ? QStringLiteral("FlatBuffers") : QStringLiteral("Protobuf");
 }
 
+// One form for the whole column, m:ss.s (h:mm:ss from an hour): "6.2 s", "60.0 s" and "1:19" side
+// by side did not compare at a glance (review 4, item 15).
 QString durationText(double seconds)
 {
-    if (seconds < 60)
-        return QStringLiteral("%1 s").arg(seconds, 0, 'f', 1);
-    const auto whole = qint64(seconds);
-    const QString mmss = QStringLiteral("%1:%2").arg((whole / 60) % 60, 2, 10, QLatin1Char('0')).arg(whole % 60, 2, 10, QLatin1Char('0'));
-    if (whole < 3600)
-        return QStringLiteral("%1:%2").arg(whole / 60).arg(whole % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2").arg(whole / 3600).arg(mmss);
+    const qint64 tenths = std::llround(std::max(0.0, seconds) * 10);
+    if (tenths < 36000) {
+        const qint64 inMinute = tenths % 600;
+        return QStringLiteral("%1:%2.%3").arg(tenths / 600).arg(inMinute / 10, 2, 10, QLatin1Char('0')).arg(inMinute % 10);
+    }
+    const qint64 whole = std::llround(seconds);
+    return QStringLiteral("%1:%2:%3").arg(whole / 3600).arg((whole / 60) % 60, 2, 10, QLatin1Char('0')).arg(whole % 60, 2, 10, QLatin1Char('0'));
 }
 
 QDateTime recordedAt(const vtx::ReplaySummary& s)

@@ -871,7 +871,7 @@ void MapView::addEvents(MapScene& s, int shownFrame) const
         if (std::abs(double(e.gameTimeSeconds) - now) > window)
             continue;
         s.events.push_back({toWorld(e.location), QString::fromStdString(e.type + (e.label.empty() ? "" : ": " + e.label)),
-                            m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * double(vtx::kTicksPerSecond)))});
+                            m_session->placeEvent(double(e.gameTimeSeconds)).frame});
     }
     s.eventLegend = tr("events within %1 s of this frame").arg(window);
     if (!events.empty() && !anyLocated && s.note.isEmpty())

@@ -241,6 +241,23 @@ int ReplaySession::frameAtGameTime(int64_t ticks) const
     return std::max(0, m_gameClock.frameAt(ticks));
 }
 
+ReplaySession::EventPlace ReplaySession::placeEvent(double seconds) const
+{
+    const auto ticks = int64_t(seconds * 1e7);
+    return {frameAtGameTime(ticks), spansGameTime(ticks)};
+}
+
+QString ReplaySession::offClockNote(const EventPlace& place) const
+{
+    if (place.onClock)
+        return {};
+    if (place.frame >= frameCount() - 1)
+        return tr("past the end");
+    if (place.frame == 0)
+        return tr("before the start");
+    return tr("off the clock");
+}
+
 int ReplaySession::frameAfterGameTime(int from, int64_t ticks) const
 {
     return m_gameClock.frameAfter(from, ticks);

@@ -60,6 +60,18 @@ public:
     int frameAtGameTime(int64_t ticks) const;
     /// Whether a frame's game time reaches `ticks` (no: frameAtGameTime gave the nearest end).
     bool spansGameTime(int64_t ticks) const { return m_gameClock.spans(ticks); }
+    /// Where a footer event at `seconds` of game time is shown: its frame, and whether a
+    /// frame's time reaches it. One rule for the events table, the timeline and the map: the
+    /// SDK's events can lie past the last frame (allkinds: 13.5 s and 14.5 s, the last frame at
+    /// 12.983 s), and such an event shown at frame 899 with nothing said looked recorded there.
+    struct EventPlace {
+        int frame = 0;
+        bool onClock = true;
+    };
+    EventPlace placeEvent(double seconds) const;
+    /// What to say of an event no frame reaches ("past the end", "before the start", "off the
+    /// clock"), empty for one that a frame does.
+    QString offClockNote(const EventPlace& place) const;
     /// The frame `ticks` of game time after `from` (before it when negative), along the frames
     /// in order: across a restart of the clock it goes on into the new run.
     int frameAfterGameTime(int from, int64_t ticks) const;

@@ -82,8 +82,9 @@ void TimelineScrubber::reload()
     m_axis.last = std::max(m_axis.first + 1, m_view->zoomLast());
     if (const auto& f = m_session->file()) {
         for (const auto& e : f->footer().events) {
-            const int frame = m_session->frameAtGameTime(int64_t(double(e.gameTimeSeconds) * 1e7));
-            m_events.push_back({frame, QString::fromStdString(e.type), QString::fromStdString(e.label), QString::fromStdString(e.entityUniqueId)});
+            const ReplaySession::EventPlace place = m_session->placeEvent(double(e.gameTimeSeconds));
+            m_events.push_back({place.frame, QString::fromStdString(e.type), QString::fromStdString(e.label),
+                                QString::fromStdString(e.entityUniqueId), m_session->offClockNote(place)});
         }
         std::stable_sort(m_events.begin(), m_events.end(), [](const EventMark& a, const EventMark& b) { return a.frame < b.frame; });
         for (uint32_t g : f->footer().times.gaps)
@@ -290,7 +291,8 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
                 if (lines.size() < 8)
                     lines << QStringLiteral("<b>%1</b> %2<br>%3 · frame %4")
                                  .arg(ev.type.toHtmlEscaped(), ev.label.toHtmlEscaped(), ev.entity.toHtmlEscaped())
-                                 .arg(ev.frame);
+                                 .arg(ev.offClock.isEmpty() ? QString::number(ev.frame)
+                                                            : tr("%1, the nearest: no frame's time reaches it (%2)").arg(ev.frame).arg(ev.offClock));
                 else
                     ++more;
             }
@@ -648,8 +650,11 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     for (const auto& [frame, count] : eventMarkers()) {
         const int x = int(m_axis.x(frame));
         const auto it = std::lower_bound(m_events.begin(), m_events.end(), frame, [](const EventMark& e, int f) { return e.frame < f; });
-        p.setPen(Qt::NoPen);
-        p.setBrush(eventColour(it->type));
+        // Hollow when every event folded here lies where no frame's time reaches (past the
+        // end): shown at the nearest frame, not recorded there.
+        const bool offClock = std::all_of(it, it + count, [](const EventMark& m) { return !m.offClock.isEmpty(); });
+        p.setPen(offClock ? QPen(eventColour(it->type), 1.5) : QPen(Qt::NoPen));
+        p.setBrush(offClock ? QBrush(Qt::NoBrush) : QBrush(eventColour(it->type)));
         const QPoint tri[3] = {{x, ev.top() + 2}, {x - 4, ev.bottom() - 1}, {x + 4, ev.bottom() - 1}};
         p.drawPolygon(tri, 3);
         if (count > 1) {

@@ -115,6 +115,7 @@ private:
     struct EventMark {
         int frame;
         QString type, label, entity;
+        QString offClock; ///< ReplaySession::offClockNote: drawn hollow, said in the tooltip
     };
     ReplaySession* m_session;
     ViewState* m_view; ///< the playhead, zoom, A/B markers and loop it shows (and moves)
