@@ -1062,14 +1062,27 @@ private slots:
             QCOMPARE(bar->elideMode(), Qt::ElideNone);
             QVERIFY(bar->usesScrollButtons());
         }
-        // The user sizes a dock (a press on the window's own separators): the sizes are theirs.
-        QMouseEvent press(QEvent::MouseButtonPress, QPointF(1, 1), QPointF(1, 1), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &press);
-        QMouseEvent release(QEvent::MouseButtonRelease, QPointF(1, 1), QPointF(1, 1), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
-        QCoreApplication::sendEvent(&w, &release);
+        // A press a child ignored reaches the window too: not the user sizing a dock.
+        auto press = [&](QPoint at) {
+            QMouseEvent down(QEvent::MouseButtonPress, at, w.mapToGlobal(at), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&w, &down);
+            QMouseEvent up(QEvent::MouseButtonRelease, at, w.mapToGlobal(at), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(&w, &up);
+        };
+        auto* entities = w.findChild<QDockWidget*>("entitiesDock");
+        QVERIFY(w.childAt(entities->geometry().center()));
+        press(entities->geometry().center());
+        w.resize(1700, 900);
+        QTRY_VERIFY2_WITH_TIMEOUT(std::abs(measure() - wanted(w.size())) < 40,
+                                  qPrintable(QString("%1 px, the preset's %2").arg(measure()).arg(wanted(w.size()))), 5000);
+        // The user sizes a dock (a press on the window's own separator, right of the entity
+        // list): the sizes are theirs.
+        const QPoint separator(entities->geometry().right() + 2, entities->geometry().center().y());
+        QVERIFY2(!w.childAt(separator), qPrintable(w.childAt(separator) ? w.childAt(separator)->metaObject()->className() : ""));
+        press(separator);
         const int theirs = measure();
-        w.resize(1800, 880);
-        QTRY_COMPARE(w.size(), QSize(1800, 880));
+        w.resize(1800, 1000);
+        QTRY_COMPARE(w.size(), QSize(1800, 1000));
         QCoreApplication::processEvents();
         QVERIFY2(std::abs(wanted(w.size()) - theirs) > 20, "the check below could not tell");
         QVERIFY2(std::abs(measure() - theirs) <= 8, qPrintable(QString("%1 px, %2 before the resize").arg(measure()).arg(theirs)));

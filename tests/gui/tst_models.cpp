@@ -1203,7 +1203,7 @@ private slots:
             const QString note = events->index(r, 0).data(EventsModel::OffClockRole).toString();
             const QString shown = events->index(r, EventsModel::FrameColumn).data().toString();
             const auto ticks = int64_t(seconds * 1e7);
-            if (ticks > end) {
+            if (ticks - end > s->gameStepAfter(last) / 2) { // past the last frame by more than float rounding
                 ++past;
                 QCOMPARE(frame, last);
                 QCOMPARE(note, QString("past the end"));
@@ -1221,6 +1221,14 @@ private slots:
         }
         QCOMPARE(past, 2);
         QVERIFY(onClock > 0);
+        // An event stored as float seconds at the last frame lies a few ticks past its time: it
+        // is that frame's, not past the end.
+        const double atLast = double(end + 3) / 1e7; // as float(12.9833333) = 12.98333358 lies
+        const ReplaySession::EventPlace place = s->placeEvent(atLast);
+        QCOMPARE(place.frame, last);
+        QVERIFY(place.onClock);
+        QVERIFY(s->offClockNote(place).isEmpty());
+        QVERIFY(!s->placeEvent(atLast + 1.0).onClock);
     }
 
     // Review item 7: the inspector's Type column is as wide as the widest type shown (up to a

@@ -3,8 +3,11 @@
 
 #include "diff/DiffModel.hpp"
 
+#include <QApplication>
 #include <QFontMetrics>
 #include <QHeaderView>
+#include <QPainter>
+#include <QStyle>
 #include <QTreeView>
 #include <algorithm>
 
@@ -73,25 +76,41 @@ QString focusedCellText(const QString& text, int from, const QFontMetrics& fm, i
 
 DiffCellDelegate::DiffCellDelegate(QObject* parent) : NumberFitDelegate({DiffModel::AColumn, DiffModel::BColumn, DiffModel::DeltaColumn}, parent) { }
 
+QRect entityNameSpan(const QTreeView& view, const QModelIndex& index)
+{
+    if (!index.isValid() || index.parent().isValid() || index.data(DiffModel::StatusRole).toString() != QLatin1String("changed"))
+        return {};
+    const QHeaderView* header = view.header();
+    if (header->visualIndex(DiffModel::AColumn) != header->visualIndex(DiffModel::NameColumn) + 1 ||
+        header->visualIndex(DiffModel::BColumn) != header->visualIndex(DiffModel::AColumn) + 1)
+        return {};
+    const QRect name = view.visualRect(index.siblingAtColumn(DiffModel::NameColumn));
+    const QRect b = view.visualRect(index.siblingAtColumn(DiffModel::BColumn));
+    if (name.isEmpty() || b.isEmpty())
+        return {};
+    return QRect(name.topLeft(), QPoint(b.right(), name.bottom()));
+}
+
 void DiffCellDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const
 {
     const auto* tree = qobject_cast<const QTreeView*>(option.widget);
-    if (index.column() != DiffModel::NameColumn || !tree || !tree->isFirstColumnSpanned(index.row(), index.parent()) ||
-        tree->header()->isSectionHidden(DiffModel::DeltaColumn)) {
+    const QRect span = tree && index.column() <= DiffModel::BColumn ? entityNameSpan(*tree, index) : QRect();
+    if (span.isNull()) {
         NumberFitDelegate::paint(painter, option, index);
         return;
     }
-    // The spanned cell covers the row: the name takes it up to the Δ column, the Δ cell the rest.
-    const int deltaLeft = std::clamp(tree->header()->sectionViewportPosition(DiffModel::DeltaColumn), option.rect.left(), option.rect.right() + 1);
+    // Each of the three cells draws the name laid out across all three, clipped to itself: its
+    // background, selection and focus stay the cell's own, and the name reads on over A and B.
+    // No view spans: QTreeView keeps one persistent index per spanned row, thousands per
+    // frame during playback.
     QStyleOptionViewItem name = option;
-    name.rect.setRight(deltaLeft - 1);
-    NumberFitDelegate::paint(painter, name, index);
-    if (deltaLeft > option.rect.right())
-        return;
-    QStyleOptionViewItem delta = option;
-    delta.rect.setLeft(deltaLeft);
-    delta.features &= ~QStyleOptionViewItem::HasDecoration;
-    NumberFitDelegate::paint(painter, delta, index.siblingAtColumn(DiffModel::DeltaColumn));
+    name.rect = span;
+    initStyleOption(&name, index.siblingAtColumn(DiffModel::NameColumn));
+    painter->save();
+    painter->setClipRect(option.rect, Qt::IntersectClip);
+    QStyle* style = option.widget ? option.widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &name, painter, option.widget);
+    painter->restore();
 }
 
 void DiffCellDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const

@@ -8,9 +8,11 @@
 
 #include "common/NumberFitDelegate.hpp"
 
+#include <QRect>
 #include <QString>
 
 class QFontMetrics;
+class QTreeView;
 
 namespace vtxw {
 
@@ -26,10 +28,15 @@ int firstChangedComponent(const QString& delta);
 /// cut at its end by the view.
 QString focusedCellText(const QString& text, int from, const QFontMetrics& fm, int width);
 
+/// Where a changed entity's name is laid out in `view`: across its row's name, A and B cells
+/// (empty for such a row), or a null rect for any other row, or when the user moved the
+/// columns out of that order. Cut to its own column the name read "s1mple · p…0000" beside
+/// two empty cells (review 4, item 6).
+QRect entityNameSpan(const QTreeView& view, const QModelIndex& index);
+
 /// The diff view's delegate: numbers fitted in the A, B and Δ columns, from where the value
-/// changed (DiffModel::DifferenceAtRole) when the whole does not fit. A row whose first column
-/// the view spans (a changed entity, whose A and B are empty: DiffPanel spans it) reads its
-/// name up to the Δ column, and its Δ ("29 changes") where every row has it.
+/// changed (DiffModel::DifferenceAtRole) when the whole does not fit. A changed entity's name
+/// reads across its empty A and B cells (entityNameSpan); its Δ ("29 changes") stays its own.
 class DiffCellDelegate : public NumberFitDelegate {
 public:
     explicit DiffCellDelegate(QObject* parent);

@@ -169,20 +169,6 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         tree->header()->resizeSection(DiffModel::AColumn, value);
         tree->header()->resizeSection(DiffModel::BColumn, value);
     });
-    // A changed entity's row has nothing in A and B: its name spans them (DiffCellDelegate
-    // paints its count in Δ still). Cut to its own column it read "s1mple · p…0000" beside two
-    // empty cells (review 4, item 6). Spans are the view's, by row: set again whenever the
-    // rows change.
-    auto spanEntityRows = [this] {
-        for (int r = 0, n = m_proxy->rowCount(); r < n; ++r)
-            m_view->setFirstColumnSpanned(r, {},
-                                          m_proxy->index(r, DiffModel::AColumn).data().toString().isEmpty() &&
-                                              m_proxy->index(r, DiffModel::BColumn).data().toString().isEmpty());
-    };
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, spanEntityRows);
-    connect(m_proxy, &QAbstractItemModel::rowsRemoved, this, spanEntityRows);
-    connect(m_proxy, &QAbstractItemModel::modelReset, this, spanEntityRows);
-    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, spanEntityRows);
     // Next / previous change only while the list shows one: the Diff menu lists these actions,
     // and with no replay open (or nothing changed) they were enabled and did nothing.
     auto changesShown = [this, prevButton, nextButton] {

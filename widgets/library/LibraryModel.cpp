@@ -7,6 +7,8 @@
 #include <QFont>
 #include <QLocale>
 #include <QStringList>
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace vtxw {

@@ -244,7 +244,12 @@ int ReplaySession::frameAtGameTime(int64_t ticks) const
 ReplaySession::EventPlace ReplaySession::placeEvent(double seconds) const
 {
     const auto ticks = int64_t(seconds * 1e7);
-    return {frameAtGameTime(ticks), spansGameTime(ticks)};
+    const int frame = frameAtGameTime(ticks);
+    // Event times are float seconds, frame times exact ticks: an event recorded at the last
+    // frame (12.983333 s) is stored a few ticks past it about half the time. Within half a
+    // step of its frame it is that frame's.
+    const bool near = std::abs(ticks - gameTimeTicks(frame)) <= gameStepAfter(frame) / 2;
+    return {frame, near || spansGameTime(ticks)};
 }
 
 QString ReplaySession::offClockNote(const EventPlace& place) const

@@ -64,6 +64,8 @@ public:
     /// frame's time reaches it. One rule for the events table, the timeline and the map: the
     /// SDK's events can lie past the last frame (allkinds: 13.5 s and 14.5 s, the last frame at
     /// 12.983 s), and such an event shown at frame 899 with nothing said looked recorded there.
+    /// An event within half a step of its frame's time is that frame's (float seconds against
+    /// exact ticks: one stored at the last frame often lies a few ticks past it).
     struct EventPlace {
         int frame = 0;
         bool onClock = true;

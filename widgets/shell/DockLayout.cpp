@@ -90,6 +90,7 @@ void DockLayout::reset()
     // Docks moved back into place can make Qt grow the window to their size hints: the user's
     // window size is kept.
     const QSize size = m_window->size();
+    m_layoutSizes = {}; // before the docks move: a resize on the way is not the old layout's
     // Every dock shows, except those shown on demand (the Library, once a folder is opened);
     // before the arrangement, whose last raise() picks each tab group's current tab (a tabbed
     // dock shown after it became the current one: the Plot layout showed Analysis).
@@ -110,7 +111,6 @@ void DockLayout::reset()
             Qt::QueuedConnection);
     }
     m_followWindow = true; // the default arrangement: its sizes follow the window again
-    m_layoutSizes = {};
     m_mapGrown = false;
     placeMap();
     applyDefaultSizes();
@@ -128,6 +128,14 @@ void DockLayout::followWindowWith(std::function<void()> sizes)
     m_layoutSizes = std::move(sizes);
     m_followWindow = true;
     m_layoutSizes();
+}
+
+void DockLayout::dropLayoutSizes()
+{
+    if (!m_layoutSizes)
+        return;
+    m_layoutSizes = {};
+    m_followWindow = false;
 }
 
 void DockLayout::fitToWindow()

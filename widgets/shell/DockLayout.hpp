@@ -53,6 +53,9 @@ public:
     /// the default arrangement comes back. A preset chosen at 1366 px kept its 546 px diff in a
     /// window maximised to 1920 px, all the new room going to the inspector (review 4, item 9).
     void followWindowWith(std::function<void()> sizes);
+    /// The user moved, floated, showed or hid a dock by hand: a layout's own sizes no longer
+    /// apply (the default arrangement's keep following the window).
+    void dropLayoutSizes();
     /// Gives the tab bars of tab groups whose docks are all hidden no size (and their size back
     /// once they hold tabs again). Qt 6.4 leaves such a bar shown, with no tab, where the group
     /// was: after the Map layout hid the plot and its Analysis tab, a 26 px bar's top line lay

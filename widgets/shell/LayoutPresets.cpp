@@ -46,8 +46,10 @@ void LayoutPresets::watchDocks()
     // or its title bar. Not the window's own moves (the map's column on a wide window, a
     // panel raised for a query), nor a splitter dragged, which keeps the layout it resizes.
     auto byHand = [this] {
-        if (!m_arranging)
-            QSettings().setValue(CurrentKey, QString());
+        if (m_arranging)
+            return;
+        QSettings().setValue(CurrentKey, QString());
+        m_docks.dropLayoutSizes(); // the arrangement is the user's now, not the preset's
     };
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
         connect(dock, &QDockWidget::topLevelChanged, this, byHand);

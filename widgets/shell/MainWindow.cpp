@@ -50,6 +50,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
@@ -580,8 +581,9 @@ void MainWindow::updateFileActions()
 bool MainWindow::event(QEvent* e)
 {
     // A press on the window itself, not on a child, is on a dock's edge (the separators are
-    // the window's own): the user is sizing the docks.
-    if (e->type() == QEvent::MouseButtonPress)
+    // the window's own): the user is sizing the docks. A press a child ignored comes here too
+    // (an empty part of a dock, a label): only one where no child is counts.
+    if (e->type() == QEvent::MouseButtonPress && !childAt(static_cast<QMouseEvent*>(e)->position().toPoint()))
         m_layout->stopFollowingWindow();
     const bool handled = QMainWindow::event(e);
     if (e->type() == QEvent::LayoutRequest) // the docks have just been laid out
