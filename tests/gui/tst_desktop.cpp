@@ -6,6 +6,7 @@
 #include "TestSupport.hpp"
 #include "common/ElidedLabel.hpp"
 #include "common/ExportPath.hpp"
+#include "common/FileDialogSize.hpp"
 #include "common/HintTreeView.hpp"
 #include "compare/CompareSession.hpp"
 #include "diff/DiffModel.hpp"
@@ -53,6 +54,9 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -541,6 +545,37 @@ private slots:
         QWidget* strip = w.findChild<QDockWidget*>("timelineDock")->widget();
         QVERIFY2(tl->mapTo(strip, QPoint(0, tl->height())).y() >= strip->height() - 2,
                  qPrintable(QString("timeline ends at %1 of %2").arg(tl->mapTo(strip, QPoint(0, tl->height())).y()).arg(strip->height())));
+    }
+
+    // Review 4, item 15: the playhead was drawn through the ruler's label at its frame ("2|00").
+    // It starts under the labels; a head on the ruler's tick band still marks the frame there.
+    void playheadLeavesTheRulerLabelsReadable()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, demoPath()));
+        TimelineScrubber* tl = w.timeline();
+        const auto ticks = tl->rulerTicks();
+        QVERIFY(ticks.size() > 2);
+        const int frame = ticks[ticks.size() / 2].frame; // a labelled tick, away from the edges
+        w.playback()->seek(frame);
+        QTRY_COMPARE(w.viewState()->requestedFrame(), frame);
+        const QImage shot = tl->grab().toImage();
+        const QColor highlight = tl->palette().color(QPalette::Highlight);
+        auto isPlayhead = [&](int x, int y) {
+            const QColor c = shot.pixelColor(x, y);
+            return std::abs(c.red() - highlight.red()) <= 24 && std::abs(c.green() - highlight.green()) <= 24 &&
+                std::abs(c.blue() - highlight.blue()) <= 24;
+        };
+        const int x = tl->xOfFrame(frame), ruler = tl->laneCentreY("ruler");
+        QVERIFY(ruler > 0);
+        QVERIFY2(isPlayhead(x, tl->scrubLaneY()), "the playhead is drawn on the scrub lane"); // so the test can fail
+        QVERIFY2(isPlayhead(x, ruler + 8), "a head marks the frame on the ruler's tick band");
+        for (int y = ruler - 5; y <= ruler + 3; ++y) // the label's digits, centred in the lane
+            for (int dx = -1; dx <= 1; ++dx)
+                QVERIFY2(!isPlayhead(x + dx, y), qPrintable(QString("playhead over the label at (%1, %2)").arg(x + dx).arg(y)));
     }
 
     // A window made smaller after it was shown (a window manager placing it on a small screen):
@@ -1896,6 +1931,53 @@ private slots:
         }
         applyTheme(Theme::System);
         QCOMPARE(QApplication::palette().color(QPalette::Base), before.color(QPalette::Base));
+    }
+
+    // Review 4, item 15: Qt's own file dialog opened at 640 × 440 with "859…KiB" and dates
+    // elided. It opens at two thirds of the window (within the screen), its Size, Type and Date
+    // columns as wide as what they list, and at the size the user left it the next time.
+    void fileDialogsOpenLargeAndRemember()
+    {
+        QSettings().remove("fileDialog");
+        QWidget window;
+        window.resize(1500, 960);
+        const QRect room = window.screen()->availableGeometry();
+        const QString folder = QFileInfo(demoPath()).absolutePath();
+        {
+            QFileDialog dialog(&window, "Open", folder, "VTX replays (*.vtx)");
+            dialog.setOption(QFileDialog::DontUseNativeDialog);
+            fitFileDialog(dialog, &window);
+            QCOMPARE(dialog.width(), std::min(1000, room.width()));
+            QCOMPARE(dialog.height(), std::min(640, room.height()));
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            auto* list = dialog.findChild<QTreeView*>("treeView");
+            QVERIFY(list);
+            QTRY_VERIFY(list->model()->rowCount(list->rootIndex()) > 0);
+            for (int column = 1; column < list->header()->count(); ++column)
+                if (!list->isColumnHidden(column))
+                    QTRY_VERIFY2(list->columnWidth(column) >= static_cast<const QAbstractItemView*>(list)->sizeHintForColumn(column),
+                                 qPrintable(QString("column %1: %2 px, its text %3")
+                                                .arg(column)
+                                                .arg(list->columnWidth(column))
+                                                .arg(static_cast<const QAbstractItemView*>(list)->sizeHintForColumn(column))));
+            // The names take the rest of the view.
+            auto columns = [list] {
+                int sum = 0;
+                for (int column = 0; column < list->header()->count(); ++column)
+                    sum += list->isColumnHidden(column) ? 0 : list->columnWidth(column);
+                return sum;
+            };
+            QTRY_VERIFY2(columns() >= list->viewport()->width(), qPrintable(QString("%1 of %2 px").arg(columns()).arg(list->viewport()->width())));
+            dialog.resize(700, 480); // the user's size
+            dialog.reject();
+            rememberFileDialog(dialog);
+        }
+        QFileDialog again(&window, "Open", folder);
+        again.setOption(QFileDialog::DontUseNativeDialog);
+        fitFileDialog(again, &window);
+        QCOMPARE(again.size(), QSize(700, 480));
+        QSettings().remove("fileDialog");
     }
 };
 

@@ -1608,6 +1608,51 @@ private slots:
         QSettings().remove("labels");
     }
 
+    // Review 4, item 15: the entity list's columns follow the replay and the dock's width, not
+    // the filter. Measured over the filtered rows, a filter leaving one short name ("s1mple")
+    // made room for the Id column the whole list did not have, so it came and went as the user
+    // typed. At every width, the filtered list keeps the whole list's columns.
+    void entityColumnsStayAsTheFilterChanges_data()
+    {
+        QTest::addColumn<int>("dockWidth");
+        for (int width : {180, 240, 300, 360, 420, 480})
+            QTest::addRow("%d px", width) << width;
+    }
+    void entityColumnsStayAsTheFilterChanges()
+    {
+        VTX_REQUIRE_SAMPLES();
+        QFETCH(int, dockWidth);
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, QString::fromStdString(vtxtest::samplePath("sdk_cs_fbs.vtx"))));
+        QVERIFY(settle(w));
+        w.resizeDocks({w.findChild<QDockWidget*>("entitiesDock")}, {dockWidth}, Qt::Horizontal);
+        QTreeView* view = w.entityList()->view();
+        EntityFilterProxy* proxy = w.entityList()->proxy();
+        // Which columns show (their widths follow the viewport, which a scroll bar narrows).
+        auto columns = [view] {
+            QStringList out;
+            for (int c = 0; c < EntityTreeModel::ColumnCount; ++c)
+                out << (view->isColumnHidden(c) ? QStringLiteral("hidden") : QStringLiteral("shown"));
+            return out.join(" / ");
+        };
+        const int all = proxy->rowCount(proxy->index(0, 0));
+        QVERIFY(all > 1);
+        QApplication::processEvents();
+        const QString whole = columns();
+        for (const QString& filter : {QStringLiteral("s1mple"), QStringLiteral("Health < 50"), QStringLiteral("prop")}) {
+            w.viewState()->setEntityFilter(filter);
+            QTRY_VERIFY(proxy->rowCount(proxy->index(0, 0)) < all);
+            QApplication::processEvents();
+            QCOMPARE(columns(), whole);
+        }
+        w.viewState()->setEntityFilter({});
+        QTRY_COMPARE(proxy->rowCount(proxy->index(0, 0)), all);
+        QCOMPARE(columns(), whole);
+    }
+
     // Issue 26 item 2: the name shown is the shown frame's — renamed at frame 1, missing at 2,
     // empty at 3 (the id then, never the previous name), back at 4 — in the list, the inspector,
     // the watch list and the plot legend.

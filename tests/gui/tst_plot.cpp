@@ -975,6 +975,61 @@ private slots:
     // The hover readout fits its box: with more series than lines (18 of Car.Transform's
     // components) it lists the ones drawn nearest the pointer and says how many it leaves out;
     // the box had run off the plot's bottom mid-line with 10 of 18 missing and no word of it.
+    // Review 4, item 15: at 1366 × 768 the empty plot's "1.0" sat a pixel above "0.8": a label on
+    // the lane's edge is pushed inside by half a line, towards its neighbour. Every tick's label
+    // is drawn (so they stay evenly spaced), at least two, each kYLabelGap clear of the next.
+    void yLabelsKeepApart_data()
+    {
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi"); // lo == hi: the empty plot (no series, 0 to 1)
+        QTest::addColumn<int>("height");
+        for (int height : {110, 130, 150, 170, 190, 230, 300}) {
+            QTest::addRow("empty, %d px", height) << 0.0 << 0.0 << height;
+            QTest::addRow("840 to 880, %d px", height) << 840.0 << 880.0 << height;
+            QTest::addRow("-3.7 to 812.4, %d px", height) << -3.7 << 812.4 << height;
+            QTest::addRow("0 to 100, %d px", height) << 0.0 << 100.0 << height;
+        }
+    }
+    void yLabelsKeepApart()
+    {
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(int, height);
+        PlotScene scene;
+        scene.size = QSize(900, height);
+        scene.first = 0;
+        scene.last = 99;
+        if (hi > lo) {
+            scene.fitY = false;
+            scene.yMin = lo;
+            scene.yMax = hi;
+            auto d = std::make_shared<vtx::SeriesData>();
+            for (int f = 0; f < 100; ++f) {
+                d->frames.push_back(f);
+                d->values.push_back(lo + (hi - lo) * f / 99.0);
+            }
+            scene.series.push_back({"s", Qt::red, d, nullptr, {}});
+        }
+        PlotLayout layout;
+        layoutPlot(scene, layout);
+        const int lh = QFontMetrics(scene.font).height();
+        for (const PlotLane& lane : layout.lanes)
+            for (const PlotYAxis& axis : lane.axes) {
+                const std::vector<YLabel> labels = yLabels(lane, axis, lh);
+                QString tops;
+                for (const YLabel& l : labels)
+                    tops += QString(" %1@%2").arg(QString::fromStdString(l.tick->label)).arg(l.top);
+                const QString where = QString("lane %1..%2, line %3:%4").arg(lane.rect.top()).arg(lane.rect.bottom()).arg(lh).arg(tops);
+                QVERIFY2(labels.size() >= 2, qPrintable(where));
+                QVERIFY2(labels.size() == axis.ticks.ticks.size(), qPrintable(where + " (a tick without its label)"));
+                for (size_t i = 0; i < labels.size(); ++i) {
+                    QVERIFY2(labels[i].top >= lane.rect.top() && labels[i].top + lh <= lane.rect.bottom() + 1, qPrintable(where));
+                    if (i > 0)
+                        QVERIFY2(labels[i - 1].top - labels[i].top >= lh + kYLabelGap, qPrintable(where));
+                }
+            }
+    }
+
     void hoverReadoutSaysWhatItLeavesOut_data()
     {
         QTest::addColumn<int>("seriesCount");

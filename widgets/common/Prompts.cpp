@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "common/Prompts.hpp"
 
+#include "common/FileDialogSize.hpp"
+
 #include <QFileDialog>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -12,15 +14,23 @@ class DialogPrompts final : public Prompts {
 public:
     QString openFilePath(QWidget* parent, const QString& title, const QString& dir, const QString& filter) override
     {
-        return QFileDialog::getOpenFileName(parent, title, dir, filter);
+        QFileDialog dialog(parent, title, dir, filter);
+        dialog.setFileMode(QFileDialog::ExistingFile);
+        return run(dialog, parent);
     }
     QString openDirectory(QWidget* parent, const QString& title, const QString& dir) override
     {
-        return QFileDialog::getExistingDirectory(parent, title, dir);
+        QFileDialog dialog(parent, title, dir);
+        dialog.setFileMode(QFileDialog::Directory);
+        dialog.setOption(QFileDialog::ShowDirsOnly);
+        return run(dialog, parent);
     }
     QString saveFilePath(QWidget* parent, const QString& title, const QString& suggested, const QString& filter) override
     {
-        return QFileDialog::getSaveFileName(parent, title, suggested, filter);
+        QFileDialog dialog(parent, title, suggested, filter);
+        dialog.setAcceptMode(QFileDialog::AcceptSave);
+        dialog.setFileMode(QFileDialog::AnyFile);
+        return run(dialog, parent);
     }
     bool askText(QWidget* parent, const QString& title, const QString& label, QString& text) override
     {
@@ -31,6 +41,17 @@ public:
         return ok;
     }
     void showError(QWidget* parent, const QString& title, const QString& html) override { QMessageBox::critical(parent, title, html); }
+
+private:
+    // What QFileDialog's static functions do, with a size and columns that read
+    // (FileDialogSize): the static ones give no hold on the dialog.
+    static QString run(QFileDialog& dialog, QWidget* parent)
+    {
+        fitFileDialog(dialog, parent);
+        const bool accepted = dialog.exec() == QDialog::Accepted;
+        rememberFileDialog(dialog);
+        return accepted && !dialog.selectedFiles().isEmpty() ? dialog.selectedFiles().constFirst() : QString();
+    }
 };
 
 DialogPrompts g_dialogs;

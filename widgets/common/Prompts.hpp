@@ -17,9 +17,9 @@ public:
     virtual ~Prompts() = default;
     /// A file to open; empty when the user cancelled.
     virtual QString openFilePath(QWidget* parent, const QString& title, const QString& dir, const QString& filter) = 0;
-    /// A file to write; empty when the user cancelled.
     /// A folder to open, starting in `dir`; empty when cancelled.
     virtual QString openDirectory(QWidget* parent, const QString& title, const QString& dir) = 0;
+    /// A file to write; empty when the user cancelled.
     virtual QString saveFilePath(QWidget* parent, const QString& title, const QString& suggested, const QString& filter) = 0;
     /// A line of text, offered `text` to start with; false when the user cancelled.
     virtual bool askText(QWidget* parent, const QString& title, const QString& label, QString& text) = 0;

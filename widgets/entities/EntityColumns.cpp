@@ -2,6 +2,7 @@
 #include "entities/EntityColumns.hpp"
 
 #include <QAbstractItemModel>
+#include <QAbstractProxyModel>
 #include <QEvent>
 #include <QHeaderView>
 #include <QSet>
@@ -21,17 +22,21 @@ EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int idColumn, int 
     view->header()->setSectionResizeMode(typeColumn, QHeaderView::Interactive);
     view->setTextElideMode(Qt::ElideMiddle);
     view->viewport()->installEventFilter(this);
-    if (QAbstractItemModel* m = view->model()) {
+    m_refit.setSingleShot(true);
+    m_refit.setInterval(250);
+    connect(&m_refit, &QTimer::timeout, this, &EntityColumns::fit);
+    // The view's model (a reset there re-lays out the header) and, under a filter, the rows it
+    // measures (textWidth): a row the filter hides can still widen the names.
+    for (QAbstractItemModel* m = view->model(); m;) {
         connect(m, &QAbstractItemModel::modelReset, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::layoutChanged, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::rowsInserted, this, &EntityColumns::fit);
-        m_refit.setSingleShot(true);
-        m_refit.setInterval(250);
-        connect(&m_refit, &QTimer::timeout, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::dataChanged, this, [this] {
             if (!m_refit.isActive())
                 m_refit.start();
         });
+        const auto* proxy = qobject_cast<QAbstractProxyModel*>(m);
+        m = proxy ? proxy->sourceModel() : nullptr;
     }
 }
 
@@ -47,8 +52,13 @@ int EntityColumns::textWidth(int column) const
 {
     // The widest cell of the column as the delegate draws it, over the rows under each bucket;
     // each distinct text is measured once, and at most MeasuredRows rows are looked at (types
-    // repeat, and ids have one length in a replay).
+    // repeat, and ids have one length in a replay). Over the rows of the frame, not only those
+    // the filter lets through: the columns then follow the replay and the view's width, where
+    // measuring the filtered rows made the Id column come and go as the filter text changed
+    // (one short name left room for it, the whole list did not; review 4, item 15).
     const QAbstractItemModel* model = m_view->model();
+    while (const auto* proxy = qobject_cast<const QAbstractProxyModel*>(model))
+        model = proxy->sourceModel();
     if (!model)
         return 0;
     constexpr int MeasuredRows = 400;

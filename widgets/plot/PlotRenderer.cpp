@@ -157,6 +157,23 @@ int laneCountOf(const PlotScene& scene)
     return arrangementOf(scene).lanes;
 }
 
+std::vector<YLabel> yLabels(const PlotLane& lane, const PlotYAxis& axis, int lineHeight)
+{
+    std::vector<YLabel> out;
+    const QRect& lr = lane.rect;
+    int lastTop = INT_MAX; // labels go up the axis
+    for (const AxisTick& t : axis.ticks.ticks) {
+        const int y = int(std::lround(lane.y(axis, t.value)));
+        // Inside the lane: the first and last ones may sit on its edge, and are pushed in.
+        const int top = std::clamp(y - lineHeight / 2, lr.top(), lr.bottom() + 1 - lineHeight);
+        if (top + lineHeight + kYLabelGap > lastTop)
+            continue;
+        lastTop = top;
+        out.push_back({&t, top});
+    }
+    return out;
+}
+
 int readableHeightFor(int lanes, const QFont& font)
 {
     const int lane = 4 * QFontMetrics(font).height();
@@ -222,6 +239,14 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
                 // Vertical spacing: a label's "width" along the axis is the line height.
                 const auto lineHeight = [&fm](std::string_view) { return double(fm.height()); };
                 axis.ticks = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, 6);
+                // A label on the lane's edge is pushed inside it by up to half a line, towards
+                // its neighbour ("1.0" a pixel from "0.8" at the top of a 100 px lane; review 4,
+                // item 15): where that would leave one out, a step that keeps the pushed labels
+                // apart, so they stay evenly spaced.
+                if (yLabels(lane, axis, fm.height()).size() < axis.ticks.ticks.size())
+                    if (AxisTickSet apart = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, 6.0 + fm.height() / 2.0);
+                        apart.ticks.size() >= 2)
+                        axis.ticks = std::move(apart);
                 // One label says no scale (a 49 px lane's "7.5e16"): labels a line apart, no gap,
                 // when that gives two.
                 if (axis.ticks.ticks.size() == 1)
@@ -324,20 +349,16 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
         for (const PlotYAxis& axis : lane.axes) {
             const bool coloured = lane.axes.size() > 1 && !axis.series.empty();
             const QColor labelColour = coloured ? drawn[axis.series.front()] : text;
-            int lastTop = INT_MAX; // labels go up the axis; one pushed inside the lane may meet the next
-            for (const AxisTick& t : axis.ticks.ticks) {
-                const int y = int(std::lround(lane.y(axis, t.value)));
-                if (!axis.right) {
+            if (!axis.right)
+                for (const AxisTick& t : axis.ticks.ticks) {
+                    const int y = int(std::lround(lane.y(axis, t.value)));
                     p.setPen(grid);
                     p.drawLine(lr.left(), y, lr.right(), y);
                 }
-                const QString label = QString::fromStdString(t.label);
+            for (const YLabel& placed : yLabels(lane, axis, lh)) {
+                const QString label = QString::fromStdString(placed.tick->label);
                 const int w = fm.horizontalAdvance(label);
-                // Keep the label inside its lane: the first and last ones may sit on its edge.
-                const int ty = std::clamp(y - lh / 2, lr.top(), lr.bottom() + 1 - lh);
-                if (ty + lh > lastTop)
-                    continue;
-                lastTop = ty;
+                const int ty = placed.top;
                 QRect box;
                 if (axis.right)
                     box = QRect(lr.right() - 3 - w, ty, w, lh);

@@ -113,6 +113,16 @@ struct PlotLayout {
 
 /// The data area for a widget of `size` with the default margins.
 QRect plotArea(QSize size);
+/// Pixels kept between two y labels of an axis.
+constexpr int kYLabelGap = 2;
+/// A y label as drawn: its tick and the top of its line.
+struct YLabel {
+    const AxisTick* tick;
+    int top;
+};
+/// The labels of `axis` that are drawn, bottom up: each on its tick, pushed inside the lane at
+/// its edges, and left out where it would come within kYLabelGap of the one below.
+std::vector<YLabel> yLabels(const PlotLane& lane, const PlotYAxis& axis, int lineHeight);
 /// Arranges the lanes, decimates every series to the pixel columns and settles the y ranges
 /// and ticks.
 void layoutPlot(const PlotScene& scene, PlotLayout& layout);

@@ -744,13 +744,19 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     const SemanticColours pair = semanticColours();
     marker(m_view->frameA(), "A", pair.increase);
     marker(m_view->frameB(), "B", pair.decrease);
+    // The playhead and the hover line start under the ruler's labels, which are centred in the
+    // lane and are digits (nothing under the baseline): drawn from the ruler's top, the line cut
+    // through "200" (review 4, item 15). A head on the tick band marks the frame on the ruler.
+    const int underLabels = std::min(ruler.top() + (ruler.height() - fm.height()) / 2 + fm.ascent() + 1, ruler.bottom() - 3);
     const int cur = m_view->requestedFrame();
     if (cur >= firstVisible && cur <= lastVisible) {
         const int x = int(m_axis.x(cur));
         p.setPen(QPen(palette().color(QPalette::Highlight), 2));
-        p.drawLine(x, ruler.top(), x, sr.bottom());
-        p.setBrush(palette().color(QPalette::Highlight));
+        p.drawLine(x, underLabels, x, sr.bottom());
         p.setPen(Qt::NoPen);
+        p.setBrush(palette().color(QPalette::Highlight));
+        const QPoint head[3] = {{x - 5, underLabels}, {x + 5, underLabels}, {x, ruler.bottom() + 2}};
+        p.drawPolygon(head, 3);
         p.drawEllipse(QPoint(x, sr.center().y()), 5, 5);
         if (m_view->isLoading()) { // thin "loading" mark, not a spinner
             p.setPen(QPen(QColor(0xE6, 0x9F, 0x00), 2));
@@ -759,7 +765,7 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     }
     if (m_hoverX >= m_axis.x0 && m_hoverX <= m_axis.x1) {
         p.setPen(QPen(dim, 1, Qt::DotLine));
-        p.drawLine(m_hoverX, ruler.top(), m_hoverX, sr.bottom());
+        p.drawLine(m_hoverX, underLabels, m_hoverX, sr.bottom());
         p.setPen(text);
         p.drawText(QRect(kLabelWidth, sr.bottom() + 1, width() - kLabelWidth - 8, 14), Qt::AlignLeft | Qt::AlignVCenter,
                    frameLabel(m_axis.frameIndexAt(m_hoverX)));
