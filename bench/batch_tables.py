@@ -18,8 +18,10 @@ compute(batch.tables(...)) on Dask's local threaded scheduler with one thread (n
 partitions stay in this process); and on LocalClusters of 1 and 2 workers, each twice: with Dask's
 worker defaults and with "lean" workers (transfer compression off -- Dask's "auto" is lz4 or snappy
 when the Python has them, none otherwise; later Dask turns it off on fast networks,
-dask/distributed#7655 -- and the worker's sampling profiler off). The order of the modes alternates
-between repetitions.
+dask/distributed#7655 -- and the worker's sampling profiler off), and once more with Dask's defaults
+with the tables "kept" on the workers (client.persist, as an analysis on a cluster keeps them for its
+next steps) instead of gathered into this process: the tables' own scaling, without 4 million rows
+sent to a client that shares the two cores. The order of the modes alternates between repetitions.
 
 The per-file overhead of each one-thread mode is measured **paired**: each such run is timed right
 beside a serial loop of its own (serial first in even repetitions, second in odd ones), and the
