@@ -1631,12 +1631,14 @@ private slots:
         w.resizeDocks({w.findChild<QDockWidget*>("entitiesDock")}, {dockWidth}, Qt::Horizontal);
         QTreeView* view = w.entityList()->view();
         EntityFilterProxy* proxy = w.entityList()->proxy();
-        // Which columns show (their widths follow the viewport, which a scroll bar narrows).
+        // The columns follow the viewport's width, which the scroll bar narrows when the list is
+        // long: kept, so only the filter differs between the lists compared.
+        view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
         auto columns = [view] {
             QStringList out;
             for (int c = 0; c < EntityTreeModel::ColumnCount; ++c)
-                out << (view->isColumnHidden(c) ? QStringLiteral("hidden") : QStringLiteral("shown"));
-            return out.join(" / ");
+                out << (view->isColumnHidden(c) ? QStringLiteral("hidden") : QString::number(view->columnWidth(c)));
+            return out.join(" / ") + QString(" (viewport %1 px)").arg(view->viewport()->width());
         };
         const int all = proxy->rowCount(proxy->index(0, 0));
         QVERIFY(all > 1);
