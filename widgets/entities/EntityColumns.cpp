@@ -25,17 +25,27 @@ EntityColumns::EntityColumns(QTreeView* view, int nameColumn, int idColumn, int 
     m_refit.setSingleShot(true);
     m_refit.setInterval(250);
     connect(&m_refit, &QTimer::timeout, this, &EntityColumns::fit);
-    // The view's model (a reset there re-lays out the header) and, under a filter, the rows it
-    // measures (textWidth): a row the filter hides can still widen the names.
-    for (QAbstractItemModel* m = view->model(); m;) {
+    auto refitSoon = [this] {
+        if (!m_refit.isActive())
+            m_refit.start();
+    };
+    // The view's model: a reset there re-lays out the header, so the columns are fitted at once.
+    if (QAbstractItemModel* m = view->model()) {
         connect(m, &QAbstractItemModel::modelReset, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::layoutChanged, this, &EntityColumns::fit);
         connect(m, &QAbstractItemModel::rowsInserted, this, &EntityColumns::fit);
-        connect(m, &QAbstractItemModel::dataChanged, this, [this] {
-            if (!m_refit.isActive())
-                m_refit.start();
-        });
-        const auto* proxy = qobject_cast<QAbstractProxyModel*>(m);
+        connect(m, &QAbstractItemModel::dataChanged, this, refitSoon);
+    }
+    // Under a filter, the rows textWidth measures: a row the filter hides can still widen the
+    // names. Once they settle: a frame's entities arrive row by row, each insertion also
+    // reaching the view's model above.
+    const auto* proxy = qobject_cast<QAbstractProxyModel*>(view->model());
+    for (QAbstractItemModel* m = proxy ? proxy->sourceModel() : nullptr; m;) {
+        connect(m, &QAbstractItemModel::modelReset, this, refitSoon);
+        connect(m, &QAbstractItemModel::layoutChanged, this, refitSoon);
+        connect(m, &QAbstractItemModel::rowsInserted, this, refitSoon);
+        connect(m, &QAbstractItemModel::dataChanged, this, refitSoon);
+        proxy = qobject_cast<QAbstractProxyModel*>(m);
         m = proxy ? proxy->sourceModel() : nullptr;
     }
 }

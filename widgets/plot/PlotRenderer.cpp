@@ -164,8 +164,9 @@ std::vector<YLabel> yLabels(const PlotLane& lane, const PlotYAxis& axis, int lin
     int lastTop = INT_MAX; // labels go up the axis
     for (const AxisTick& t : axis.ticks.ticks) {
         const int y = int(std::lround(lane.y(axis, t.value)));
-        // Inside the lane: the first and last ones may sit on its edge, and are pushed in.
-        const int top = std::clamp(y - lineHeight / 2, lr.top(), lr.bottom() + 1 - lineHeight);
+        // Inside the lane: the first and last ones may sit on its edge, and are pushed in (in a
+        // lane shorter than a line, to its top).
+        const int top = std::max(lr.top(), std::min(y - lineHeight / 2, lr.bottom() + 1 - lineHeight));
         if (top + lineHeight + kYLabelGap > lastTop)
             continue;
         lastTop = top;
@@ -243,10 +244,15 @@ void layoutPlot(const PlotScene& scene, PlotLayout& L)
                 // its neighbour ("1.0" a pixel from "0.8" at the top of a 100 px lane; review 4,
                 // item 15): where that would leave one out, a step that keeps the pushed labels
                 // apart, so they stay evenly spaced.
-                if (yLabels(lane, axis, fm.height()).size() < axis.ticks.ticks.size())
-                    if (AxisTickSet apart = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, 6.0 + fm.height() / 2.0);
-                        apart.ticks.size() >= 2)
-                        axis.ticks = std::move(apart);
+                // Two ticks on both edges are both pushed: a line's gap then.
+                for (const double gap : {6.0 + fm.height() / 2.0, 6.0 + fm.height()}) {
+                    if (yLabels(lane, axis, fm.height()).size() == axis.ticks.ticks.size())
+                        break;
+                    AxisTickSet apart = axisTicks(AxisUnit::Number, axis.lo, axis.hi, lane.rect.height(), lineHeight, gap);
+                    if (apart.ticks.size() < 2)
+                        break;
+                    axis.ticks = std::move(apart);
+                }
                 // One label says no scale (a 49 px lane's "7.5e16"): labels a line apart, no gap,
                 // when that gives two.
                 if (axis.ticks.ticks.size() == 1)

@@ -751,7 +751,8 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
     const int cur = m_view->requestedFrame();
     if (cur >= firstVisible && cur <= lastVisible) {
         const int x = int(m_axis.x(cur));
-        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        // Flat caps: a square one would start the line a pixel higher, on the labels' baseline.
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2, Qt::SolidLine, Qt::FlatCap));
         p.drawLine(x, underLabels, x, sr.bottom());
         p.setPen(Qt::NoPen);
         p.setBrush(palette().color(QPalette::Highlight));
