@@ -66,10 +66,12 @@ commands:
   validate FILE             strict-mode checks over every chunk (content hashes, offsets, ...); known
                             writer quirks are "info" lines, not problems; per-type counts keyed by
                             type name (type_ids maps names to ids); exit 1 when a problem is found
-  generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--level L] [--hashes spec|sdk] [--blobs on|off]
-                            write a synthetic replay; KIND is demo, cs2 or rl; --hashes: content_hash
-                            as the spec says or as the SDK v0.2.0 writer does (default sdk for cs2);
-                            --blobs: bone payloads by the SDK's blob convention (cs2 only, default on)
+  generate KIND OUT [--backend fbs|proto] [--seed N] [--frames N] [--fps F] [--level L] [--hashes spec|sdk] [--blobs on|off]
+                            write a synthetic replay; KIND is demo, cs2 or rl; --fps: frames per
+                            second of game time, 0.001 to 1e6 (default: the kind's rate; 0.5 makes
+                            450 frames last 15 minutes); --hashes: content_hash as the spec says or
+                            as the SDK v0.2.0 writer does (default sdk for cs2); --blobs: bone
+                            payloads by the SDK's blob convention (cs2 only, default on)
 
 options:
   -v, --verbose             debug logging on stderr
@@ -467,6 +469,8 @@ int cmdGenerate(const std::vector<std::string>& args)
             opt.seed = static_cast<uint64_t>(v);
         } else if (a == "--frames" && parseInt(val, v) && v > 0) {
             opt.frames = static_cast<int32_t>(v);
+        } else if (double fps = 0; a == "--fps" && parseDouble(val, fps) && fps >= 1e-3 && fps <= 1e6) {
+            opt.fps = fps; // the generator checks the range too; here a bad rate is a usage error
         } else if (a == "--level" && parseInt(val, v)) {
             opt.zstdLevel = static_cast<int>(v);
         } else if (a == "--hashes" && (val == "spec" || val == "sdk")) {

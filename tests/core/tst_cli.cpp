@@ -240,6 +240,9 @@ private slots:
         QTest::newRow("query from after to") << QStringList{"query", demo(), "Health < 5", "--from", "50", "--to", "10"} << 2 << "is after --to";
         QTest::newRow("query bad option") << QStringList{"query", demo(), "Health < 5", "--frm", "1"} << 2 << "bad option --frm";
         QTest::newRow("bad kind") << QStringList{"generate", "nope", "/tmp/x.vtx"} << 2 << "unknown replay kind";
+        QTest::newRow("generate fps 0") << QStringList{"generate", "demo", "/tmp/x.vtx", "--fps", "0"} << 2 << "bad option --fps 0";
+        QTest::newRow("generate fps too high") << QStringList{"generate", "demo", "/tmp/x.vtx", "--fps", "2e6"} << 2 << "bad option --fps 2e6";
+        QTest::newRow("generate fps not a number") << QStringList{"generate", "demo", "/tmp/x.vtx", "--fps", "nan"} << 2 << "bad option --fps nan";
         QTest::newRow("info bad option") << QStringList{"info", demo(), "--jsn"} << 2 << "bad option --jsn";
         QTest::newRow("frame last of nothing") << QStringList{"frame", demo(), "lastt"} << 2 << "a frame number or \"last\"";
     }
@@ -322,6 +325,33 @@ private slots:
         QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         if (exitCode == 1)
             QCOMPARE(r.err.count('\n'), 1); // exactly one line
+    }
+
+    // `generate --fps` sets the game time between frames (stored in 100 ns ticks); without it
+    // the kind's own rate (demo: 64 fps).
+    void generateFps_data()
+    {
+        QTest::addColumn<QStringList>("fps");
+        QTest::addColumn<qint64>("ticksPerFrame");
+        QTest::newRow("the kind's rate") << QStringList{} << qint64(156250);
+        QTest::newRow("0.5 fps") << QStringList{"--fps", "0.5"} << qint64(20000000);
+        QTest::newRow("0.25 fps") << QStringList{"--fps", "0.25"} << qint64(40000000);
+        QTest::newRow("4 fps") << QStringList{"--fps", "4"} << qint64(2500000);
+    }
+    void generateFps()
+    {
+        QFETCH(QStringList, fps);
+        QFETCH(qint64, ticksPerFrame);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString out = dir.filePath("fps.vtx");
+        const Run g = run(QStringList{"generate", "demo", out, "--frames", "120"} + fps);
+        QVERIFY2(g.exitCode == 0, g.err.constData());
+        const Run info = run({"info", out, "--json"});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const auto first = nlohmann::json::parse(info.out.toStdString())["times"]["game_time_first"];
+        QVERIFY(first.size() >= 2);
+        QVERIFY(std::abs(first[1].get<int64_t>() - first[0].get<int64_t>() - ticksPerFrame) <= 1);
     }
 
     // A recording cut short: every command works on what was recovered and says so on stderr.
