@@ -154,6 +154,57 @@ private slots:
         }
     }
 
+    // The flattened chunk's buffer is sized from the ratio the last chunks had (1.19x in CS-like
+    // files, up to 1.95x in arena files): the bytes are the same whatever the size given (too
+    // small, so it grows more than once, or ample), and after one chunk of a file the estimate
+    // holds each of its chunks without growing.
+    void flattenedSizeEstimate_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("sdkSample");
+        QTest::newRow("sdk cs") << "sdk_cs_proto.vtx" << true;
+        QTest::newRow("sdk rl") << "sdk_rl_proto.vtx" << true;
+        QTest::newRow("sdk arena") << "arena_from_proto_ds.vtx" << true;
+        QTest::newRow("sdk allkinds") << "allkinds_proto.vtx" << true;
+        QTest::newRow("rl-like") << "rl" << false;
+    }
+    void flattenedSizeEstimate()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, sdkSample);
+        std::string path;
+        if (sdkSample) {
+            VTX_REQUIRE_SAMPLES();
+            path = vtxtest::samplePath(file.toStdString());
+        } else {
+            path = generated(*vtxgen::kindFromName(file.toStdString()), 3000, 0);
+        }
+        auto f = ReplayFile::open(path);
+        VTX_VERIFY_OK(f);
+        FlattenedSizeEstimate learning(1000); // 1.0x: the first chunk grows its buffer
+        for (size_t i = 0; i < (*f)->chunks().size(); ++i) {
+            const auto wire = decodedChunk(**f, i);
+            QVERIFY(!wire.empty());
+            const size_t offered = learning.capacityFor(wire.size());
+            auto learnt = flattenProtoChunk(wire, {}, "chunk", learning);
+            VTX_VERIFY_OK(learnt);
+            if (i > 0 && wire.size() >= 4096)
+                QVERIFY2(
+                    offered >= learnt->size(),
+                    ("chunk " + std::to_string(i) + ": " + std::to_string(offered) + " bytes offered for " + std::to_string(learnt->size())).c_str());
+            FlattenedSizeEstimate tight(1000), ample(8000);
+            auto grown = flattenProtoChunk(wire, {}, "chunk", tight);
+            auto roomy = flattenProtoChunk(wire, {}, "chunk", ample);
+            VTX_VERIFY_OK(grown);
+            VTX_VERIFY_OK(roomy);
+            for (const auto* other : {&*grown, &*roomy}) {
+                QCOMPARE(other->size(), learnt->size());
+                QVERIFY(std::memcmp(other->data(), learnt->data(), learnt->size()) == 0);
+            }
+        }
+        QVERIFY(learning.ratioPermille() > 1000); // it learnt
+    }
+
     // Truncations and seeded byte changes of a real chunk: both readers reach the same verdict,
     // and when both accept, the same values.
     void mutationsGetTheSameVerdict_data()
