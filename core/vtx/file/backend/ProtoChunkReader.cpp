@@ -75,6 +75,10 @@ struct ContainerScratch {
     // A MapContainer at this depth.
     AppendArray<StringRef> mapKeys;
     AppendArray<ContainerRef> mapValues;
+    /// Bit n - 2 set when field n (2..26) occurred in the container being read: only those are
+    /// written and cleared (a container holds a few of the 25; visiting all 25 twice per
+    /// container was a quarter of an RL-like chunk's flattening). Every other field is empty.
+    uint32_t touched = 0;
 };
 
 // Depths as the FlatBuffers verifier counts tables: Chunk 1, Frame 2, Bucket 3, entity 4.
@@ -484,8 +488,7 @@ private:
     ContainerRef container(const uint8_t* p, const uint8_t* e, size_t depth)
     {
         depthCheck(depth, p);
-        ContainerScratch& s = scratch(depth);
-        ContainerFields::clear(s);
+        ContainerScratch& s = scratch(depth); // empty: finishContainer clears what it wrote
         int32_t typeId = 0;
         uint64_t contentHash = 0;
         Cursor c(p, e);
@@ -503,6 +506,8 @@ private:
                     contentHash = varint(c);
             } else {
                 read = ContainerFields::read(field, *this, c, type, s, depth, at); // fields 2..26
+                if (read)
+                    s.touched |= uint32_t(1) << (field - 2); // read: a number from 2 to 26
             }
             if (!read)
                 skip(c, type, at);
@@ -640,7 +645,11 @@ private:
                     return false;
             return true;
         }
-        static void clear(ContainerScratch& s) { (Fields::clear(s), ...); }
+        /// Clears field `index` (its number - 2).
+        [[gnu::always_inline]] static void clearOne(size_t index, ContainerScratch& s)
+        {
+            (void)((index == Fields::kNumber - 2 && (Fields::clear(s), true)) || ...);
+        }
         /// Reads one occurrence of `field`; false when no row has it or its wire type does not fit.
         [[gnu::always_inline]] static bool read(uint32_t field, ChunkReader& r, Cursor& c, WireType t, ContainerScratch& s, size_t depth,
                                                 const uint8_t* at)
@@ -649,11 +658,14 @@ private:
             (void)((field == Fields::kNumber && (read = Fields::read(r, c, t, s, depth, at), true)) || ...);
             return read;
         }
-        /// Each field's vector or table, in field order (children are written before the table).
-        static std::array<Ref, sizeof...(Fields)> write(ChunkReader& r, const ContainerScratch& s, const uint8_t* at)
+        static constexpr size_t kCount = sizeof...(Fields);
+        /// Field `index`'s (its number - 2) vector or table; 0 when it is empty.
+        [[gnu::always_inline]] static Ref writeOne(size_t index, ChunkReader& r, const ContainerScratch& s, const uint8_t* at)
         {
             static_assert(consecutive(), "rows in field order, from field 2, none missing");
-            return {Fields::write(r, s, at)...};
+            Ref out = 0;
+            (void)((index == Fields::kNumber - 2 && (out = Fields::write(r, s, at), true)) || ...);
+            return out;
         }
     };
 
@@ -674,12 +686,23 @@ private:
 
     /// Writes the collected fields. As in the SDK's own files, an empty repeated field and a
     /// Flat*Array without data are left out.
-    ContainerRef finishContainer(const ContainerScratch& s, int32_t typeId, uint64_t contentHash, const uint8_t* at)
+    ContainerRef finishContainer(ContainerScratch& s, int32_t typeId, uint64_t contentHash, const uint8_t* at)
     {
-        // In field id order; written children first, then the table.
-        const auto fields = ContainerFields::write(*this, s, at);
         static_assert(PC::VT_BOOL_PROPERTIES == 6 && PC::VT_MAP_ARRAYS == 54 && PC::VT_CONTENT_HASH == 56 &&
-                      std::tuple_size_v<decltype(fields)> == (PC::VT_MAP_ARRAYS - PC::VT_BOOL_PROPERTIES) / 2 + 1);
+                      ContainerFields::kCount == (PC::VT_MAP_ARRAYS - PC::VT_BOOL_PROPERTIES) / 2 + 1);
+        // The fields that occurred, in field id order (as FlatBufferBuilder's users write them):
+        // written children first, then the table. A field that did not occur is empty and would
+        // write nothing. Each is cleared once written, for the next container at this depth.
+        std::array<Ref, ContainerFields::kCount> fields; // set where `present` says
+        uint32_t present = 0;
+        for (uint32_t t = s.touched; t; t &= t - 1) {
+            const unsigned i = unsigned(std::countr_zero(t));
+            fields[i] = ContainerFields::writeOne(i, *this, s, at);
+            present |= uint32_t(fields[i] != 0) << i;
+        }
+        for (uint32_t t = s.touched; t; t &= t - 1)
+            ContainerFields::clearOne(unsigned(std::countr_zero(t)), s);
+        s.touched = 0;
 
         room(256, at);
         FlatBufferWriter::Table t(m_out, contentHash != 0);
@@ -687,9 +710,6 @@ private:
             t.add64(PC::VT_CONTENT_HASH, contentHash);
         if (typeId)
             t.add32(PC::VT_TYPE_ID, uint32_t(typeId));
-        uint32_t present = 0;
-        for (size_t i = 0; i < std::size(fields); ++i)
-            present |= uint32_t(fields[i] != 0) << i;
         for (; present; present &= present - 1) {
             const unsigned i = unsigned(std::countr_zero(present));
             t.addOffset(uint16_t(PC::VT_BOOL_PROPERTIES + 2 * i), fields[i]);
