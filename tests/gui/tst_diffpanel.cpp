@@ -3,7 +3,10 @@
 // QAbstractItemModelTester), previous-frame mode, swap, filters, export, and F3 / Shift+F3
 // landing on the frame the core scan finds.
 
+#include "CorruptCopy.hpp"
+#include "PlayerReplays.hpp"
 #include "ScriptedPrompts.hpp"
+#include "WindowWait.hpp"
 #include "TestSupport.hpp"
 #include "common/NumberFitDelegate.hpp"
 #include "diff/DiffCellText.hpp"
@@ -949,6 +952,77 @@ private slots:
         view->header()->moveSection(1, 2); // back to name, A, B, Δ
         QCOMPARE(view->header()->visualIndex(DiffModel::BColumn), 2);
         QVERIFY(!entityNameSpan(*view, longest).isNull());
+    }
+
+    // A frame that cannot be read is not diffed as a frame without entities ("+0 −17, all
+    // removed", review 5), and the diff does not wait for it forever ("loading…" over the last
+    // pair's rows, or "identical"): it says which frame cannot be read and why, lists nothing and
+    // exports nothing; a readable pair afterwards is diffed as usual.
+    void unreadableFrameIsSaidNotDiffed_data()
+    {
+        QTest::addColumn<bool>("chunkFails"); // else one frame fails verification in a chunk that decodes
+        QTest::addColumn<int>("pinA");
+        QTest::addColumn<int>("playhead");
+        QTest::addColumn<QString>("side"); // the unreadable side as the summary names it
+        QTest::newRow("frame fails, B at the playhead") << false << 18 << 21 << "B (frame 21)";
+        QTest::newRow("frame fails, A pinned on it") << false << 21 << 40 << "A (frame 21)";
+        QTest::newRow("chunk fails, B at the playhead") << true << 5 << 20 << "B (frame 20)";
+        QTest::newRow("chunk fails, A pinned in it") << true << 20 << 40 << "A (frame 20)";
+    }
+    void unreadableFrameIsSaidNotDiffed()
+    {
+        QFETCH(bool, chunkFails);
+        QFETCH(int, pinA);
+        QFETCH(int, playhead);
+        QFETCH(QString, side);
+        QTemporaryDir dir;
+        vtxtest::players::ReplaySpec spec; // 100 frames, 16 per chunk: chunk 1 holds 16-31
+        spec.compress = chunkFails; // raw chunks where one frame is damaged in place
+        const std::string good = vtxtest::players::writeReplay(dir, "good.vtx", spec);
+        const QString path = dir.path() + "/damaged.vtx";
+        if (chunkFails) {
+            QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(good), path, 1));
+        } else {
+            // Frame 21 (the sixth of chunk 1) gets a vtable offset far outside its chunk, in the
+            // raw chunk bytes of a copy: the chunk decodes, that frame fails its verification.
+            auto f = vtx::ReplayFile::open(good);
+            VTX_VERIFY_OK(f);
+            auto blob = (*f)->readChunkBlob(1);
+            VTX_VERIFY_OK(blob);
+            const auto* root = flatbuffers::GetRoot<fbsvtx::Chunk>(blob->data());
+            const auto table = reinterpret_cast<const uint8_t*>(root->frames()->Get(5)) - blob->data();
+            QFile::copy(QString::fromStdString(good), path);
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::ReadWrite));
+            QVERIFY(out.seek(qint64((*f)->chunks()[1].fileOffset) + 4 + table));
+            const int32_t hostile = 0x7ffffff0;
+            QCOMPARE(out.write(reinterpret_cast<const char*>(&hostile), sizeof hostile), qint64(sizeof hostile));
+        }
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, path));
+        w.viewState()->setRequestedFrame(pinA);
+        QTRY_VERIFY(!w.viewState()->isLoading());
+        QTest::keyClick(&w, Qt::Key_A);
+        QCOMPARE(w.diffPanel()->frameA(), pinA);
+        w.viewState()->setRequestedFrame(playhead);
+        const QLabel* summary = w.diffPanel()->summary();
+        QTRY_VERIFY2(summary->text().contains(side + " cannot be read"), qPrintable(summary->text()));
+        QVERIFY2(!summary->text().contains("loading") && !summary->text().contains("identical") && !summary->text().contains("removed"),
+                 qPrintable(summary->text()));
+        QCOMPARE(w.diffPanel()->model()->rowCount(), 0);
+        QVERIFY(!w.diffPanel()->isUpToDate()); // Export is offered only for an up-to-date diff
+        // A readable pair: diffed as usual.
+        w.viewState()->clearAB();
+        w.viewState()->setRequestedFrame(60);
+        QTRY_VERIFY(!w.viewState()->isLoading() && w.viewState()->shownFrame().index() == 60);
+        QTest::keyClick(&w, Qt::Key_A);
+        w.viewState()->setRequestedFrame(70);
+        QTRY_VERIFY(w.diffPanel()->isUpToDate());
+        QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), 60, 70));
+        QVERIFY(w.diffPanel()->model()->rowCount() > 0);
     }
 
     void cleanupTestCase() { m_w.reset(); }

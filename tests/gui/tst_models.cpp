@@ -2,6 +2,8 @@
 // GUI models under QAbstractItemModelTester, and the main window against real replays:
 // values at frame 0 / middle / last, keys, scrubber drags, selection across seeks, bad files.
 
+#include "CorruptCopy.hpp"
+#include "PlayerReplays.hpp"
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "WindowWait.hpp"
@@ -792,12 +794,52 @@ private slots:
         auto* banner = w.findChild<QLabel*>("banner");
         QVERIFY(banner);
         QVERIFY(banner->toolTip().contains(QString::fromStdString(report.summary())));
-        // No frame times: the status bar's game time is unknown, not 0.000 s.
+        // No frame times: the status bar's game time is unknown, not 0.000 s, and so is the one
+        // the timeline's tooltips give a frame (review 5 saw "frame 491 · game 0.000 s" there).
         if (report.frames > 0) {
             auto* time = w.statusBar()->findChild<QLabel*>("timeLabel");
             QVERIFY(time);
             QVERIFY2(time->text().contains("game —"), qPrintable(time->text()));
+            TimelineScrubber* timeline = w.timeline();
+            QStringList frameTips;
+            for (int y = 0; y < timeline->height(); y += 2)
+                if (const QString tip = timeline->toolTipAt(QPoint(timeline->width() / 2, y)); tip.contains(" · game "))
+                    frameTips << tip;
+            QVERIFY2(!frameTips.isEmpty(), "no tooltip names a frame and its game time");
+            for (const QString& tip : frameTips)
+                QVERIFY2(tip.contains("game —") && !tip.contains("0.000 s"), qPrintable(tip));
         }
+    }
+
+    // A frame of a chunk that fails to decode: the banner says why, and claims nothing for the
+    // rest of the file. Review 5 read "(the rest of the file is fine)" on a one-chunk file whose
+    // only chunk had failed.
+    void unreadableFrameBannerClaimsNothingFalse_data()
+    {
+        QTest::addColumn<int>("frames"); // 16 per chunk
+        QTest::addColumn<QString>("says");
+        QTest::newRow("the only chunk") << 10 << "This file has no other chunk to read.";
+        QTest::newRow("one of seven chunks") << 100 << "";
+    }
+    void unreadableFrameBannerClaimsNothingFalse()
+    {
+        QFETCH(int, frames);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        vtxtest::players::ReplaySpec spec;
+        spec.frames = frames;
+        const std::string good = vtxtest::players::writeReplay(dir, "good.vtx", spec);
+        const QString path = dir.path() + "/damaged.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(good), path, 0));
+        MainWindow w;
+        w.show(); // the banner is only read while it shows
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
+        w.openFile(OpenRequest(path));
+        QVERIFY(failed.wait(20000)); // frame 0 is in the damaged chunk
+        const QString banner = w.bannerText();
+        QVERIFY2(banner.startsWith("Frame 0 is unavailable: ") && !banner.contains("fine"), qPrintable(banner));
+        QVERIFY2(banner.contains("chunk 0"), qPrintable(banner)); // where
+        QVERIFY2(says.isEmpty() ? !banner.contains("no other chunk") : banner.contains(says), qPrintable(banner));
     }
 
     // Issue 26 8e, second half: a file cut on disk while it is open says so when a frame past

@@ -208,8 +208,8 @@ private slots:
         QVERIFY(openControlled(s, src, demoPath()));
         src.answerInline(0, src.decoded(0));
         QList<int> got;
-        s.requestFrame(400, ReplaySession::Channel::DiffA, [&](const vtx::FrameHandle& h) { got << int(h.index()); });
-        s.requestFrame(800, ReplaySession::Channel::DiffA, [&](const vtx::FrameHandle& h) { got << int(h.index()); });
+        s.requestFrame(400, ReplaySession::Channel::DiffA, [&](const vtx::Result<vtx::FrameHandle>& h) { got << int(h->index()); });
+        s.requestFrame(800, ReplaySession::Channel::DiffA, [&](const vtx::Result<vtx::FrameHandle>& h) { got << int(h->index()); });
         src.answerFromWorker(1, src.decoded(400));
         src.answerFromWorker(2, src.decoded(800));
         QCoreApplication::sendPostedEvents();

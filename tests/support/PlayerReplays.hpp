@@ -45,6 +45,7 @@ struct ReplaySpec {
     int32_t frames = 100;
     int32_t chunkFrames = 16;
     bool withArmor = false;
+    bool compress = true; ///< false: chunks stored raw, so a test can damage one frame's table in place
     Perturb perturb;
 };
 
@@ -70,6 +71,7 @@ inline std::string writeReplay(const QTemporaryDir& dir, const std::string& name
     WriterOptions wo;
     wo.backend = spec.backend;
     wo.chunkMaxFrames = spec.chunkFrames;
+    wo.compress = spec.compress;
     auto w = ReplayWriter::create(path, header, wo);
     if (!w)
         qFatal("%s", w.message().c_str());

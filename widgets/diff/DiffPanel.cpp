@@ -260,8 +260,10 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         menu.exec(m_view->viewport()->mapToGlobal(pos));
     });
     connect(view, &ViewState::shownFrameChanged, this, &DiffPanel::onFrameReady);
+    connect(view, &ViewState::frameFailed, this, &DiffPanel::onFrameFailed);
     connect(view, &ViewState::diffFramesChanged, this, &DiffPanel::syncMarkers);
     connect(session, &ReplaySession::opened, this, [this] {
+        m_unreadableA = m_unreadableB = {};
         m_viewState->clearAB();
         syncMarkers();
         rebuildFilters();
@@ -297,6 +299,30 @@ bool DiffPanel::isUpToDate() const
 {
     const auto& d = m_model->diff();
     return isActive() && d && !d->a.isNull() && !d->b.isNull() && d->a.index() == m_wantA && d->b.index() == m_wantB;
+}
+
+QString DiffPanel::unreadableReason() const
+{
+    QStringList parts;
+    for (const auto& [side, want, u] : {std::tuple{"A", m_wantA, &m_unreadableA}, std::tuple{"B", m_wantB, &m_unreadableB}})
+        if (want >= 0 && u->frame == want)
+            parts << tr("%1 (frame %2) cannot be read: %3").arg(QLatin1String(side)).arg(want).arg(u->why.toHtmlEscaped());
+    return parts.join(QStringLiteral("  ·  "));
+}
+
+void DiffPanel::onFrameFailed(int frame, const QString& message)
+{
+    // The playhead's frame is B when B follows it, and A in compare mode: without it the diff
+    // would wait for it ("loading…") forever, over the last pair's rows.
+    if (!isActive())
+        return;
+    if (m_comparing && frame == m_wantA)
+        m_unreadableA = {frame, message};
+    else if (!m_comparing && followsPlayhead() && frame == m_wantB)
+        m_unreadableB = {frame, message};
+    else
+        return;
+    recompute();
 }
 
 void DiffPanel::syncMarkers()
@@ -337,31 +363,40 @@ void DiffPanel::requestFrames()
         updateSummary();
         return;
     }
-    auto fromLoaded = [this](int frame) -> vtx::FrameHandle {
+    auto fromLoaded = [this](int frame) -> std::shared_ptr<const vtx::DecodedChunk> {
         // Frames in a chunk we already hold need no request (the previous frame usually is).
         for (const vtx::FrameHandle* h :
              {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
             const auto& c = h->chunk();
             if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
-                return vtx::FrameHandle(c, frame);
+                return c;
         }
         return {};
     };
     auto ensure = [&](vtx::FrameHandle& slot, int want, ReplaySession::Channel channel) {
-        if (want < 0 || (!slot.isNull() && slot.index() == want))
+        Unreadable& failure = &slot == &m_a ? m_unreadableA : m_unreadableB;
+        if (want < 0 || (!slot.isNull() && slot.index() == want) || failure.frame == want)
             return;
-        if (vtx::FrameHandle h = fromLoaded(want); !h.isNull()) {
-            slot = h;
+        if (const auto c = fromLoaded(want)) {
+            // A frame of a chunk that decoded can still fail its own verification: it is then
+            // unreadable, not a frame without entities (which the diff would call all removed).
+            if (vtx::Status s = c->frameStatus(size_t(want - c->startFrame())); !s)
+                failure = {want, QString::fromStdString(s.message())};
+            else
+                slot = vtx::FrameHandle(c, want);
             return;
         }
         if (&slot == &m_b && followsPlayhead() && !m_comparing)
-            return; // the playhead's frame arrives as the shown frame (onFrameReady)
+            return; // the playhead's frame arrives as the shown frame (onFrameReady) or fails (frameFailed)
         vtx::FrameHandle* target = &slot;
-        m_session->requestFrame(want, channel, [this, target](const vtx::FrameHandle& h) {
+        m_session->requestFrame(want, channel, [this, target, want](const vtx::Result<vtx::FrameHandle>& r) {
             const int current = target == &m_a ? m_wantA : m_wantB;
-            if (h.index() != current)
+            if (want != current)
                 return; // superseded by a newer want
-            *target = h;
+            if (r)
+                *target = *r;
+            else
+                (target == &m_a ? m_unreadableA : m_unreadableB) = {want, QString::fromStdString(r.message())};
             recompute();
         });
     };
@@ -374,6 +409,14 @@ void DiffPanel::recompute()
 {
     const auto& f = m_session->file();
     if (m_comparing && !compareSummary().isEmpty()) { // no B frame to compare with: nothing stale stays listed
+        m_model->clear();
+        m_damagedA.clear();
+        m_damagedB.clear();
+        updateSummary();
+        emit diffUpdated();
+        return;
+    }
+    if (isActive() && !unreadableReason().isEmpty()) { // a frame that cannot be read has no diff to list
         m_model->clear();
         m_damagedA.clear();
         m_damagedB.clear();
@@ -436,6 +479,12 @@ void DiffPanel::updateSummary()
                                        : tr("A=%1  B=%2").arg(m_wantA).arg(m_wantB);
     if (!followsPlayhead() && !m_comparing)
         text += tr(" (B set)");
+    if (const QString why = unreadableReason(); !why.isEmpty()) {
+        m_summary->setText(text + QStringLiteral("  ·  <span style='color:%1'>%2</span>").arg(semanticColours().removed.name(), why));
+        m_summary->setToolTip(why);
+        return;
+    }
+    m_summary->setToolTip({});
     if (const auto& d = m_model->diff()) {
         const vtx::BucketDiffCounts t = d->totals();
         const SemanticColours colours = semanticColours();

@@ -78,6 +78,7 @@ signals:
 private:
     void syncMarkers();
     void onFrameReady();
+    void onFrameFailed(int frame, const QString& message);
     void requestFrames();
     void recompute();
     void updateSummary();
@@ -89,6 +90,8 @@ private:
     void syncCompareTolerance();
     void compareArrived();
     QString compareSummary() const;
+    /// Why A or B, as wanted now, cannot be read (HTML); empty when both can.
+    QString unreadableReason() const;
 
     ReplaySession* m_session;
     ViewState* m_viewState;
@@ -111,6 +114,12 @@ private:
     CompareSession* m_compare = nullptr;
     bool m_comparing = false; ///< comparing two replays (m_compare has a file open)
     vtx::FrameHandle m_a, m_b;
+    /// A wanted frame that cannot be read, and why; applies while it is still the one wanted.
+    struct Unreadable {
+        int frame = -1;
+        QString why;
+    };
+    Unreadable m_unreadableA, m_unreadableB;
     QSet<QString> m_damagedA, m_damagedB; ///< "bucket/uniqueId" of entities damaged in A / B (FrameIntegrity)
     // What was expanded / selected, by entity and path, so a live update keeps the view.
     QSet<QString> m_expanded;

@@ -234,13 +234,13 @@ vtx::ContainerView InspectorPanel::previousContainer()
         } else if (m_previousRequested != want) {
             m_previousRequested = want;
             QPointer<InspectorPanel> self(this);
-            m_session->requestFrame(want, ReplaySession::Channel::Previous, [self, this, want](const vtx::FrameHandle& previous) {
-                if (!self)
-                    return;
+            m_session->requestFrame(want, ReplaySession::Channel::Previous, [self, this, want](const vtx::Result<vtx::FrameHandle>& previous) {
+                if (!self || !previous)
+                    return; // an unreadable N−1: no value to mark a change against, so none is marked
                 const vtx::FrameHandle& now = m_viewState->shownFrame();
                 if (now.isNull() || int(now.index()) != want + 1)
                     return; // the shown frame moved on; its own N−1 is asked for then
-                m_previous = previous;
+                m_previous = *previous;
                 refresh();
             });
         }

@@ -184,18 +184,25 @@ void ReplaySession::fetchRequestedFrame(int frame)
         m_view->setLoading(true);
 }
 
-void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done)
+void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(const vtx::Result<vtx::FrameHandle>&)> done)
 {
-    if (!m_cache || frame < 0 || frame >= frameCount())
+    if (!m_cache)
         return;
     JobTracker& jobs = m_channelJobs[int(channel)];
     const JobToken job = jobs.start();
+    if (frame < 0 || frame >= frameCount()) { // answered like any other, after this call returns
+        const QString why = frameCount() == 0 ? tr("the replay has no frames") : tr("frame %1 is not in this replay (0–%2)").arg(frame).arg(frameCount() - 1);
+        QMetaObject::invokeMethod(
+            this, [job, done = std::move(done), why] { job.finishWith([done, why] { done(vtx::Result<vtx::FrameHandle>(vtx::Error{why.toStdString()})); }); },
+            Qt::QueuedConnection);
+        return;
+    }
     // Observed like the playhead: A/B toggling is a pattern the adaptive policy protects.
     requestFromSource(frame,
                       [job, done = std::move(done)](const vtx::Result<vtx::FrameHandle>& r) {
-                          if (!r)
-                              return;
-                          job.finishWith([done, h = *r] { done(h); });
+                          if (!r && r.code() == vtx::Errc::Superseded)
+                              return; // a newer request on this channel answers instead
+                          job.finishWith([done, r] { done(r); });
                       },
                       {true, int(channel)});
 }

@@ -45,10 +45,11 @@ public:
     double lastLatencyMs() const { return m_lastLatencyMs; }
 
     /// Loads a frame that is not the playhead (the diff's pinned A, the previous frame) on its
-    /// own latest-wins channel; `done` runs on the UI thread with the frame, or not at all when
-    /// superseded, failed, or the replay was closed meanwhile.
+    /// own latest-wins channel; `done` runs on the UI thread with the frame or why it cannot be
+    /// read (a chunk that fails to decode, a frame that fails verification, a frame the replay
+    /// does not have), or not at all when superseded or the replay was closed meanwhile.
     enum class Channel { DiffA = 1, DiffB = 2, Previous = 3 };
-    void requestFrame(int frame, Channel channel, std::function<void(const vtx::FrameHandle&)> done);
+    void requestFrame(int frame, Channel channel, std::function<void(const vtx::Result<vtx::FrameHandle>&)> done);
 
     /// How the session asks for a frame: the cache by default. Tests replace it to decide when,
     /// and on which thread, each answer arrives. Survives close() and reopening.

@@ -231,13 +231,17 @@ void StatusPresenter::updateBanner()
                    .arg(f->fileSize())
                    .arg(m_view->requestedFrame());
     } else if (!m_view->frameError().isEmpty()) {
-        // The frame on screen is older than the playhead: say so first — and only call the rest
-        // of the file fine when it was read whole.
+        // The frame on screen is older than the playhead: say so first. "The rest of the file is
+        // fine" was said here of a one-chunk file whose only chunk failed (review 5).
         text = f->isRecovered()
             ? tr("Frame %1 is unavailable: %2. Incomplete recording: %3")
                   .arg(m_view->requestedFrame())
                   .arg(m_view->frameError(), recoveryInWords(f->recovery()))
-            : tr("Frame %1 is unavailable (the rest of the file is fine): %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
+            : f->chunks().size() <= 1
+            ? tr("Frame %1 is unavailable: %2. This file has no other chunk to read.").arg(m_view->requestedFrame()).arg(m_view->frameError())
+            // Other chunks are read on their own; whether they read is for each of them to say
+            // (the timeline hatches the ones that fail), so nothing is claimed for them here.
+            : tr("Frame %1 is unavailable: %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {

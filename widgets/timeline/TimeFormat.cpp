@@ -64,12 +64,17 @@ QString rulerLabel(const vtx::ReplayFile& file, int frame, TimeUnit unit, double
     return QString::number(frame);
 }
 
-QString statusTimeText(const vtx::ReplayFile& file, int frame, TimeUnit unit)
+QString frameGameTimeText(const vtx::ReplayFile& file, int frame)
 {
     // A file without frame times (recovered without its footer) has no game time to show: "—",
     // as for UTC, not "0.000 s".
     const bool known = file.footer().times.gameTime.size() == size_t(file.frameCount()) && file.frameCount() > 0;
-    const QString game = known ? gameTimeText(file.gameTimeTicks(frame)) : QStringLiteral("—");
+    return known ? gameTimeText(file.gameTimeTicks(frame)) : QStringLiteral("—");
+}
+
+QString statusTimeText(const vtx::ReplayFile& file, int frame, TimeUnit unit)
+{
+    const QString game = frameGameTimeText(file, frame);
     switch (unit) {
     case TimeUnit::GameTime: return QObject::tr("game %1").arg(game);
     case TimeUnit::Utc: return QObject::tr("UTC %1").arg(utcText(file, frame));

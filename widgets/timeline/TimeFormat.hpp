@@ -23,6 +23,8 @@ namespace vtxw {
 int64_t utcMsOfFrame(const vtx::ReplayFile& file, int frame);
 /// "12.345 s", or "1:02.345" past a minute.
 QString gameTimeText(int64_t ticks);
+/// gameTimeText of a frame, or "—" when the file has no game times (recovered without its footer).
+QString frameGameTimeText(const vtx::ReplayFile& file, int frame);
 /// "HH:mm:ss.zzz" (UTC), or "—" when unknown.
 QString utcText(const vtx::ReplayFile& file, int frame);
 /// A ruler label in `unit`: short (no unit suffix for frames); `stepSeconds`, the time between

@@ -503,8 +503,11 @@ void TimelineScrubber::announceRange()
 
 QString TimelineScrubber::frameLabel(int frame) const
 {
-    QString text = tr("frame %1 · game %2").arg(frame).arg(gameTimeText(m_session->gameTimeTicks(frame)));
-    if (const auto& f = m_session->file(); f && utcMsOfFrame(*f, frame) >= 0)
+    const auto& f = m_session->file();
+    if (!f)
+        return tr("frame %1").arg(frame);
+    QString text = tr("frame %1 · game %2").arg(frame).arg(frameGameTimeText(*f, frame));
+    if (utcMsOfFrame(*f, frame) >= 0)
         text += tr(" · UTC %1").arg(QDateTime::fromMSecsSinceEpoch(utcMsOfFrame(*f, frame), QTimeZone::utc()).toString("yyyy-MM-dd HH:mm:ss.zzz"));
     return text;
 }
