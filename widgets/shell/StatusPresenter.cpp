@@ -233,10 +233,9 @@ void StatusPresenter::updateBanner()
     } else if (!m_view->frameError().isEmpty()) {
         // The frame on screen is older than the playhead: say so first. "The rest of the file is
         // fine" was said here of a one-chunk file whose only chunk failed (review 5).
-        text = f->isRecovered()
-            ? tr("Frame %1 is unavailable: %2. Incomplete recording: %3")
-                  .arg(m_view->requestedFrame())
-                  .arg(m_view->frameError(), recoveryInWords(f->recovery()))
+        text = f->isRecovered() ? tr("Frame %1 is unavailable: %2. Incomplete recording: %3")
+                                      .arg(m_view->requestedFrame())
+                                      .arg(m_view->frameError(), recoveryInWords(f->recovery()))
             : f->chunks().size() <= 1
             ? tr("Frame %1 is unavailable: %2. This file has no other chunk to read.").arg(m_view->requestedFrame()).arg(m_view->frameError())
             // Other chunks are read on their own; whether they read is for each of them to say
