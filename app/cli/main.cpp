@@ -100,6 +100,21 @@ int badOption(const std::string& option, const std::string& value)
     return usage(message);
 }
 
+/// A frame argument the file does not have: its range, or that it has none (a recovered file can
+/// hold no frame at all, and "0..-1" is no range).
+int frameOutOfRange(const std::string& path, const std::string& frame, int32_t frameCount)
+{
+    if (frameCount <= 0)
+        return fail(path + ": the file has no frames (frame " + frame + " asked for)");
+    return fail(path + ": frame " + frame + " is out of range (0.." + std::to_string(frameCount - 1) + " or last)");
+}
+
+/// "1 frame", "2400 frames"
+std::string countText(int64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
 bool parseInt(const std::string& s, long long& out)
 {
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -159,7 +174,7 @@ int cmdFrame(const std::vector<std::string>& args)
     if (args[1] == "last")
         n = (*file)->frameCount() - 1;
     if (n < 0 || n >= (*file)->frameCount())
-        return fail(args[0] + ": frame " + args[1] + " is out of range (0.." + std::to_string((*file)->frameCount() - 1) + " or last)");
+        return frameOutOfRange(args[0], args[1], (*file)->frameCount());
     auto frame = (*file)->frame(static_cast<int32_t>(n));
     if (!frame)
         return fail(frame.message());
@@ -195,7 +210,7 @@ int cmdDiff(const std::vector<std::string>& args)
     int32_t a = 0, b = 0;
     for (int k = 1; k <= 2; ++k)
         if (!frameArg(args[size_t(k)], k == 1 ? a : b))
-            return fail(args[0] + ": frame " + args[size_t(k)] + " is out of range (0.." + std::to_string(f.frameCount() - 1) + " or last)");
+            return frameOutOfRange(args[0], args[size_t(k)], f.frameCount());
     vtx::DiffOptions opt;
     bool json = false;
     for (size_t i = 3; i < args.size(); ++i) {
@@ -378,6 +393,8 @@ int cmdQuery(const std::vector<std::string>& args)
     if (!file)
         return fail(file.message());
     const vtx::ReplayFile& f = **file;
+    if (f.frameCount() <= 0) // no range to scan: "0 of 0 frames match" would read as "no match"
+        return fail(args[0] + ": the file has no frames");
     vtx::query::QueryScanOptions opt;
     opt.to = f.frameCount() - 1;
     for (auto [text, out] : {std::pair{&fromArg, &opt.from}, std::pair{&toArg, &opt.to}}) {
@@ -389,7 +406,7 @@ int cmdQuery(const std::vector<std::string>& args)
         else if (!parseInt(*text, n))
             return usage("--from and --to take a frame number or \"last\"");
         if (n < 0 || n >= f.frameCount())
-            return fail(args[0] + ": frame " + *text + " is out of range (0.." + std::to_string(f.frameCount() - 1) + " or last)");
+            return frameOutOfRange(args[0], *text, f.frameCount());
         *out = static_cast<int32_t>(n);
     }
     if (opt.from > opt.to)
@@ -421,9 +438,13 @@ int cmdQuery(const std::vector<std::string>& args)
                 std::cout << (i ? ", " : ": ") << typeName(m.entities[i].typeId) << ' ' << m.entities[i].uniqueId;
             std::cout << '\n';
         }
-        std::cout << result->frames.size() << " of " << result->framesScanned << " frames match";
+        // Of the frames evaluated; the ones that could not be read are counted apart.
+        const auto matching = int64_t(result->frames.size());
+        std::cout << matching << " of " << countText(result->framesScanned, "frame", "frames") << (matching == 1 ? " matches" : " match");
         if (expr->perEntity())
-            std::cout << " (" << result->entityMatches << " entity matches)";
+            std::cout << " (" << countText(result->entityMatches, "entity match", "entity matches") << ')';
+        if (result->framesUnreadable > 0)
+            std::cout << "; " << countText(result->framesUnreadable, "frame", "frames") << " could not be read";
         std::cout << '\n';
         for (const auto& p : result->problems)
             std::cout << "problem: " << p.message << '\n';

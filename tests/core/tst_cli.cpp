@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <map>
+#include <optional>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -28,6 +29,66 @@ class TestCli : public QObject {
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
     }
     QString demo() const { return QString::fromStdString(vtxtest::sourceDir() + "/fixtures/demo.vtx"); }
+
+    QTemporaryDir m_dir;
+    nlohmann::json m_rlInfo; // `info --json` of rl.vtx
+
+    /// An RL-like replay of 3000 frames (generated once, FlatBuffers) as it is ("intact") or
+    /// damaged as a reviewer's files were: "no footer" (cut at 60 %: recovered, frame times
+    /// lost), "no frames" (cut inside the first chunk record: recovered, 0 frames), "chunk 1
+    /// corrupt" (its blob overwritten; the footer intact).
+    QString rlReplay(const QString& how)
+    {
+        QString intact = m_dir.filePath("rl.vtx");
+        if (!QFile::exists(intact)) {
+            const Run g = run({"generate", "rl", intact, "--frames", "3000"});
+            if (g.exitCode != 0)
+                qFatal("generate rl failed: %s", g.err.constData());
+            m_rlInfo = nlohmann::json::parse(run({"info", intact, "--json"}).out.toStdString());
+        }
+        if (how == "intact")
+            return intact;
+        QFile in(intact);
+        if (!in.open(QIODevice::ReadOnly))
+            qFatal("cannot read %s", qPrintable(intact));
+        QByteArray bytes = in.readAll();
+        const auto& chunks = m_rlInfo["chunks"];
+        if (chunks.size() < 3)
+            qFatal("rl.vtx has %d chunks, the damage needs 3", int(chunks.size()));
+        if (how == "no footer") {
+            bytes.truncate(bytes.size() * 6 / 10);
+        } else if (how == "no frames") {
+            bytes.truncate(qsizetype(chunks[0]["file_offset"].get<uint64_t>()) + 16);
+        } else if (how == "chunk 1 corrupt") {
+            // The size prefix stays (the records still line up); the blob is noise.
+            const auto offset = qsizetype(chunks[1]["file_offset"].get<uint64_t>());
+            const auto size = qsizetype(chunks[1]["chunk_size_bytes"].get<uint64_t>());
+            for (qsizetype i = offset + 4; i < offset + size; ++i)
+                bytes[i] = char(uint8_t(i * 37 + 11));
+        } else {
+            qFatal("unknown damage %s", qPrintable(how));
+        }
+        QString path = m_dir.filePath(QString(how).replace(' ', '_') + ".vtx");
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly) || out.write(bytes) != bytes.size())
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    }
+    /// `script` runs the command on a pseudo-terminal (info prints its summary only there).
+    std::optional<QByteArray> onTerminal(const QStringList& args)
+    {
+        const QString script = QStandardPaths::findExecutable("script");
+        if (script.isEmpty())
+            return std::nullopt;
+        QString command = "'" + QString::fromStdString(vtxtest::cliPath()) + "'";
+        for (const QString& a : args)
+            command += " '" + a + "'";
+        QProcess p;
+        p.start(script, {"-qec", command, "/dev/null"});
+        if (!p.waitForFinished(120000) || p.exitCode() != 0)
+            return std::nullopt;
+        return p.readAllStandardOutput().replace("\r\n", "\n");
+    }
 
 private slots:
     void golden_data()
@@ -352,6 +413,189 @@ private slots:
         const auto first = nlohmann::json::parse(info.out.toStdString())["times"]["game_time_first"];
         QVERIFY(first.size() >= 2);
         QVERIFY(std::abs(first[1].get<int64_t>() - first[0].get<int64_t>() - ticksPerFrame) <= 1);
+    }
+
+    // Review 5 item 1: a time the file does not hold is null, not 0 (a recovered file lost its
+    // frame times with the footer); a file with times keeps them, frame 0's genuine 0 included.
+    void frameTimes_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QString>("frame");
+        QTest::addColumn<bool>("known");
+        QTest::newRow("no footer: frame 0") << "no footer"
+                                            << "0" << false;
+        QTest::newRow("no footer: last") << "no footer"
+                                         << "last" << false;
+        QTest::newRow("intact: frame 0") << "intact"
+                                         << "0" << true;
+        QTest::newRow("intact: frame 1") << "intact"
+                                         << "1" << true;
+        QTest::newRow("intact: last") << "intact"
+                                      << "last" << true;
+    }
+    void frameTimes()
+    {
+        QFETCH(QString, how);
+        QFETCH(QString, frame);
+        QFETCH(bool, known);
+        const QString path = rlReplay(how);
+        const Run fr = run({"frame", path, frame});
+        QVERIFY2(fr.exitCode == 0, fr.err.constData());
+        const auto j = nlohmann::json::parse(fr.out.toStdString());
+        const Run info = run({"info", path, "--json"});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        const auto ji = nlohmann::json::parse(info.out.toStdString());
+        QCOMPARE(ji.contains("recovery"), !known);
+        if (!known) {
+            QVERIFY2(j["game_time"].is_null(), j["game_time"].dump().c_str());
+            QVERIFY2(j["created_utc"].is_null(), j["created_utc"].dump().c_str());
+            QVERIFY2(ji["duration_seconds"].is_null(), ji["duration_seconds"].dump().c_str());
+            return;
+        }
+        QVERIFY(ji["duration_seconds"].is_number() && ji["duration_seconds"].get<double>() > 0);
+        const int n = j["frame"].get<int>();
+        const auto& times = ji["times"];
+        const auto& first = times["game_time_first"];
+        const auto& last = times["game_time_last"];
+        if (n < int(first.size()))
+            QCOMPARE(j["game_time"], first[size_t(n)]);
+        else
+            QCOMPARE(j["game_time"], last[last.size() - 1]);
+        QVERIFY(j["created_utc"].is_number_integer());
+    }
+
+    // Review 5 item 1, the summary on a terminal: a lost duration, lost times and lost events
+    // are said to be unknown, not 0 s, 0 frames and 0 events.
+    void infoTextTimes_data()
+    {
+        QTest::addColumn<QString>("how");
+        QTest::addColumn<QStringList>("present");
+        QTest::addColumn<QStringList>("absent");
+        QTest::newRow("no footer") << "no footer" << QStringList{"game time unknown", "times      unknown", "events     unknown"}
+                                   << QStringList{" s of game time", "game time for 0 frames", "0 events"};
+        QTest::newRow("intact") << "intact" << QStringList{" s of game time", "game time for 3000 frames", "UTC for 3000"} << QStringList{"unknown"};
+    }
+    void infoTextTimes()
+    {
+        QFETCH(QString, how);
+        QFETCH(QStringList, present);
+        QFETCH(QStringList, absent);
+        if (QStandardPaths::findExecutable("script").isEmpty())
+            QSKIP("util-linux `script` is not installed (Debian: bsdutils)");
+        const auto out = onTerminal({"info", rlReplay(how)});
+        QVERIFY(out);
+        for (const QString& line : present)
+            QVERIFY2(out->contains(line.toUtf8()), qPrintable(line + " missing from:\n" + *out));
+        for (const QString& line : absent)
+            QVERIFY2(!out->contains(line.toUtf8()), qPrintable(line + " in:\n" + *out));
+    }
+
+    // Review 5 item 2: a recovered file can hold no frame at all; every command that takes a
+    // frame says so instead of "out of range (0..-1 or last)".
+    void noFrames_data()
+    {
+        QTest::addColumn<QStringList>("args"); // FILE is put after the command
+        QTest::newRow("frame 0") << QStringList{"frame", "0"};
+        QTest::newRow("frame last") << QStringList{"frame", "last"};
+        QTest::newRow("diff") << QStringList{"diff", "0", "last"};
+        QTest::newRow("query") << QStringList{"query", "Car.Boost > 50", "--json"};
+        QTest::newRow("query --from") << QStringList{"query", "Car.Boost > 50", "--from", "0"};
+    }
+    void noFrames()
+    {
+        QFETCH(QStringList, args);
+        const QString path = rlReplay("no frames");
+        args.insert(1, path);
+        const Run r = run(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains("recovered 0 frames"), r.err.constData()); // the warning
+        QVERIFY2(r.err.contains("the file has no frames"), r.err.constData());
+        QVERIFY2(!r.err.contains("0..-1"), r.err.constData());
+        QVERIFY2(!r.err.contains("--to -1"), r.err.constData());
+    }
+
+    // Review 5 item 3: frames_scanned counts only the frames the expression was evaluated on;
+    // the frames of an unreadable chunk are frames_unreadable, in JSON and in the text.
+    void queryUnreadable_data()
+    {
+        QTest::addColumn<QString>("range"); // "all", "chunk 1" (only the unreadable chunk), "around" (chunk 0's last frame to chunk 2's first)
+        QTest::addColumn<bool>("json");
+        QTest::newRow("whole file, json") << "all" << true;
+        QTest::newRow("whole file, text") << "all" << false;
+        QTest::newRow("only chunk 1, json") << "chunk 1" << true;
+        QTest::newRow("only chunk 1, text") << "chunk 1" << false;
+        QTest::newRow("around chunk 1, json") << "around" << true;
+        QTest::newRow("intact, json") << "intact" << true;
+        QTest::newRow("intact, text") << "intact" << false;
+    }
+    void queryUnreadable()
+    {
+        QFETCH(QString, range);
+        QFETCH(bool, json);
+        const QString path = rlReplay(range == "intact" ? "intact" : "chunk 1 corrupt");
+        const auto& c1 = m_rlInfo["chunks"][1];
+        const int start = c1["start_frame"].get<int>(), end = c1["end_frame"].get<int>();
+        int from = 0, to = 2999;
+        if (range == "chunk 1")
+            std::tie(from, to) = std::pair{start, end};
+        else if (range == "around")
+            std::tie(from, to) = std::pair{start - 1, end + 1};
+        const int inRange = to - from + 1;
+        const int unreadable = range == "intact" ? 0 : end - start + 1;
+        QStringList args{"query", path, "Car.Boost >= 0", "--from", QString::number(from), "--to", QString::number(to)};
+        if (json)
+            args << "--json";
+        const Run r = run(args);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        if (json) {
+            const auto j = nlohmann::json::parse(r.out.toStdString());
+            QCOMPARE(j["frames_scanned"].get<int>(), inRange - unreadable);
+            QVERIFY2(j.contains("frames_unreadable"), r.out.left(300).constData());
+            QCOMPARE(j["frames_unreadable"].get<int>(), unreadable);
+            QCOMPARE(j["problems"].empty(), unreadable == 0);
+            QVERIFY(j["matching_frames"].get<int>() <= inRange - unreadable);
+            return;
+        }
+        const QByteArray counts = " of " + QByteArray::number(inRange - unreadable) + (inRange - unreadable == 1 ? " frame " : " frames ");
+        QVERIFY2(r.out.contains(counts), r.out.right(400).constData());
+        QCOMPARE(r.out.contains(QByteArray::number(unreadable) + " frames could not be read"), unreadable > 0);
+    }
+
+    // Review 5 item 2: counts in the query summary agree with their number.
+    void queryTextCounts_data()
+    {
+        QTest::addColumn<QString>("expression");
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("summary"); // the start of the last line
+        QTest::newRow("1 of 1, 6 entities") << "Car.Boost >= 0"
+                                            << "5"
+                                            << "5"
+                                            << "1 of 1 frame matches (6 entity matches)";
+        QTest::newRow("0 of 1") << "Car.Boost < -1"
+                                << "5"
+                                << "5"
+                                << "0 of 1 frame match (0 entity matches)";
+        QTest::newRow("2 of 2") << "Car.Boost >= 0"
+                                << "5"
+                                << "6"
+                                << "2 of 2 frames match (12 entity matches)";
+        QTest::newRow("1 entity") << "id == \"car_0\""
+                                  << "5"
+                                  << "5"
+                                  << "1 of 1 frame matches (1 entity match)";
+    }
+    void queryTextCounts()
+    {
+        QFETCH(QString, expression);
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, summary);
+        const Run r = run({"query", rlReplay("intact"), expression, "--from", from, "--to", to});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QVERIFY2(lines.last().startsWith(summary.toUtf8()), r.out.constData());
     }
 
     // A recording cut short: every command works on what was recovered and says so on stderr.

@@ -59,12 +59,21 @@ std::string infoText(const ReplayFile& file)
         s << "  recorded   " << utc << '\n';
     s << "  data       " << h["data_identifier"].get<std::string>() << ' ' << h["data_version_string"].get<std::string>() << '\n';
     const size_t chunks = j["chunks"].size();
-    s << "  frames     " << plural(size_t(j["total_frames"].get<int64_t>()), "frame", "frames") << " in " << plural(chunks, "chunk", "chunks") << ", "
-      << formatFloat(j["duration_seconds"].get<float>()) << " s of game time\n";
+    s << "  frames     " << plural(size_t(j["total_frames"].get<int64_t>()), "frame", "frames") << " in " << plural(chunks, "chunk", "chunks")
+      << ", ";
+    // A recovered file lost the footer's duration, times, gaps, segments and events: unknown, not 0.
+    const bool lost = j.contains("recovery");
+    if (j["duration_seconds"].is_null())
+        s << "game time unknown\n";
+    else
+        s << formatFloat(j["duration_seconds"].get<float>()) << " s of game time\n";
     const Json& times = j["times"];
-    s << "  times      game time for " << groupDigits(std::to_string(times["game_time_len"].get<size_t>())) << " frames, UTC for "
-      << groupDigits(std::to_string(times["created_utc_len"].get<size_t>())) << "; " << plural(times["gaps"].size(), "gap", "gaps") << ", "
-      << plural(times["segments"].size(), "segment", "segments") << '\n';
+    if (lost)
+        s << "  times      unknown (lost with the footer)\n";
+    else
+        s << "  times      game time for " << plural(times["game_time_len"].get<size_t>(), "frame", "frames") << ", UTC for "
+          << groupDigits(std::to_string(times["created_utc_len"].get<size_t>())) << "; " << plural(times["gaps"].size(), "gap", "gaps") << ", "
+          << plural(times["segments"].size(), "segment", "segments") << '\n';
     const Json& schema = j["schema"];
     s << "  schema     version " << schema["version"].get<std::string>() << ", buckets";
     for (const auto& b : schema["buckets"])
@@ -87,7 +96,10 @@ std::string infoText(const ReplayFile& file)
         first = false;
     }
     s << (first ? "none\n" : "\n");
-    s << "  events     " << plural(j["events"].size(), "event", "events");
+    if (lost)
+        s << "  events     unknown (lost with the footer)";
+    else
+        s << "  events     " << plural(j["events"].size(), "event", "events");
     if (!j["events"].empty())
         s << " (first: " << j["events"][0]["event_type"].get<std::string>() << " \"" << j["events"][0]["label"].get<std::string>() << "\")";
     s << '\n';

@@ -284,8 +284,12 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     out["file"] = sanitizeUtf8(std::filesystem::path(file.path()).filename().string());
     out["frame"] = handle.index();
     out["total_frames"] = file.frameCount();
-    out["game_time"] = file.gameTimeTicks(handle.index());
-    out["created_utc"] = file.createdUtcTicks(handle.index());
+    // A time the file does not hold is null, not gameTimeTicks()'s 0: a recovered file lost its
+    // frame times with the footer (frame 0's genuine 0 is a time the file holds).
+    const ReplayTimes& times = file.footer().times;
+    auto timeJson = [i = size_t(handle.index())](const std::vector<int64_t>& v) { return i < v.size() ? Json(v[i]) : Json(nullptr); };
+    out["game_time"] = timeJson(times.gameTime);
+    out["created_utc"] = timeJson(times.createdUtc);
     const FrameIntegrity integrity = checkFrameIntegrity(frame, schema, file.hashTrust().get());
     out["integrity"] = Json{{"checked", integrity.checked},
                             {"partly_covered", integrity.partlyCovered},
@@ -406,7 +410,8 @@ Json infoJson(const ReplayFile& file)
         bucketNames.push_back(sanitizeUtf8(b));
     out["schema"] = Json{{"version", sanitizeUtf8(s.version())}, {"buckets", bucketNames}, {"structs", std::move(structs)}};
     out["total_frames"] = f.totalFrames;
-    out["duration_seconds"] = f32Json(f.durationSeconds);
+    // The duration lived in the footer: unknown (null) when it was lost, never a made-up 0.
+    out["duration_seconds"] = file.isRecovered() ? Json(nullptr) : f32Json(f.durationSeconds);
     out["payload_checksum"] = f.payloadChecksum;
     Json chunks = Json::array();
     for (const ChunkEntry& c : f.chunks)

@@ -27,8 +27,11 @@ std::string jsonText(const Json& j, int indent = -1);
 /// Per struct type, the stored-hash verdict so far (HashTrust) and what it allows the diff.
 Json hashTrustJson(const ReplayFile& file);
 /// Header, schema summary, seek table, times, events, hash trust and open problems.
+/// "duration_seconds" is null in a recovered file (the footer that held it is lost).
 Json infoJson(const ReplayFile& file);
-/// Every bucket and entity of a frame with named property values ("display_name": the entity's
+/// Every bucket and entity of a frame with named property values; "game_time" and "created_utc"
+/// (ticks) are null when the file holds no such time for the frame (a recovered file lost its
+/// times with the footer). "display_name": the entity's
 /// label in this frame, EntityLabels' default choice, null when none), and under "unnamed" the values
 /// no schema name addresses (UnnamedData). "integrity" counts the containers whose stored hash
 /// was checked (FrameIntegrity); an entity with a container whose stored hash matches neither

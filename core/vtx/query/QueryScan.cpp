@@ -46,7 +46,7 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
         if (!ci) {
             result.problems.push_back({Problem::Severity::Warning, "frame " + std::to_string(f) + " is in no chunk"});
             previous = {};
-            result.framesScanned += f >= options.from;
+            result.framesUnreadable += f >= options.from;
             ++f;
             continue;
         }
@@ -65,7 +65,7 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
                 // Its frames are skipped, and changed() knows nothing about the frame after them.
                 result.problems.push_back({Problem::Severity::Warning, d.message()});
                 const int32_t skipTo = std::max(f + 1, std::min(to + 1, file.chunks()[*ci].endFrame + 1));
-                result.framesScanned += skipTo - std::max(f, options.from);
+                result.framesUnreadable += skipTo - std::max(f, options.from);
                 f = skipTo;
                 previous = {};
                 continue;
@@ -82,13 +82,14 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
                 previous = view;
                 continue;
             }
-            ++result.framesScanned;
             if (view.isNull()) {
+                ++result.framesUnreadable;
                 result.problems.push_back(
                     {Problem::Severity::Warning, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message()});
                 previous = {};
                 continue;
             }
+            ++result.framesScanned;
             // Cold when a worker decoded it a chunk ago: one stream instead of the evaluation's
             // misses one at a time (as walkReplay does).
             streamIn(view.bytes());
@@ -117,18 +118,18 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
         if (f <= indexEnd) {
             result.problems.push_back({Problem::Severity::Warning,
                                        "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd)});
-            result.framesScanned += indexEnd + 1 - std::max(f, options.from);
+            result.framesUnreadable += indexEnd + 1 - std::max(f, options.from);
             f = indexEnd + 1;
             previous = {};
         }
         if (f == iterationStart) { // nothing moved: the index and the chunk disagree about where it is
             result.problems.push_back({Problem::Severity::Warning, "chunk " + std::to_string(*ci) + " does not hold frame " + std::to_string(f)});
-            result.framesScanned += f >= options.from;
+            result.framesUnreadable += f >= options.from;
             ++f;
             previous = {};
         }
         if (options.progress)
-            options.progress(result.framesScanned, total);
+            options.progress(result.framesScanned + result.framesUnreadable, total);
     }
     return result;
 }
@@ -161,6 +162,7 @@ Json queryJson(const ReplayFile& file, const Expression& expression, const Query
                 {"to", options.to},
                 {"per_entity", expression.perEntity()},
                 {"frames_scanned", result.framesScanned},
+                {"frames_unreadable", result.framesUnreadable},
                 {"matching_frames", result.frames.size()},
                 {"matching_entities", result.entityMatches},
                 {"frames", std::move(frames)},

@@ -32,7 +32,8 @@ struct QueryScanOptions {
     int32_t to = -1; ///< inclusive; -1: the last frame
     bool listEntities = true; ///< false: frames only (Find all's lane)
     const std::atomic<bool>* cancel = nullptr;
-    /// Frames scanned so far and the frames in the range; called about once per chunk.
+    /// Frames done so far (evaluated or found unreadable) and the frames in the range; called
+    /// about once per chunk.
     std::function<void(int64_t done, int64_t total)> progress;
     /// Decoded chunks the caller already holds (the one on screen), used instead of decoding again.
     std::vector<std::shared_ptr<const DecodedChunk>> decoded;
@@ -43,7 +44,8 @@ struct QueryScanOptions {
 
 struct QueryScanResult {
     std::vector<FrameMatch> frames;
-    int64_t framesScanned = 0;
+    int64_t framesScanned = 0; ///< frames of the range the expression was evaluated on
+    int64_t framesUnreadable = 0; ///< frames of the range that could not be read (problems says why)
     int64_t entityMatches = 0;
     bool cancelled = false;
     std::vector<Problem> problems; ///< chunks or frames that could not be read (skipped)
@@ -54,7 +56,8 @@ struct QueryScanResult {
 Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options = {});
 
 /// The scan as JSON (`vtxscope-cli query --json`, the Python package's `query()`): expression,
-/// range, counts, per matching frame the matching entities (bucket name, id, type), problems.
+/// range, counts (frames_scanned: evaluated; frames_unreadable: in the range but not read), per
+/// matching frame the matching entities (bucket name, id, type), problems.
 Json queryJson(const ReplayFile& file, const Expression& expression, const QueryScanOptions& options, const QueryScanResult& result);
 /// A compile error as JSON: {"expression", "error": {"column", "message", "did_you_mean"}}.
 Json expressionErrorJson(std::string_view text, const ExpressionError& error);
