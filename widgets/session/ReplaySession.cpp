@@ -191,9 +191,13 @@ void ReplaySession::requestFrame(int frame, Channel channel, std::function<void(
     JobTracker& jobs = m_channelJobs[int(channel)];
     const JobToken job = jobs.start();
     if (frame < 0 || frame >= frameCount()) { // answered like any other, after this call returns
-        const QString why = frameCount() == 0 ? tr("the replay has no frames") : tr("frame %1 is not in this replay (0–%2)").arg(frame).arg(frameCount() - 1);
+        const QString why =
+            frameCount() == 0 ? tr("the replay has no frames") : tr("frame %1 is not in this replay (0–%2)").arg(frame).arg(frameCount() - 1);
         QMetaObject::invokeMethod(
-            this, [job, done = std::move(done), why] { job.finishWith([done, why] { done(vtx::Result<vtx::FrameHandle>(vtx::Error{why.toStdString()})); }); },
+            this,
+            [job, done = std::move(done), why] {
+                job.finishWith([done, why] { done(vtx::Result<vtx::FrameHandle>(vtx::Error{why.toStdString()})); });
+            },
             Qt::QueuedConnection);
         return;
     }

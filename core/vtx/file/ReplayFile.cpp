@@ -70,8 +70,9 @@ std::string RecoveryReport::summary() const
 {
     if (!recovered)
         return {};
-    std::string s = "recovered " + std::to_string(frames) + " frames in " + std::to_string(chunks) + " chunks without a usable footer (" + reason +
-        "); lost: the frame times, events, gaps and segments";
+    auto count = [](size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    std::string s = "recovered " + count(size_t(frames), "frame", "frames") + " in " + count(size_t(chunks), "chunk", "chunks") +
+        " without a usable footer (" + reason + "); lost: the frame times, events, gaps and segments";
     for (const CorruptRecord& r : corruptRecords)
         s += "; the chunk record at offset " + std::to_string(r.offset) + " (" + std::to_string(r.bytes) +
             " bytes) is corrupt and its frames are lost, later frames are renumbered (" + r.error + ")";
