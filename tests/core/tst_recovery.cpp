@@ -141,9 +141,9 @@ private slots:
             QCOMPARE(r.lostBytes, cut - end);
             QVERIFY(r.corruptRecords.empty());
             QCOMPARE(r.lostWhat.empty(), cut == end);
-            QVERIFY2((*f)->problems().front().message.find("recovered " + std::to_string(frames) + " frames in " + std::to_string(complete) +
-                                                           " chunks without a usable footer") != std::string::npos,
-                     (*f)->problems().front().message.c_str());
+            const std::string counts = "recovered " + std::to_string(frames) + (frames == 1 ? " frame in " : " frames in ") +
+                std::to_string(complete) + (complete == 1 ? " chunk" : " chunks") + " without a usable footer";
+            QVERIFY2((*f)->problems().front().message.find(counts) != std::string::npos, (*f)->problems().front().message.c_str());
             for (size_t i = 0; i < complete; ++i) {
                 QCOMPARE((*f)->chunks()[i], chunks[i]);
                 auto c = (*f)->decodeChunk(i);
