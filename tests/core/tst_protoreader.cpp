@@ -114,6 +114,12 @@ class TestProtoReader : public QObject {
     {
         return vtxtest::generatedReplay(m_dir.path(), kind, Backend::Protobuf, frames, chunkFrames);
     }
+    /// An SDK sample by its file name (the caller has checked the samples are there), or a replay
+    /// of the named kind generated with `frames` frames (0: the kind's default).
+    std::string protoReplay(const QString& file, bool sdkSample, int32_t frames)
+    {
+        return sdkSample ? vtxtest::samplePath(file.toStdString()) : generated(*vtxgen::kindFromName(file.toStdString()), frames, 0);
+    }
 
 private slots:
     // Every chunk of the SDK's Protobuf files and of our generated replays (every property kind,
@@ -132,15 +138,9 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(bool, sdkSample);
-        std::string path;
-        if (sdkSample) {
+        if (sdkSample)
             VTX_REQUIRE_SAMPLES();
-            path = vtxtest::samplePath(file.toStdString());
-        } else {
-            const auto kind = *vtxgen::kindFromName(file.toStdString());
-            path = generated(kind, kind == vtxgen::Kind::Demo ? 0 : 240, 0);
-        }
-        auto f = ReplayFile::open(path);
+        auto f = ReplayFile::open(protoReplay(file, sdkSample, file == "demo" ? 0 : 240));
         VTX_VERIFY_OK(f);
         QCOMPARE((*f)->backend(), Backend::Protobuf);
         QVERIFY((*f)->chunks().size() > 0);
@@ -172,14 +172,9 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(bool, sdkSample);
-        std::string path;
-        if (sdkSample) {
+        if (sdkSample)
             VTX_REQUIRE_SAMPLES();
-            path = vtxtest::samplePath(file.toStdString());
-        } else {
-            path = generated(*vtxgen::kindFromName(file.toStdString()), 3000, 0);
-        }
-        auto f = ReplayFile::open(path);
+        auto f = ReplayFile::open(protoReplay(file, sdkSample, 3000)); // rl: 3 chunks
         VTX_VERIFY_OK(f);
         FlattenedSizeEstimate learning(1000); // 1.0x: the first chunk grows its buffer
         for (size_t i = 0; i < (*f)->chunks().size(); ++i) {

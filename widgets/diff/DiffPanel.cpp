@@ -408,15 +408,9 @@ void DiffPanel::requestFrames()
 void DiffPanel::recompute()
 {
     const auto& f = m_session->file();
-    if (m_comparing && !compareSummary().isEmpty()) { // no B frame to compare with: nothing stale stays listed
-        m_model->clear();
-        m_damagedA.clear();
-        m_damagedB.clear();
-        updateSummary();
-        emit diffUpdated();
-        return;
-    }
-    if (isActive() && !unreadableReason().isEmpty()) { // a frame that cannot be read has no diff to list
+    // No B frame to compare with, or a frame that cannot be read: no diff, and nothing stale
+    // stays listed.
+    if ((m_comparing && !compareSummary().isEmpty()) || (isActive() && !unreadableReason().isEmpty())) {
         m_model->clear();
         m_damagedA.clear();
         m_damagedB.clear();
