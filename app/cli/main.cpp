@@ -175,7 +175,9 @@ int cmdFrame(const std::vector<std::string>& args)
         n = (*file)->frameCount() - 1;
     if (n < 0 || n >= (*file)->frameCount())
         return frameOutOfRange(args[0], args[1], (*file)->frameCount());
-    auto frame = (*file)->frame(static_cast<int32_t>(n));
+    // The whole chunk is read, so damage anywhere in it is said (integrity.chunk_damage) and a
+    // frame it made unreadable is the error, as `validate` finds it.
+    auto frame = (*file)->frameCheckingChunk(static_cast<int32_t>(n));
     if (!frame)
         return fail(frame.message());
     print(vtx::frameJson(**file, *frame));

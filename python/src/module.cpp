@@ -265,6 +265,11 @@ public:
         {
             py::gil_scoped_release release;
             h = m_cache->get(int32_t(n));
+            // A Protobuf frame can be handed out before the rest of its chunk is decoded; asked
+            // again it comes once the chunk's fate is known, marked if the chunk is damaged
+            // (integrity["chunk_damage"], as vtxscope-cli frame says it).
+            if (h && h->chunk()->index() == vtx::ReplayFile::kPartialChunk && !h->chunk()->damage())
+                h = m_cache->get(int32_t(n));
             if (h && !h->view().isNull())
                 integrity = vtx::checkFrameIntegrity(h->view(), f.schema(), f.hashTrust().get());
         }
@@ -313,6 +318,15 @@ public:
         integ["partly_covered"] = integrity.partlyCovered;
         integ["unchecked"] = integrity.unchecked;
         integ["damaged"] = integrity.damaged.size();
+        integ["chunk_damage"] = py::none();
+        if (const auto damage = h->chunk()->damage()) {
+            py::dict d;
+            d["chunk"] = damage->chunk;
+            d["first_unreadable_frame"] = damage->firstFrame;
+            d["later_frames_lost"] = damage->laterFramesLost;
+            d["reason"] = text(damage->reason);
+            integ["chunk_damage"] = d;
+        }
         return types.attr("Frame")(py::int_(n), py::int_(f.gameTimeTicks(int32_t(n))), py::int_(f.createdUtcTicks(int32_t(n))), integ, buckets);
     }
 

@@ -3,12 +3,13 @@
 
 import math
 import random
+import subprocess
 
 import numpy as np
 import pytest
 
 import vtxscope
-from conftest import SAMPLE_NAMES, cli_json, sample
+from conftest import SAMPLE_NAMES, cli, cli_json, sample
 
 
 def _num_equal(a, j) -> bool:
@@ -205,6 +206,28 @@ def test_scan_threads_give_the_same_answers(name, expr):
             vtxscope.open(path).query(expr, threads=bad)
         with pytest.raises(vtxscope.ArgumentError):
             vtxscope.diverge(path, other, threads=bad)
+
+
+def test_frame_from_a_damaged_chunk_equals_cli(tmp_path):
+    """Noise in a zstd chunk (review 5, #3): a frame that still parses says its chunk is damaged,
+    as vtxscope-cli frame does; the first unreadable frame is an error in both."""
+    src = bytearray(sample("sdk_cs_proto.vtx").read_bytes())
+    rnd = random.Random(5)
+    for i in range(1_200_000, 1_200_000 + 4096):  # inside chunk 0 (frames 0-383)
+        src[i] = rnd.randrange(256)
+    p = tmp_path / "noisy.vtx"
+    p.write_bytes(bytes(src))
+    with vtxscope.open(p) as r:
+        f = r.frame(100)
+        j = cli_json("frame", p, 100)
+        assert f.integrity == j["integrity"]
+        damage = f.integrity["chunk_damage"]
+        assert damage is not None and damage["chunk"] == 0 and damage["later_frames_lost"]
+        first = damage["first_unreadable_frame"]
+        assert 100 < first <= 383
+        with pytest.raises(vtxscope.ReadError):
+            r.frame(first)
+        assert subprocess.run([cli(), "frame", str(p), str(first)], capture_output=True).returncode == 1
 
 
 def test_errors_carry_codes(tmp_path):

@@ -2,6 +2,7 @@
 // vtxscope-cli: golden JSON on the committed demo replay, reference values on the SDK samples,
 // and the error contract (non-zero exit, one line on stderr).
 
+#include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 
 #include <QFile>
@@ -623,6 +624,35 @@ private slots:
         QCOMPARE(frame.exitCode, 0);
         QVERIFY(frame.err.contains("recovered"));
         QCOMPARE(run({"frame", cut, QString::number(frames)}).exitCode, 1);
+    }
+
+    /// Review 5, #3: `frame` reads the frame's whole chunk, so a frame that parses out of a
+    /// damaged zstd chunk says so (integrity.chunk_damage) and one after the damage is an error,
+    /// as `validate` finds the chunk.
+    void frameFromADamagedChunk()
+    {
+        QTemporaryDir dir;
+        const std::string good = vtxtest::generatedReplay(dir.path(), vtxgen::Kind::Cs2, vtx::Backend::Protobuf, 120, 40);
+        const QString path = dir.path() + "/noisy.vtx";
+        QVERIFY(vtxtest::writeNoisyChunkCopy(QString::fromStdString(good), path, 0, 5));
+        const Run before = run({"frame", path, "0"});
+        QCOMPARE(before.exitCode, 0);
+        const auto j = nlohmann::json::parse(before.out.toStdString());
+        const auto& damage = j["integrity"]["chunk_damage"];
+        QVERIFY2(damage.is_object(), before.out.constData());
+        QCOMPARE(damage["chunk"].get<int>(), 0);
+        QVERIFY(damage["later_frames_lost"].get<bool>());
+        const int first = damage["first_unreadable_frame"].get<int>();
+        QVERIFY(first > 0 && first < 40);
+        QVERIFY(!damage["reason"].get<std::string>().empty());
+        const Run after = run({"frame", path, QString::number(first + 1)});
+        QCOMPARE(after.exitCode, 1);
+        QVERIFY2(after.err.contains("lost to the damage found at frame " + QByteArray::number(first)), after.err.constData());
+        QCOMPARE(after.err.count(path.toUtf8()), 1); // the file named once
+        // A frame of an intact chunk says nothing of damage.
+        const Run other = run({"frame", path, "60"});
+        QCOMPARE(other.exitCode, 0);
+        QVERIFY(nlohmann::json::parse(other.out.toStdString())["integrity"]["chunk_damage"].is_null());
     }
 };
 

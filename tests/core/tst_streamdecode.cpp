@@ -5,6 +5,7 @@
 // damage in the middle of a chunk is an error for the frames after it while the frames before it
 // still read. The cache part runs threads: also run under ThreadSanitizer.
 
+#include "CorruptCopy.hpp"
 #include "TestSupport.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 #include "vtx/file/BlobCodec.hpp"
@@ -305,6 +306,12 @@ private slots:
         QVERIFY2(!handed.empty(), "no frame before the damage was handed out");
         QVERIFY(int64_t(handed.size()) < entry.frameCount());
         const int32_t firstLost = handed.back() + 1;
+        // The decode remembers where the damage is: the frames it reached before it are suspect
+        // from now on, the rest lost (a zstd stream spreads damage forward).
+        const auto known = f.knownDamage(c);
+        QVERIFY(known);
+        QCOMPARE(known->firstFrame, firstLost);
+        QVERIFY(known->laterFramesLost);
 
         // Not streamed: the chunk is an error as a whole, as before.
         QVERIFY(!f.decodeChunk(c));
@@ -312,6 +319,8 @@ private slots:
         auto before = f.frame(handed.front());
         VTX_VERIFY_OK(before);
         QVERIFY(frameText(f, *before) == expected[size_t(handed.front() - entry.startFrame)]);
+        QVERIFY(before->chunk()->damage());
+        QCOMPARE(before->chunk()->damage()->firstFrame, firstLost);
         auto after = f.frame(entry.endFrame);
         QVERIFY(!after);
         QVERIFY2(after.message().find("zstd decompression failed") != std::string::npos, after.message().c_str());
@@ -321,12 +330,115 @@ private slots:
         auto cachedBefore = cache.get(handed.back());
         VTX_VERIFY_OK(cachedBefore);
         QVERIFY(frameText(f, *cachedBefore) == expected[size_t(handed.back() - entry.startFrame)]);
+        QVERIFY(cachedBefore->chunk()->damage());
         auto cachedAfter = cache.get(firstLost);
         QVERIFY(!cachedAfter);
         QVERIFY2(cachedAfter.message().find("zstd decompression failed") != std::string::npos, cachedAfter.message().c_str());
         // Other chunks are untouched.
         auto other = cache.get(entry.endFrame + 1);
         VTX_VERIFY_OK(other);
+    }
+
+    void noiseInChunkIsNeverServedAsGood_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("sample");
+        QTest::addColumn<quint32>("seed");
+        // sdk_cs_proto, seed 5: noise that zstd decodes without an error into bytes that parse
+        // up to frame 272, while frames before it already hold wrong values (review 5, #3).
+        QTest::newRow("sdk_cs_proto seed 5") << QString::fromStdString(vtxtest::samplePath("sdk_cs_proto.vtx")) << true << 5u;
+        for (quint32 seed : {5u, 6u})
+            QTest::newRow(("generated cs2 seed " + std::to_string(seed)).c_str())
+                << QString::fromStdString(vtxtest::generatedReplay(m_dir.path(), vtxgen::Kind::Cs2, Backend::Protobuf, 120, 40)) << false << seed;
+    }
+    /// Noise written into the middle of a zstd chunk (no checksum in the SDK's files): whatever
+    /// part of it still parses is never handed out as good. Once the damage is found, every frame
+    /// of the chunk either is an error (from the first unreadable frame on) or carries the
+    /// damage, through ReplayFile::frame, frameCheckingChunk and the cache alike; the cache
+    /// reports the failure once, so a frame it handed out before the damage showed is asked for
+    /// again and then comes marked.
+    void noiseInChunkIsNeverServedAsGood()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, sample);
+        QFETCH(quint32, seed);
+        if (sample)
+            VTX_REQUIRE_SAMPLES();
+        auto goodFile = ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(goodFile);
+        const size_t c = 0;
+        const ChunkEntry entry = (*goodFile)->chunks()[c];
+        std::vector<uint8_t> bytes = readAll(path.toStdString());
+        vtxtest::writeNoiseInChunk(bytes, entry, seed);
+        const std::vector<std::string> expected = wholeFrames(**goodFile, c);
+        QCOMPARE(int64_t(expected.size()), entry.frameCount());
+
+        // A first jump knows nothing yet: the cache hands the frame out, then reports the
+        // chunk's failure once the rest of it fails.
+        auto cold = ReplayFile::open(memorySource(bytes, "noisy.vtx"));
+        VTX_VERIFY_OK(cold);
+        std::promise<size_t> failed;
+        std::atomic<int> reports{0};
+        {
+            ChunkCache cache(*cold, {size_t(1) << 30, 1, "none"});
+            cache.setFailureReport([&](size_t chunk) {
+                if (reports.fetch_add(1) == 0)
+                    failed.set_value(chunk);
+            });
+            (void)cache.get(entry.startFrame);
+            QCOMPARE(failed.get_future().get(), c);
+            const auto damage = (*cold)->knownDamage(c);
+            QVERIFY(damage);
+            QVERIFY(damage->firstFrame >= entry.startFrame && damage->firstFrame <= entry.endFrame);
+            for (int32_t frame = entry.startFrame; frame <= entry.endFrame; frame += 23) {
+                auto again = cache.get(frame);
+                if (frame >= damage->firstFrame) {
+                    QVERIFY2(!again, ("frame " + std::to_string(frame) + " after the damage was served").c_str());
+                } else {
+                    VTX_VERIFY_OK(again);
+                    QVERIFY2(again->chunk()->damage(), ("frame " + std::to_string(frame) + " served without its damage").c_str());
+                }
+            }
+        }
+        QCOMPARE(reports.load(), 1); // asked again, the chunk fails again without a new report
+
+        // The CLI's way: the whole chunk is checked before the frame is given.
+        auto file = ReplayFile::open(memorySource(bytes, "noisy.vtx"));
+        VTX_VERIFY_OK(file);
+        const ReplayFile& f = **file;
+        int32_t served = 0, differing = 0, before = 0;
+        std::optional<int32_t> firstFrame;
+        for (int32_t frame = entry.startFrame; frame <= entry.endFrame; frame += kTextStride) {
+            auto checked = f.frameCheckingChunk(frame);
+            auto jump = f.frame(frame); // after the check: it knows the damage too
+            QCOMPARE(bool(checked), bool(jump));
+            if (!firstFrame) {
+                const auto damage = f.knownDamage(c);
+                QVERIFY2(damage, "the noise went unnoticed");
+                firstFrame = damage->firstFrame;
+            }
+            before += frame < *firstFrame;
+            if (!checked)
+                continue;
+            QVERIFY2(frame < *firstFrame, ("frame " + std::to_string(frame) + " after the damage was served").c_str());
+            QVERIFY(checked->chunk()->damage());
+            QVERIFY(jump->chunk()->damage());
+            QCOMPARE(checked->chunk()->damage()->firstFrame, *firstFrame);
+            ++served;
+            if (frameText(f, *checked) != expected[size_t(frame - entry.startFrame)])
+                ++differing;
+        }
+        // Every frame from the first unreadable one on is an error; the earlier ones are served,
+        // marked, whether or not their values happen to be right.
+        QCOMPARE(served, before);
+        qInfo("seed %u: first unreadable frame %d, %d frames served marked (%d of them differ from the intact file)", seed, *firstFrame, served,
+              differing);
+        // Other chunks are untouched.
+        if (f.chunks().size() > 1) {
+            auto other = f.frameCheckingChunk(f.chunks()[1].startFrame);
+            VTX_VERIFY_OK(other);
+            QVERIFY(!other->chunk()->damage());
+        }
     }
 
     /// A stored blob cut short: the prefix decoded before the cut equals the whole decode's, then

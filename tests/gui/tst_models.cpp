@@ -842,6 +842,49 @@ private slots:
         QVERIFY2(says.isEmpty() ? !banner.contains("no other chunk") : banner.contains(says), qPrintable(banner));
     }
 
+    // Review 5, #3: noise in a zstd chunk decodes into wrong bytes before anything fails to
+    // parse. Frame 0 is shown at once (the decode hands it out early), then the chunk fails
+    // further on: the banner must then say that frame 0 may hold wrong values, a frame after
+    // the damage is unavailable, and one before it is marked again.
+    void framesOfADamagedChunkAreNotShownAsGood()
+    {
+        QTemporaryDir dir;
+        const std::string good = vtxtest::generatedReplay(dir.path(), vtxgen::Kind::Cs2, vtx::Backend::Protobuf, 120, 40);
+        const QString path = dir.path() + "/noisy.vtx";
+        QVERIFY(vtxtest::writeNoisyChunkCopy(QString::fromStdString(good), path, 0, 5));
+        auto file = vtx::ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(file);
+        QVERIFY(!(*file)->decodeChunkStreaming(0, {}));
+        const auto damage = (*file)->knownDamage(0);
+        QVERIFY(damage && damage->firstFrame > 1 && damage->firstFrame < 39);
+
+        MainWindow w;
+        w.show(); // the banner is only read while it shows
+        QVERIFY(w.session()->setCachePolicy("none"));
+        QSignalSpy chunkFailed(w.session(), &ReplaySession::chunkFailed);
+        w.openFile(OpenRequest(path));
+        QVERIFY(chunkFailed.count() > 0 || chunkFailed.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.bannerText().startsWith("Frame 0 may hold wrong values: chunk 0 is damaged and cannot be read from frame " +
+                                                           QString::number(damage->firstFrame) + " on."),
+                                 20000);
+        QCOMPARE(w.viewState()->shownFrame().index(), 0);
+
+        QSignalSpy failed(w.viewState(), &ViewState::frameFailed);
+        w.playback()->seek(damage->firstFrame + 1);
+        QVERIFY(failed.count() > 0 || failed.wait(20000));
+        QVERIFY2(w.bannerText().startsWith(QString("Frame %1 is unavailable: ").arg(damage->firstFrame + 1)), qPrintable(w.bannerText()));
+
+        w.playback()->seek(1);
+        QTRY_VERIFY_WITH_TIMEOUT(w.viewState()->shownFrame().index() == 1 && !w.viewState()->isLoading(), 20000);
+        QVERIFY2(w.bannerText().startsWith("Frame 1 may hold wrong values"), qPrintable(w.bannerText()));
+        QCOMPARE(chunkFailed.count(), 1); // asked again, the chunk does not report again
+
+        // Another chunk reads as usual: no banner.
+        w.playback()->seek(60);
+        QTRY_VERIFY_WITH_TIMEOUT(w.viewState()->shownFrame().index() == 60 && !w.viewState()->isLoading(), 20000);
+        QVERIFY2(w.bannerText().isEmpty(), qPrintable(w.bannerText()));
+    }
+
     // Issue 26 8e, second half: a file cut on disk while it is open says so when a frame past
     // the cut fails, instead of "the rest of the file is fine".
     void aFileThatShrinksWhileOpenSaysSo()

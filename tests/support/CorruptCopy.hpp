@@ -8,6 +8,9 @@
 #include <QFile>
 #include <QString>
 
+#include <algorithm>
+#include <random>
+
 namespace vtxtest {
 
 /// Writes `source` to `target` with chunk `chunk` scrambled; false when either file fails.
@@ -23,6 +26,33 @@ inline bool writeCorruptChunkCopy(const QString& source, const QString& target, 
     QByteArray bytes = in.readAll();
     for (qsizetype i = qsizetype(bad.fileOffset) + 40; i < qsizetype(bad.fileOffset) + qsizetype(bad.chunkSizeBytes) && i < bytes.size(); i += 5)
         bytes[i] = char(bytes[i] ^ 0x5A);
+    QFile out(target);
+    return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
+}
+
+/// Writes noise over the middle of chunk `entry`'s stored blob in `bytes` (the whole file): 4 KB,
+/// or a quarter of a smaller blob, from a generator seeded with `seed`. zstd keeps no checksum in
+/// the SDK's files, so this decodes into wrong bytes before anything fails (review 5, #3).
+template <class Bytes> void writeNoiseInChunk(Bytes& bytes, const vtx::ChunkEntry& entry, unsigned seed)
+{
+    const size_t blobBytes = entry.chunkSizeBytes - 4;
+    const size_t noise = std::min<size_t>(4096, blobBytes / 4);
+    std::mt19937 random(seed);
+    for (size_t k = 0; k < noise; ++k)
+        bytes[entry.fileOffset + 4 + blobBytes / 2 + k] = static_cast<typename Bytes::value_type>(random());
+}
+
+/// `source` copied to `target` with writeNoiseInChunk() over chunk `chunk`.
+inline bool writeNoisyChunkCopy(const QString& source, const QString& target, size_t chunk, unsigned seed)
+{
+    auto good = vtx::ReplayFile::open(source.toStdString());
+    if (!good || chunk >= (*good)->chunks().size())
+        return false;
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray bytes = in.readAll();
+    writeNoiseInChunk(bytes, (*good)->chunks()[chunk], seed);
     QFile out(target);
     return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
 }

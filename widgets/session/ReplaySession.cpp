@@ -77,7 +77,7 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
         m_playheadJobs.cancel();
         for (JobTracker& jobs : m_channelJobs)
             jobs.cancel();
-        retireOffUiThread(std::exchange(m_cache, std::make_unique<vtx::ChunkCache>(file, m_cacheOptions)), false);
+        retireOffUiThread(std::exchange(m_cache, watchedCache(file)), false);
     }
     m_file = std::move(file);
     updateClock();
@@ -123,7 +123,7 @@ void ReplaySession::openAsync(const QString& path)
                              m_path = path;
                              m_file = std::move(*result);
                              updateClock();
-                             m_cache = std::make_unique<vtx::ChunkCache>(m_file, m_cacheOptions);
+                             m_cache = watchedCache(m_file);
                              m_view->setFrameCount(frameCount());
                              m_view->setReplayOpen(true);
                              m_view->showAll();
@@ -142,6 +142,7 @@ void ReplaySession::close()
         return;
     m_playheadJobs.cancel();
     m_refreshJobs.cancel();
+    m_failureWatch.cancel();
     for (JobTracker& jobs : m_channelJobs)
         jobs.cancel();
     setFollowing(false);
@@ -151,6 +152,25 @@ void ReplaySession::close()
     m_path.clear();
     m_view->reset();
     emit closed();
+}
+
+std::unique_ptr<vtx::ChunkCache> ReplaySession::watchedCache(std::shared_ptr<const vtx::ReplayFile> file)
+{
+    auto cache = std::make_unique<vtx::ChunkCache>(std::move(file), m_cacheOptions);
+    const JobToken watch = m_failureWatch.start(); // the older cache's reports are dropped from here on
+    cache->setFailureReport(
+        [watch](size_t chunk) { watch.postIfCurrent([watch, chunk] { static_cast<ReplaySession*>(watch.owner())->onChunkFailed(chunk); }); });
+    return cache;
+}
+
+void ReplaySession::onChunkFailed(size_t chunk)
+{
+    if (!m_file)
+        return;
+    // The playhead's frame may have been shown from this chunk before its damage was known.
+    if (const auto c = m_file->chunkForFrame(m_view->requestedFrame()); c && *c == chunk)
+        m_view->requestAgain();
+    emit chunkFailed(int(chunk));
 }
 
 void ReplaySession::requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options)

@@ -111,6 +111,11 @@ signals:
     void grew(int oldFrameCount, int newFrameCount);
     void followFailed(const QString& message);
     void followingChanged(bool on);
+    /// Chunk `chunk` failed to decode for the first time. Frames of it shown before (handed out
+    /// early, in a Protobuf file) were read before the damage was known: asked for again, they
+    /// come with it (DecodedChunk::damage()) or as the error. The playhead's frame is asked for
+    /// again here; other holders of frames ask for theirs.
+    void chunkFailed(int chunk);
 
 private:
     /// FrameSource: the view state's requested frame moved (or is asked for again).
@@ -119,11 +124,16 @@ private:
     void adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file);
     void deliver(JobOutcome outcome, uint64_t job, int frame, const vtx::Result<vtx::FrameHandle>& r, qint64 requestedNs);
     void requestFromSource(int32_t frame, vtx::ChunkCache::Callback done, vtx::RequestOptions options);
+    /// A cache of `file` with m_cacheOptions whose chunk failures are reported to this session
+    /// (a newer cache's watch replaces the older one's).
+    std::unique_ptr<vtx::ChunkCache> watchedCache(std::shared_ptr<const vtx::ReplayFile> file);
+    void onChunkFailed(size_t chunk);
 
     QString m_path;
     bool m_opening = false;
     JobTracker m_openJobs{this}; ///< the latest open wins
     JobTracker m_refreshJobs{this}; ///< one re-read of a followed file at a time
+    JobTracker m_failureWatch{this}; ///< chunk failures of the current cache
     std::shared_ptr<const vtx::ReplayFile> m_file;
     vtx::GameClock m_gameClock; ///< m_file's frames on its game clock (empty: no times in the footer)
     void updateClock();

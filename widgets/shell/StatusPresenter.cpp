@@ -211,10 +211,19 @@ void StatusPresenter::updateLabels()
     m_latency->setText(tr("last request %1 ms").arg(m_session->lastLatencyMs(), 0, 'f', 1));
 }
 
+std::optional<vtx::ChunkDamage> StatusPresenter::shownFrameDamage() const
+{
+    const vtx::FrameHandle& shown = m_view->shownFrame();
+    if (shown.isNull() || shown.index() != m_view->requestedFrame())
+        return std::nullopt;
+    return shown.chunk()->damage();
+}
+
 void StatusPresenter::updateBanner()
 {
     const auto& f = m_session->file();
     QString text;
+    QString details; // the technical account, for whoever needs it
     if (!f) {
         text.clear();
     } else if (f->isRecovered() && f->frameCount() == 0) {
@@ -241,6 +250,21 @@ void StatusPresenter::updateBanner()
             // Other chunks are read on their own; whether they read is for each of them to say
             // (the timeline hatches the ones that fail), so nothing is claimed for them here.
             : tr("Frame %1 is unavailable: %2").arg(m_view->requestedFrame()).arg(m_view->frameError());
+    } else if (const auto damage = shownFrameDamage()) {
+        // Values that read are not proven right when their chunk is damaged (review 5: frames
+        // 271-275 of a chunk failing at 276 held wrong byte arrays and showed as good).
+        text = damage->laterFramesLost
+            ? tr("Frame %1 may hold wrong values: chunk %2 is damaged and cannot be read from frame %3 on. This frame was decoded from "
+                 "the same compressed data before the damage showed; values no content hash checks (byte arrays among them) may be wrong.")
+                  .arg(m_view->shownFrame().index())
+                  .arg(damage->chunk)
+                  .arg(damage->firstFrame)
+            : tr("Frame %1 may hold wrong values: frame %2 of the same chunk (%3) cannot be read. Values no content hash checks "
+                 "(byte arrays among them) may be wrong.")
+                  .arg(m_view->shownFrame().index())
+                  .arg(damage->firstFrame)
+                  .arg(damage->chunk);
+        details = tr("Details: frame %1: %2").arg(damage->firstFrame).arg(QString::fromStdString(damage->reason));
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {
@@ -260,8 +284,9 @@ void StatusPresenter::updateBanner()
     }
     if (m_banner->text() != text)
         m_banner->setText(text);
-    // The technical account for whoever needs it: what the footer held, where bytes were lost.
-    const QString details = f && f->isRecovered() ? tr("Details: %1").arg(QString::fromStdString(f->recovery().summary())) : QString();
+    // What the footer held, where bytes were lost.
+    if (details.isEmpty() && f && f->isRecovered())
+        details = tr("Details: %1").arg(QString::fromStdString(f->recovery().summary()));
     if (m_banner->toolTip() != details)
         m_banner->setToolTip(details);
     m_banner->setVisible(!text.isEmpty());

@@ -6,8 +6,12 @@
 // stopped, a recovered file, problems in the file). It observes the view state and the
 // session itself; the window only tells it what happened (a follow error, a search's progress).
 
+#include "vtx/model/DecodedChunk.hpp"
+
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -58,6 +62,8 @@ public:
 
 private:
     void updateBanner();
+    /// The damage of the chunk the frame on screen came from, when it is the frame asked for.
+    std::optional<vtx::ChunkDamage> shownFrameDamage() const;
     void updateLabels();
 
     QStatusBar* m_bar;

@@ -332,11 +332,28 @@ void ChunkCache::workerLoop()
         if (prefetch)
             --m_prefetchRunning;
         std::vector<Completion> completions;
+        std::function<void(size_t)> report;
         if (!decoded) {
             s.failed = true;
-            for (auto& w : s.waiters)
-                completions.emplace_back(std::move(w.done), Result<FrameHandle>(decoded.error()));
-            s.waiters.clear();
+            if (!s.failureReported)
+                report = m_onChunkFailed;
+            s.failureReported = true;
+            // A waiter that came after the decode passed its frame waited for the whole chunk;
+            // when its frame lies before the damage the decode found, another decode hands it
+            // out (every frame before the damage is reached). Otherwise it gets the error.
+            const std::optional<ChunkDamage> damage = file->knownDamage(c);
+            std::vector<Waiter> readable;
+            for (auto& w : s.waiters) {
+                if (damage && w.frame < damage->firstFrame)
+                    readable.push_back(std::move(w));
+                else
+                    completions.emplace_back(std::move(w.done), Result<FrameHandle>(decoded.error()));
+            }
+            s.waiters = std::move(readable);
+            if (!s.waiters.empty()) {
+                s.failed = false;
+                m_demand.push_back(c);
+            }
         } else {
             const auto& chunk = *decoded;
             ++m_stats.decodes;
@@ -372,6 +389,8 @@ void ChunkCache::workerLoop()
         for (auto& [cb, r] : completions)
             cb(r);
         completions.clear();
+        if (report)
+            report(c);
         lock.lock();
     }
 }
@@ -434,6 +453,12 @@ std::vector<ChunkState> ChunkCache::chunkStates() const
             out[c] = ChunkState::Queued;
     }
     return out;
+}
+
+void ChunkCache::setFailureReport(std::function<void(size_t c)> report)
+{
+    std::lock_guard lock(m_mutex);
+    m_onChunkFailed = std::move(report);
 }
 
 void ChunkCache::setBudget(size_t bytes)

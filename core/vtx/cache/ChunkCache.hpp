@@ -81,6 +81,10 @@ public:
     void setBudget(size_t bytes);
     /// Replaces the policy ("none", "fixed:B,F", "adaptive"); false on an unknown spec.
     bool setPolicy(const std::string& spec);
+    /// `report(c)` runs on a decode worker, once per chunk, the first time chunk `c` fails to
+    /// decode. In a Protobuf file frames of it may have been handed out before the decode reached
+    /// the damage; asked for again, they come with the damage known (ReplayFile::knownDamage).
+    void setFailureReport(std::function<void(size_t c)> report);
     /// The file this cache reads. Replaced only by extendTo(), on the thread that owns the cache.
     const ReplayFile& file() const { return *m_file; }
     /// Adopts a re-read of the same file that kept every chunk and added more (a followed
@@ -102,6 +106,7 @@ private:
         bool prefetched = false;
         bool decoding = false;
         bool failed = false;
+        bool failureReported = false; ///< onChunkFailed was called for this chunk
         std::vector<Waiter> waiters;
     };
     using Completion = std::pair<Callback, Result<FrameHandle>>;
@@ -126,6 +131,7 @@ private:
     size_t m_budget;
     unsigned m_workerCount;
     std::unique_ptr<CachePolicy> m_policy;
+    std::function<void(size_t)> m_onChunkFailed;
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;

@@ -294,7 +294,14 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     out["integrity"] = Json{{"checked", integrity.checked},
                             {"partly_covered", integrity.partlyCovered},
                             {"unchecked", integrity.unchecked},
-                            {"damaged", integrity.damaged.size()}};
+                            {"damaged", integrity.damaged.size()},
+                            {"chunk_damage", nullptr}};
+    // The frame read, but its chunk is damaged: values no hash checks may be wrong (review 5).
+    if (const auto damage = handle.chunk()->damage())
+        out["integrity"]["chunk_damage"] = Json{{"chunk", damage->chunk},
+                                                {"first_unreadable_frame", damage->firstFrame},
+                                                {"later_frames_lost", damage->laterFramesLost},
+                                                {"reason", damage->reason}};
     const EntityLabels labels = EntityLabels::choose(schema);
     Json buckets = Json::array();
     for (size_t b = 0; b < frame.bucketCount(); ++b) {

@@ -78,6 +78,8 @@ public:
     size_t decodedBytes() const { return m_decoded; }
     /// The declared decoded size.
     size_t totalBytes() const { return m_out.size(); }
+    /// A zstd frame (damage spreads to what follows it), not a raw blob.
+    bool compressed() const { return m_decoder != nullptr; }
     /// The decoded blob, once finished().
     Buffer take() { return std::move(m_out); }
 

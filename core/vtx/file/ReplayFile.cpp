@@ -440,6 +440,13 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
     BlobStream& bytes = *decoding;
     ProtoFrameLocator frames;
     size_t offered = 0;
+    const std::optional<ChunkDamage> damage = knownDamage(i);
+    // "the damage found at frame F: <why>", the file and chunk said once (review 5, #8).
+    auto lostFrom = [&] {
+        const std::string& why = damage->reason;
+        const bool sameWhere = why.size() > what.size() + 2 && why.compare(0, what.size() + 2, what + ": ") == 0;
+        return "the damage found at frame " + std::to_string(damage->firstFrame) + ": " + (sameWhere ? why.substr(what.size() + 2) : why);
+    };
     while (true) {
         const Status step = bytes.step();
         // The frames whole before any damage are handed out first; the damage is the result.
@@ -448,6 +455,14 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
             const int64_t global = int64_t(c.startFrame) + int64_t(offered);
             if (global > c.endFrame || !stream.wants || !stream.wants(int32_t(global)))
                 continue;
+            if (damage && damage->laterFramesLost && global >= damage->firstFrame) {
+                // Bytes that decode after damaged ones in the same zstd stream are not data,
+                // even when they parse (review 5: frame 300 of a chunk failing at 276).
+                stream.ready(int32_t(global), Result<FrameHandle>(Error{what + ": frame " + std::to_string(global) + " lies after " + lostFrom()}));
+                if (stopAfterReady)
+                    return std::shared_ptr<const DecodedChunk>();
+                continue;
+            }
             const auto [begin, end] = frames.frames()[offered];
             auto flat = flattenProtoFrame(bytes.decoded(), begin, end, frames.chunkIndex(), offered, m_options.decode, what);
             if (!flat) {
@@ -463,24 +478,84 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
             one.limitsChecked = true; // by the reader, on the way
             one.limits = m_options.decode;
             one.what = what;
-            auto chunk = std::make_shared<const DecodedChunk>(kPartialChunk, int32_t(global), std::move(one), m_hashTrust);
+            auto chunk = std::make_shared<DecodedChunk>(kPartialChunk, int32_t(global), std::move(one), m_hashTrust);
+            if (damage)
+                chunk->setDamage(*damage);
             // The frame is evidence for the hash verdicts like any decoded chunk: a jump that
             // stops here must not leave the file's hashes unverified (the diff would then compare
             // every value where the whole-chunk path skips equal hashes).
             if (m_options.sampleHashes)
                 m_hashTrust->observeChunk(*chunk);
-            stream.ready(int32_t(global), FrameHandle(std::move(chunk), int32_t(global)));
+            stream.ready(int32_t(global), FrameHandle(std::shared_ptr<const DecodedChunk>(std::move(chunk)), int32_t(global)));
             if (stopAfterReady)
                 return std::shared_ptr<const DecodedChunk>();
         }
         if (stream.progress)
             stream.progress(bytes.decodedBytes(), bytes.totalBytes());
-        if (!step)
+        // Asked again for a chunk known to be lost from a frame on (every frame before it has
+        // been offered): the rest is not decoded again only to fail as before.
+        if (damage && damage->laterFramesLost && int64_t(c.startFrame) + int64_t(offered) >= damage->firstFrame)
+            return Error{what + ": the frames from " + std::to_string(damage->firstFrame) + " on are lost to " + lostFrom()};
+        if (!step) {
+            noteDamage(locateDamage(i, bytes.decoded(), frames.frames(), frames.chunkIndex(), false, bytes.compressed(), step.message(), what));
             return Error{step.message()};
+        }
         if (bytes.finished())
             break;
     }
-    return finishChunk(i, bytes.take(), what);
+    const bool compressed = bytes.compressed();
+    auto chunk = finishChunk(i, bytes.take(), what);
+    if (!chunk && !damage) {
+        // Parsing failed, and the decoded bytes went into the parse: decode again to locate the
+        // first unreadable frame (a failure path only).
+        auto again = BlobStream::open(m_source, c.fileOffset + 4, c.chunkSizeBytes - 4, m_options.maxChunkBytes, what);
+        if (again) {
+            while (again->step() && !again->finished()) { }
+            ProtoFrameLocator located;
+            located.advance(again->decoded());
+            noteDamage(
+                locateDamage(i, again->decoded(), located.frames(), located.chunkIndex(), again->finished(), compressed, chunk.message(), what));
+        }
+    }
+    return chunk;
+}
+
+ChunkDamage ReplayFile::locateDamage(size_t i, std::span<const uint8_t> decoded, const std::vector<std::pair<size_t, size_t>>& frames,
+                                     int32_t chunkIndex, bool decodedWhole, bool compressed, const std::string& error, const std::string& what) const
+{
+    const ChunkEntry& c = m_footer.chunks[i];
+    ChunkDamage d{i, c.startFrame, compressed, error};
+    // The first frame that does not read; with every frame reading, the frame after the last one
+    // found (the decode stopped there, or the chunk holds fewer frames than its entry says).
+    for (size_t k = 0; k < frames.size(); ++k) {
+        auto flat = flattenProtoFrame(decoded, frames[k].first, frames[k].second, chunkIndex, k, m_options.decode, what);
+        if (!flat) {
+            d.firstFrame = c.startFrame + int32_t(k);
+            d.reason = flat.message();
+            return d;
+        }
+    }
+    d.firstFrame = c.startFrame + int32_t(frames.size());
+    // Every frame reads, and the decode went to the end: the damage is in the chunk's own
+    // fields, not in a frame. Nothing places it, so no frame is vouched for.
+    if (decodedWhole && d.firstFrame > c.endFrame)
+        d.firstFrame = c.startFrame;
+    return d;
+}
+
+void ReplayFile::noteDamage(ChunkDamage damage) const
+{
+    std::lock_guard lock(m_damageMutex);
+    auto [it, added] = m_damage.try_emplace(damage.chunk, damage);
+    if (!added && damage.firstFrame < it->second.firstFrame)
+        it->second = std::move(damage);
+}
+
+std::optional<ChunkDamage> ReplayFile::knownDamage(size_t i) const
+{
+    std::lock_guard lock(m_damageMutex);
+    auto it = m_damage.find(i);
+    return it == m_damage.end() ? std::nullopt : std::optional<ChunkDamage>(it->second);
 }
 
 Result<std::shared_ptr<const DecodedChunk>> ReplayFile::finishChunk(size_t i, Buffer decoded, const std::string& what) const
@@ -554,6 +629,37 @@ Result<FrameHandle> ReplayFile::frame(int32_t f) const
     if (Status s = (*chunk)->frameStatus(local); !s)
         return Error{s.message()};
     return FrameHandle(std::move(*chunk), f);
+}
+
+Result<FrameHandle> ReplayFile::frameCheckingChunk(int32_t f) const
+{
+    auto ci = chunkForFrame(f);
+    if (f < 0 || f >= m_footer.totalFrames || !ci)
+        return frame(f); // its error
+    if (m_backend == Backend::Protobuf) {
+        // The whole chunk decodes first: a failure records where the damage is, and frame()
+        // then hands out what that leaves of this frame.
+        auto whole = decodeChunkStreaming(*ci, {});
+        if (!whole)
+            return frame(f);
+        const size_t local = size_t(f - (*whole)->startFrame());
+        if (local >= (*whole)->frameCount())
+            return frame(f);
+        return FrameHandle(std::move(*whole), f);
+    }
+    auto whole = decodeChunk(*ci);
+    if (!whole)
+        return whole.error();
+    // Every frame verified, so a bad one anywhere in the chunk shows in damage().
+    for (size_t k = 0; k < (*whole)->frameCount(); ++k)
+        (void)(*whole)->frameStatus(k);
+    const size_t local = size_t(f - (*whole)->startFrame());
+    if (local >= (*whole)->frameCount())
+        return Error{where("frame " + std::to_string(f) + " is missing from chunk " + std::to_string(*ci) + " (it holds " +
+                           std::to_string((*whole)->frameCount()) + " frames)")};
+    if (Status s = (*whole)->frameStatus(local); !s)
+        return Error{s.message()};
+    return FrameHandle(std::move(*whole), f);
 }
 
 int64_t ReplayFile::gameTimeTicks(int32_t f) const

@@ -11,7 +11,9 @@
 #include "vtx/model/Schema.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -109,14 +111,24 @@ public:
     Result<std::shared_ptr<const DecodedChunk>> decodeChunk(size_t i) const;
     /// decodeChunk(), decoding as a stream: each frame `stream.wants` is handed to `stream.ready`
     /// as soon as its bytes are decoded (Protobuf), while the rest of the chunk keeps decoding.
-    /// When the data is damaged, the frames before the damage are still handed out and the
-    /// result is the error.
+    /// When the data is damaged, the result is the error and the damage is remembered
+    /// (knownDamage): a frame handed out once it is known is an error from the first damaged
+    /// frame on, and before it carries the damage (DecodedChunk::damage()). Frames handed out
+    /// before the decode reached the damage carry nothing: whoever shows them hears of the
+    /// failure from the result and asks again.
     Result<std::shared_ptr<const DecodedChunk>> decodeChunkStreaming(size_t i, const FrameStream& stream) const;
     /// Stored (compressed) blob of chunk `i` as read from disk.
     Result<Buffer> readChunkBlob(size_t i) const;
     /// Decodes the chunk holding `frame` and returns a handle to it (no caching). In a Protobuf
-    /// file the decode stops at the frame, and the handle's chunk holds only it (FrameStream).
+    /// file the decode stops at the frame, and the handle's chunk holds only it (FrameStream);
+    /// damage further on in the chunk is then unknown unless an earlier decode found it.
     Result<FrameHandle> frame(int32_t frame) const;
+    /// frame(), after decoding and verifying the whole chunk, so the handle's chunk carries any
+    /// damage in it (DecodedChunk::damage()) and a frame lost to it is the error: for answers
+    /// that must hold for the whole chunk (vtxscope-cli frame).
+    Result<FrameHandle> frameCheckingChunk(int32_t frame) const;
+    /// The damage a decode of chunk `i` found so far (any thread), or nullopt.
+    std::optional<ChunkDamage> knownDamage(size_t i) const;
 
     /// Per struct type, whether stored content hashes may stand in for values; shared with
     /// every chunk this file decodes (and with the file a refresh() returns).
@@ -149,6 +161,11 @@ private:
     /// The checked storage of a whole decoded chunk, as a DecodedChunk with hash sampling.
     Result<std::shared_ptr<const DecodedChunk>> finishChunk(size_t i, Buffer decoded, const std::string& what) const;
     std::string where(const std::string& what) const;
+    /// Where a Protobuf chunk that failed to decode went wrong: its frames [begin, end) in
+    /// `decoded`, the decode's error, and whether the bytes after the damage are decoded too.
+    ChunkDamage locateDamage(size_t i, std::span<const uint8_t> decoded, const std::vector<std::pair<size_t, size_t>>& frames, int32_t chunkIndex,
+                             bool decodedWhole, bool compressed, const std::string& error, const std::string& what) const;
+    void noteDamage(ChunkDamage damage) const;
 
     std::shared_ptr<const ByteSource> m_source;
     ReaderOptions m_options;
@@ -162,6 +179,8 @@ private:
     RecoveryReport m_recovery;
     std::shared_ptr<HashTrust> m_hashTrust;
     std::vector<uint8_t> m_headerStored; ///< compared by refresh() to tell a grown file from a replaced one
+    mutable std::mutex m_damageMutex;
+    mutable std::map<size_t, ChunkDamage> m_damage; ///< per chunk, what its decodes found
 };
 
 } // namespace vtx

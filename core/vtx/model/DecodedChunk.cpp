@@ -50,6 +50,23 @@ Status DecodedChunk::frameStatus(size_t local) const
     return verifyFrame(local); // the failure's message; failures are rare, so it is recomputed
 }
 
+std::optional<ChunkDamage> DecodedChunk::damage() const
+{
+    if (m_damage)
+        return m_damage;
+    const int64_t bad = m_firstBadLocal.load(std::memory_order_acquire);
+    if (bad < 0)
+        return std::nullopt;
+    return ChunkDamage{m_index, m_startFrame + int32_t(bad), false, verifyFrame(size_t(bad)).message()};
+}
+
+void DecodedChunk::noteBadFrame(size_t local) const
+{
+    int64_t seen = m_firstBadLocal.load(std::memory_order_relaxed);
+    while ((seen < 0 || int64_t(local) < seen) && !m_firstBadLocal.compare_exchange_weak(seen, int64_t(local), std::memory_order_acq_rel))
+        ;
+}
+
 Status DecodedChunk::verifyFrame(size_t local) const
 {
     const uint8_t* base = m_storage.data();

@@ -9,12 +9,28 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace vtx {
 
 class HashTrust;
+
+/// A chunk whose data was found damaged. zstd keeps no checksum in the SDK's files, so damaged
+/// compressed bytes decode to wrong bytes without an error until something downstream fails to
+/// parse; the frames decoded before that point came out of the same stream and may hold wrong
+/// values where no content hash checks them (review 5: sdk_cs_proto with 4 KB of noise in chunk
+/// 0 parsed cleanly up to frame 276 while frames 271-275 held wrong byte arrays).
+struct ChunkDamage {
+    size_t chunk = 0;
+    int32_t firstFrame = 0; ///< the first frame found unreadable (file-wide index)
+    /// Every frame from firstFrame on is unreadable: what followed the damage in a zstd stream
+    /// (a Protobuf chunk holds its frames in order). Otherwise only the frames that fail are.
+    bool laterFramesLost = false;
+    std::string reason; ///< why firstFrame cannot be read
+};
 
 class DecodedChunk {
 public:
@@ -42,6 +58,12 @@ public:
     const HashTrust* hashTrust() const { return m_hashTrust.get(); }
     /// Bytes held by this chunk (what a cache budget counts).
     size_t memoryBytes() const { return m_storage.sizeBytes() + sizeof(*this); }
+    /// Set when this chunk's data is known to be damaged: given by the reader (a frame handed
+    /// out from a chunk whose decode failed), or found here when one of its frames failed
+    /// verification. Frames that read from such a chunk are suspect, not proven wrong.
+    std::optional<ChunkDamage> damage() const;
+    /// Before the chunk is shared: the damage the reader found in the chunk this frame came from.
+    void setDamage(ChunkDamage damage) { m_damage = std::move(damage); }
 
 private:
     const flatbuffers::Vector<flatbuffers::Offset<fbsvtx::Frame>>* frames() const { return m_storage.root->frames(); }
@@ -53,6 +75,9 @@ private:
     /// Per frame when frames are verified lazily: 0 not yet, 1 good, 2 bad. Racing first accesses
     /// verify twice and store the same answer.
     std::unique_ptr<std::atomic<uint8_t>[]> m_frameState;
+    std::optional<ChunkDamage> m_damage;
+    /// The lowest frame (local) found failing verification so far, -1 none.
+    mutable std::atomic<int64_t> m_firstBadLocal{-1};
 
     bool frameVerified(size_t local) const
     {
@@ -62,9 +87,12 @@ private:
         if (s == 0) {
             s = verifyFrame(local) ? 1 : 2;
             m_frameState[local].store(s, std::memory_order_release);
+            if (s == 2)
+                noteBadFrame(local);
         }
         return s == 1;
     }
+    void noteBadFrame(size_t local) const;
     Status verifyFrame(size_t local) const;
 };
 
