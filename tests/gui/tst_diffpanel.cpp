@@ -1025,6 +1025,33 @@ private slots:
         QVERIFY(w.diffPanel()->model()->rowCount() > 0);
     }
 
+    /// Review 5, #3: a frame read from a damaged chunk is diffed as read, and the summary says
+    /// its values may be wrong. (Whether A is pinned before or after the chunk's failure shows
+    /// depends on timing here; tst_models checks the read-again path of the playhead.)
+    void frameFromADamagedChunkIsSaidSo()
+    {
+        QTemporaryDir dir;
+        const std::string good = vtxtest::generatedReplay(dir.path(), vtxgen::Kind::Cs2, vtx::Backend::Protobuf, 120, 40);
+        const QString path = dir.path() + "/noisy.vtx";
+        QVERIFY(vtxtest::writeNoisyChunkCopy(QString::fromStdString(good), path, 0, 5));
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.session()->setCachePolicy("none"));
+        QSignalSpy chunkFailed(w.session(), &ReplaySession::chunkFailed);
+        QVERIFY(vtxtest::openAndWait(w, path));
+        QTest::keyClick(&w, Qt::Key_A); // A = frame 0, read before or after the damage showed
+        QCOMPARE(w.diffPanel()->frameA(), 0);
+        w.viewState()->setRequestedFrame(60);
+        QTRY_VERIFY(w.diffPanel()->isUpToDate());
+        QVERIFY(chunkFailed.count() > 0 || chunkFailed.wait(20000));
+        const QLabel* summary = w.diffPanel()->summary();
+        QTRY_VERIFY2(summary->text().contains("A (frame 0) is from damaged chunk 0") && w.diffPanel()->isUpToDate(), qPrintable(summary->text()));
+        QVERIFY2(!summary->text().contains("B (frame"), qPrintable(summary->text()));
+        QCOMPARE(modelRows(w.diffPanel()->model()), coreRows(*w.session()->file(), 0, 60));
+    }
+
     void cleanupTestCase() { m_w.reset(); }
 };
 

@@ -268,6 +268,27 @@ DiffPanel::DiffPanel(ReplaySession* session, ViewState* view, QWidget* parent) :
         syncMarkers();
         rebuildFilters();
     });
+    // A or B may have been read from a chunk before its damage showed (a Protobuf frame is
+    // handed out early): read again, it comes marked, or as the error when it lies after the
+    // damage. B at the playhead comes again as the shown frame.
+    connect(session, &ReplaySession::chunkFailed, this, [this](int chunk) {
+        const auto& f = m_session->file();
+        if (!f)
+            return;
+        bool again = false;
+        for (auto [slot, failure] : {std::pair{&m_a, &m_unreadableA}, std::pair{&m_b, &m_unreadableB}}) {
+            if (slot == &m_b && m_comparing)
+                continue; // B is the compared replay's
+            const int frame = slot->isNull() ? failure->frame : slot->index();
+            if (const auto c = frame >= 0 ? f->chunkForFrame(frame) : std::nullopt; c && int(*c) == chunk) {
+                *slot = {};
+                *failure = {};
+                again = true;
+            }
+        }
+        if (again)
+            requestFrames();
+    });
     // After Ctrl+W the list said "Press A to pin frame A…" for a replay no longer open.
     connect(session, &ReplaySession::closed, this, &DiffPanel::updateSummary);
     updateSummary();
@@ -498,6 +519,15 @@ void DiffPanel::updateSummary()
     }
     if (!m_damagedA.isEmpty() || !m_damagedB.isEmpty())
         text += tr("  ·  <span style='color:#D55E00'>⚠ damaged entities: %1 in A, %2 in B</span>").arg(m_damagedA.size()).arg(m_damagedB.size());
+    // A frame that reads from a damaged chunk may hold wrong values where no hash checks them:
+    // the changes listed are between the values as read (review 5, #3).
+    for (const auto& [side, h] : {std::pair{"A", &m_a}, std::pair{"B", &m_b}})
+        if (const auto damage = !h->isNull() ? h->chunk()->damage() : std::nullopt)
+            text += tr("  ·  <span style='color:#D55E00'>⚠ %1 (frame %2) is from damaged chunk %3: values no content hash checks may be "
+                       "wrong</span>")
+                        .arg(QLatin1String(side))
+                        .arg(h->index())
+                        .arg(damage->chunk);
     if (!isUpToDate())
         text += tr("  ·  <i>loading…</i>");
     m_summary->setText(text);
