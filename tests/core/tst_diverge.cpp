@@ -561,6 +561,40 @@ private slots:
         QCOMPARE(summarize(*r).frames, expected);
     }
 
+    // A recovered file lost its frame times with its footer (gameTimeTicks() answers 0): pairing
+    // by time would pair every frame with frame 0 and call the file diverged from itself
+    // (review 5). It is refused with the file named; pairing by frame still works.
+    void timeAlignmentNeedsTimes()
+    {
+        const std::string whole = writeReplay(m_dir, "base.vtx", {});
+        QFile in(QString::fromStdString(whole));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        const QString cut = m_dir.path() + "/cut.vtx";
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(bytes.left(bytes.size() * 2 / 3)), qint64(bytes.size() * 2 / 3));
+        out.close();
+        auto a = openOrDie(cut.toStdString());
+        QVERIFY(a->isRecovered() && a->frameCount() > 0);
+        QVERIFY(!holdsGameTimes(*a));
+        QVERIFY(holdsGameTimes(*openOrDie(whole)));
+        const Status s = checkAlignment(*a, *a, Alignment::Time);
+        QVERIFY(!s);
+        QVERIFY2(s.message().find("cut.vtx: holds no game time") != std::string::npos, s.message().c_str());
+        QVERIFY(checkAlignment(*a, *a, Alignment::Frame));
+        QVERIFY(pairFrames(*a, *a, Alignment::Time, 0).empty());
+        DivergeOptions opt;
+        opt.alignment = Alignment::Time;
+        QVERIFY(!diverge(*a, *a, opt));
+
+        Run r = runCli({"diverge", cut, cut, "--align", "time"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("holds no game time"), r.err.constData());
+        r = runCli({"diverge", cut, cut, "--align", "frame"});
+        QCOMPARE(r.exitCode, 0); // identical to itself
+    }
+
     void cliExitCodes_data()
     {
         QTest::addColumn<QStringList>("extra");

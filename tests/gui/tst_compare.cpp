@@ -316,6 +316,38 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(m_w->compareSession()->isLaneComplete(), 60000);
     }
 
+    // A recovered file has no frame times: pairing by time pairs nothing and says why, in the
+    // diff panel and the lane, instead of pairing every frame with B's frame 0 (review 5).
+    void timeAlignmentWithoutTimesSaysWhy()
+    {
+        QFile in(QString::fromStdString(m_b30));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bytes = in.readAll();
+        const QString cut = m_dir.path() + "/b30_cut.vtx";
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(bytes.left(bytes.size() * 2 / 3)), qint64(bytes.size() * 2 / 3));
+        out.close();
+        CompareSession* c = m_w->compareSession();
+        ComparePairing o;
+        o.alignment = vtx::Alignment::Time;
+        c->viewState()->setComparePairing(o);
+        QSignalSpy opened(c, &CompareSession::opened);
+        m_w->openComparison(cut);
+        QVERIFY(opened.wait(20000));
+        QVERIFY(c->fileB()->isRecovered());
+        QCOMPARE(c->partnerOf(10), -1);
+        QTRY_VERIFY_WITH_TIMEOUT(c->laneError().contains("holds no game time"), 20000);
+        QVERIFY(seekAndSettle(10));
+        const QLabel* summary = m_w->diffPanel()->summary();
+        QTRY_VERIFY2(summary->text().contains("Nothing is paired") && summary->text().contains("b30_cut.vtx: holds no game time"),
+                     qPrintable(summary->text()));
+        // By frame it pairs as usual.
+        c->viewState()->setComparePairing({});
+        QCOMPARE(c->partnerOf(10), 10);
+        QTRY_VERIFY_WITH_TIMEOUT(c->isLaneComplete(), 60000);
+    }
+
     void mapDrawsTheComparedReplayAsGhosts()
     {
         QVERIFY(compareWith(m_b, {}));

@@ -4,7 +4,9 @@
 
 #include "compare/CompareSession.hpp"
 #include "diff/DiffPanel.hpp"
+#include "session/ReplaySession.hpp"
 #include "session/ViewState.hpp"
+#include "vtx/diff/ReplayPairing.hpp"
 
 #include <QLineEdit>
 
@@ -83,8 +85,13 @@ QString DiffPanel::compareSummary() const
     if (!m_compare->sameLayout())
         return tr("The compared replay's schema lays its types out differently: this panel compares replays that share one "
                   "layout. The divergence lane compares them by name; <tt>vtxscope-cli diverge</tt> lists the properties.");
-    if (m_wantB < 0)
+    if (m_wantB < 0) {
+        // A file without game times pairs nothing by time: say why rather than blame the offset.
+        if (const auto& a = m_session->file(), &b = m_compare->fileB(); a && b)
+            if (vtx::Status s = vtx::checkAlignment(*a, *b, m_compare->pairing().alignment); !s)
+                return tr("Nothing is paired: %1.").arg(QString::fromStdString(s.message()).toHtmlEscaped());
         return tr("A = frame %1 of this replay: the compared replay has no frame paired with it (see the alignment and offset).").arg(m_wantA);
+    }
     if (!m_compare->frameBError().isEmpty())
         return tr("B = frame %1 of the compared replay could not be read: %2").arg(m_wantB).arg(m_compare->frameBError().toHtmlEscaped());
     return {};

@@ -400,6 +400,8 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
     report.framesB = b.frameCount();
     report.schemaDifferences = compareSchemas(a.schema(), b.schema());
     report.byName = options.forceByName || !sameLayout(a.schema(), b.schema());
+    if (Status s = checkAlignment(a, b, options.alignment); !s)
+        return s;
     const std::vector<FramePair> pairs = pairFrames(a, b, options.alignment, options.offset);
     if (pairs.empty())
         return report;

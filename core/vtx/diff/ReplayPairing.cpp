@@ -8,8 +8,27 @@ const char* alignmentName(Alignment a)
     return a == Alignment::Frame ? "frame" : "time";
 }
 
+bool holdsGameTimes(const ReplayFile& f)
+{
+    return f.footer().times.gameTime.size() == size_t(f.frameCount());
+}
+
+Status checkAlignment(const ReplayFile& a, const ReplayFile& b, Alignment alignment)
+{
+    if (alignment != Alignment::Time)
+        return {};
+    for (const ReplayFile* f : {&a, &b})
+        if (!holdsGameTimes(*f))
+            return Error{f->path() + ": holds no game time for its frames" +
+                         (f->isRecovered() ? std::string(" (a recovered file lost them with its footer)") : std::string()) +
+                         ", so frames cannot be paired by game time: pair them by frame"};
+    return {};
+}
+
 std::vector<FramePair> pairFrames(const ReplayFile& a, const ReplayFile& b, Alignment alignment, int64_t offset)
 {
+    if (!checkAlignment(a, b, alignment))
+        return {};
     return pairFrames(
         a.frameCount(), b.frameCount(), alignment, offset, [&](int32_t f) { return a.gameTimeTicks(f); },
         [&](int32_t f) { return b.gameTimeTicks(f); });
