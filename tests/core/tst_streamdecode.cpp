@@ -441,6 +441,27 @@ private slots:
         }
     }
 
+    /// The damage is known, then the file is cut on disk before the chunk: a request for a frame
+    /// before the damage is the read's error, not a decode the cache retries for ever (a waiter
+    /// is decoded again only when it came after the decode passed its frame).
+    void damagedChunkOfAFileCutLaterIsAnError()
+    {
+        QTemporaryDir dir;
+        const std::string good = vtxtest::generatedReplay(dir.path(), vtxgen::Kind::Cs2, Backend::Protobuf, 120, 40);
+        const QString path = dir.path() + "/noisy.vtx";
+        QVERIFY(vtxtest::writeNoisyChunkCopy(QString::fromStdString(good), path, 0, 5));
+        auto file = ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(file);
+        QVERIFY(!(*file)->decodeChunkStreaming(0, {}));
+        const auto damage = (*file)->knownDamage(0);
+        QVERIFY(damage && damage->firstFrame > 1);
+        ChunkCache cache(*file, {size_t(1) << 30, 1, "none"});
+        QVERIFY(QFile::resize(path, qint64((*file)->chunks()[0].fileOffset)));
+        auto r = cache.get(1);
+        QVERIFY(!r);
+        QVERIFY(!cache.get(1)); // asked again: the same, no loop
+    }
+
     /// A stored blob cut short: the prefix decoded before the cut equals the whole decode's, then
     /// a clear error; the declared-size limit still refuses a bomb before anything is allocated.
     void truncatedAndBombBlobs()

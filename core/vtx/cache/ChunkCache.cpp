@@ -138,7 +138,7 @@ void ChunkCache::request(int32_t frame, Callback done, RequestOptions o)
                 ++s.uses;
                 s.lastUse = ++m_clock;
                 s.failed = false; // a demand retries a chunk that failed before
-                s.waiters.push_back({frame, std::move(done), o.channel});
+                s.waiters.push_back({frame, std::move(done), o.channel, ++m_waiterCount});
                 if (!s.decoding)
                     m_demand.push_back(*c);
             }
@@ -317,6 +317,7 @@ void ChunkCache::workerLoop()
             continue;
         const auto [c, prefetch] = *job;
         m_slots[c].decoding = true;
+        m_slots[c].decodeStartedAt = m_waiterCount;
         if (prefetch)
             ++m_prefetchRunning;
         const std::shared_ptr<const ReplayFile> file = m_file; // extendTo() may swap it meanwhile
@@ -340,11 +341,13 @@ void ChunkCache::workerLoop()
             s.failureReported = true;
             // A waiter that came after the decode passed its frame waited for the whole chunk;
             // when its frame lies before the damage the decode found, another decode hands it
-            // out (every frame before the damage is reached). Otherwise it gets the error.
+            // out (every frame before the damage is reached). Waiters that were there from the
+            // start had their chance: a decode that failed before reaching their frame (the
+            // file gone) would fail again, so they get the error and nothing loops.
             const std::optional<ChunkDamage> damage = file->knownDamage(c);
             std::vector<Waiter> readable;
             for (auto& w : s.waiters) {
-                if (damage && w.frame < damage->firstFrame)
+                if (damage && w.frame < damage->firstFrame && w.since > s.decodeStartedAt)
                     readable.push_back(std::move(w));
                 else
                     completions.emplace_back(std::move(w.done), Result<FrameHandle>(decoded.error()));

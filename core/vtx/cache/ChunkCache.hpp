@@ -96,6 +96,7 @@ private:
         int32_t frame;
         Callback done;
         int channel;
+        uint64_t since; ///< m_waiterCount when it was added
     };
     struct Slot {
         std::shared_ptr<const DecodedChunk> chunk; ///< resident when set
@@ -107,6 +108,7 @@ private:
         bool decoding = false;
         bool failed = false;
         bool failureReported = false; ///< onChunkFailed was called for this chunk
+        uint64_t decodeStartedAt = 0; ///< m_waiterCount when its last decode started
         std::vector<Waiter> waiters;
     };
     using Completion = std::pair<Callback, Result<FrameHandle>>;
@@ -144,6 +146,7 @@ private:
     CachePlan m_plan;
     size_t m_resident = 0;
     uint64_t m_clock = 0;
+    uint64_t m_waiterCount = 0; ///< waiters ever added
     double m_bytesPerStoredByte = 4.0; ///< decoded / stored ratio estimate
     CacheStats m_stats;
     std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
