@@ -322,7 +322,8 @@ public:
         if (const auto damage = h->chunk()->damage()) {
             py::dict d;
             d["chunk"] = damage->chunk;
-            d["first_unreadable_frame"] = damage->firstFrame;
+            const bool frameLost = damage->chunk < f.chunks().size() && damage->firstFrame <= f.chunks()[damage->chunk].endFrame;
+            d["first_unreadable_frame"] = frameLost ? py::object(py::int_(damage->firstFrame)) : py::object(py::none());
             d["later_frames_lost"] = damage->laterFramesLost;
             d["reason"] = text(damage->reason);
             integ["chunk_damage"] = d;

@@ -389,8 +389,14 @@ void DiffPanel::requestFrames()
         for (const vtx::FrameHandle* h :
              {&m_viewState->shownFrame(), static_cast<const vtx::FrameHandle*>(&m_a), static_cast<const vtx::FrameHandle*>(&m_b)}) {
             const auto& c = h->chunk();
-            if (c && frame >= c->startFrame() && frame < c->startFrame() + int(c->frameCount()))
-                return c;
+            if (!c || frame < c->startFrame() || frame >= c->startFrame() + int(c->frameCount()))
+                continue;
+            // A frame handed out before its chunk's damage showed is not reused: read again, it
+            // comes marked (the shown frame can still be that one when chunkFailed arrives).
+            if (c->index() == vtx::ReplayFile::kPartialChunk && !c->damage())
+                if (const auto ci = m_session->file()->chunkForFrame(frame); ci && m_session->file()->knownDamage(*ci))
+                    continue;
+            return c;
         }
         return {};
     };

@@ -253,7 +253,12 @@ void StatusPresenter::updateBanner()
     } else if (const auto damage = shownFrameDamage()) {
         // Values that read are not proven right when their chunk is damaged (review 5: frames
         // 271-275 of a chunk failing at 276 held wrong byte arrays and showed as good).
-        text = damage->laterFramesLost
+        const bool frameLost = damage->chunk < f->chunks().size() && damage->firstFrame <= f->chunks()[damage->chunk].endFrame;
+        text = !frameLost ? tr("Frame %1 may hold wrong values: chunk %2 is damaged after its last frame. Values no content hash checks (byte arrays "
+                               "among them) may be wrong.")
+                                .arg(m_view->shownFrame().index())
+                                .arg(damage->chunk)
+            : damage->laterFramesLost
             ? tr("Frame %1 may hold wrong values: chunk %2 is damaged and cannot be read from frame %3 on. This frame was decoded from "
                  "the same compressed data before the damage showed; values no content hash checks (byte arrays among them) may be wrong.")
                   .arg(m_view->shownFrame().index())
@@ -264,7 +269,8 @@ void StatusPresenter::updateBanner()
                   .arg(m_view->shownFrame().index())
                   .arg(damage->firstFrame)
                   .arg(damage->chunk);
-        details = tr("Details: frame %1: %2").arg(damage->firstFrame).arg(QString::fromStdString(damage->reason));
+        details = frameLost ? tr("Details: frame %1: %2").arg(damage->firstFrame).arg(QString::fromStdString(damage->reason))
+                            : tr("Details: %1").arg(QString::fromStdString(damage->reason));
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {

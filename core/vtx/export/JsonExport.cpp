@@ -297,11 +297,14 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
                             {"damaged", integrity.damaged.size()},
                             {"chunk_damage", nullptr}};
     // The frame read, but its chunk is damaged: values no hash checks may be wrong (review 5).
-    if (const auto damage = handle.chunk()->damage())
+    if (const auto damage = handle.chunk()->damage()) {
+        // null: every frame of the chunk reads, the damage lies after them.
+        const bool frameLost = damage->chunk < file.chunks().size() && damage->firstFrame <= file.chunks()[damage->chunk].endFrame;
         out["integrity"]["chunk_damage"] = Json{{"chunk", damage->chunk},
-                                                {"first_unreadable_frame", damage->firstFrame},
+                                                {"first_unreadable_frame", frameLost ? Json(damage->firstFrame) : Json(nullptr)},
                                                 {"later_frames_lost", damage->laterFramesLost},
                                                 {"reason", damage->reason}};
+    }
     const EntityLabels labels = EntityLabels::choose(schema);
     Json buckets = Json::array();
     for (size_t b = 0; b < frame.bucketCount(); ++b) {

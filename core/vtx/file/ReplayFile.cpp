@@ -494,7 +494,7 @@ Result<std::shared_ptr<const DecodedChunk>> ReplayFile::streamChunk(size_t i, co
             stream.progress(bytes.decodedBytes(), bytes.totalBytes());
         // Asked again for a chunk known to be lost from a frame on (every frame before it has
         // been offered): the rest is not decoded again only to fail as before.
-        if (damage && damage->laterFramesLost && int64_t(c.startFrame) + int64_t(offered) >= damage->firstFrame)
+        if (damage && damage->laterFramesLost && damage->firstFrame <= c.endFrame && int64_t(c.startFrame) + int64_t(offered) >= damage->firstFrame)
             return Error{what + ": the frames from " + std::to_string(damage->firstFrame) + " on are lost to " + lostFrom()};
         if (!step) {
             noteDamage(locateDamage(i, bytes.decoded(), frames.frames(), frames.chunkIndex(), false, bytes.compressed(), step.message(), what));
@@ -535,6 +535,9 @@ ChunkDamage ReplayFile::locateDamage(size_t i, std::span<const uint8_t> decoded,
             return d;
         }
     }
+    // Past the chunk's last frame when every frame it holds was found whole and reads (a zstd
+    // error at the end of the stream): no frame is lost, each one is suspect; readers check
+    // firstFrame against the chunk's end before naming it.
     d.firstFrame = c.startFrame + int32_t(frames.size());
     // Every frame reads, and the decode went to the end: the damage is in the chunk's own
     // fields, not in a frame. Nothing places it, so no frame is vouched for.
