@@ -30,6 +30,19 @@ inline bool writeCorruptChunkCopy(const QString& source, const QString& target, 
     return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
 }
 
+/// The first `numerator / denominator` of `source` written to `target`: a recording cut short,
+/// which opens in recovery mode without the footer's frame times. False when either file fails.
+inline bool writeCutCopy(const QString& source, const QString& target, qint64 numerator, qint64 denominator)
+{
+    QFile in(source);
+    if (!in.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray bytes = in.readAll();
+    const QByteArray kept = bytes.left(bytes.size() * numerator / denominator);
+    QFile out(target);
+    return out.open(QIODevice::WriteOnly) && out.write(kept) == kept.size();
+}
+
 /// Writes noise over the middle of chunk `entry`'s stored blob in `bytes` (the whole file): 4 KB,
 /// or a quarter of a smaller blob, from a generator seeded with `seed`. zstd keeps no checksum in
 /// the SDK's files, so this decodes into wrong bytes before anything fails (review 5, #3).
