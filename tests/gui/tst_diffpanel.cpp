@@ -770,8 +770,10 @@ private slots:
         QHash<QString, QString> labelOf;
         for (size_t b = 0; b < (*fb)->bucketCount(); ++b)
             for (size_t i = 0; i < (*fb)->bucket(b).entityCount(); ++i)
-                if (const std::string_view l = labels.label((*fb)->bucket(b).entity(i)); !l.empty())
-                    labelOf.insert(QString::fromUtf8((*fb)->bucket(b).uniqueId(i).data()), QString::fromUtf8(l.data(), qsizetype(l.size())));
+                if (const std::string_view l = labels.label((*fb)->bucket(b).entity(i)); !l.empty()) {
+                    const std::string_view id = (*fb)->bucket(b).uniqueId(i);
+                    labelOf.insert(QString::fromUtf8(id.data(), qsizetype(id.size())), QString::fromUtf8(l.data(), qsizetype(l.size())));
+                }
         // Ten bone-data rows, each with its player's name, told apart by their first words.
         QSet<QString> boneRowStarts;
         for (int r = 0; r < model.rowCount(); ++r) {
