@@ -41,12 +41,16 @@ commands:
                             what changed from frame A to frame B (entities matched by unique id);
                             A and B are frame numbers or "last"; text report, or JSON with --json
   diverge A B [--align frame|time] [--offset N] [--epsilon E] [--relative R] [--ignore NAME]... [--json]
+            [--skip-unreadable]
                             where two runs diverge: frames paired by index or by game time (B's last
                             frame at or before A's time), B shifted by N frames or N game-time ticks;
                             types and properties matched by name; first divergent frame, per-frame
                             counts, per property the largest deviation (in frames and in
                             entity-frames); exit 0 when the runs agree within tolerance, 1 when
-                            they diverge, 2 on error
+                            they diverge, 2 on error. A frame that cannot be read is an error;
+                            with --skip-unreadable its pairs are listed (pairs_unreadable,
+                            unreadable) and the rest compared, and the exit code is 2 when any
+                            pair was unreadable (the report is printed all the same)
   diverge --baseline GOLD RUN... [--jobs N] [--junit FILE] [--json] [same options as above]
                             regression gate: every RUN compared with GOLD, N runs at once (default:
                             the hardware threads; one core each), results in the order of the RUN
@@ -325,6 +329,10 @@ int cmdDiverge(const std::vector<std::string>& args)
             json = true;
             continue;
         }
+        if (o == "--skip-unreadable") {
+            opt.skipUnreadable = true;
+            continue;
+        }
         if (i + 1 >= args.size())
             return usage("option " + o + " needs a value");
         const std::string& val = args[++i];
@@ -347,6 +355,8 @@ int cmdDiverge(const std::vector<std::string>& args)
         else
             return badOption(o, val);
     }
+    if (baseline && opt.skipUnreadable)
+        return usage("--skip-unreadable belongs to diverge A B (the gate reports an unreadable run as an error)");
     if (baseline) {
         if (files.empty())
             return usage("diverge --baseline GOLD takes one or more RUN files");
@@ -372,6 +382,9 @@ int cmdDiverge(const std::vector<std::string>& args)
         print(vtx::divergeJson(*report, files[0], files[1]));
     else
         std::cout << vtx::divergeText(*report);
+    // "Agree" (0) only when every pair was compared: unreadable pairs decide, as in the gate.
+    if (report->pairsUnreadable > 0)
+        return 2;
     return report->diverged() ? 1 : 0;
 }
 

@@ -590,6 +590,92 @@ private slots:
         QCOMPARE(r.exitCode, 0); // identical to itself
     }
 
+    // Review 5 #4: a pair whose frame of A or B cannot be read (a chunk that fails to decode, a
+    // frame that fails verification) is an error by default; with skipUnreadable its pairs are
+    // listed, run by run with the damaged file named, and every other pair is compared with the
+    // same answer the intact files give. The progress posts list the same pairs.
+    void unreadablePairsAreSkipped_data()
+    {
+        QTest::addColumn<bool>("damageA"); // else B
+        QTest::addColumn<bool>("chunkFails"); // else frame 21 fails verification in a chunk that decodes
+        QTest::addColumn<std::vector<int32_t>>("unreadable");
+        QTest::newRow("chunk of B fails") << false << true << range(16, 32);
+        QTest::newRow("chunk of A fails") << true << true << range(16, 32);
+        QTest::newRow("frame of B fails") << false << false << std::vector<int32_t>{21};
+        QTest::newRow("frame of A fails") << true << false << std::vector<int32_t>{21};
+    }
+    void unreadablePairsAreSkipped()
+    {
+        QFETCH(bool, damageA);
+        QFETCH(bool, chunkFails);
+        QFETCH(std::vector<int32_t>, unreadable);
+        ReplaySpec spec; // 100 frames, 16 per chunk: chunk 1 holds 16-31
+        spec.compress = chunkFails; // raw chunks where one frame is damaged in place
+        ReplaySpec drift = spec; // B drifts from frame 70 on, after the damage
+        drift.perturb = [](int32_t f, int p, PropertyContainerData& c) {
+            if (f >= 70 && p == 2)
+                c.vectors[0].y += 0.125 * (f - 69);
+        };
+        const std::string tag = QTest::currentDataTag();
+        const QString a = QString::fromStdString(writeReplay(m_dir, "skip a " + tag + ".vtx", spec));
+        const QString b = QString::fromStdString(writeReplay(m_dir, "skip b " + tag + ".vtx", drift));
+        const QString damaged = m_dir.path() + "/damaged " + QString::fromStdString(tag) + ".vtx";
+        const QString& victim = damageA ? a : b;
+        QVERIFY(chunkFails ? vtxtest::writeCorruptChunkCopy(victim, damaged, 1) : vtxtest::writeHostileFrameCopy(victim, damaged, 1, 5));
+        auto fa = openOrDie((damageA ? damaged : a).toStdString());
+        auto fb = openOrDie((damageA ? b : damaged).toStdString());
+        auto intact = diverge(*openOrDie(a.toStdString()), *openOrDie(b.toStdString()));
+        VTX_VERIFY_OK(intact);
+        QVERIFY(!diverge(*fa, *fb)); // by default: an error, the comparison would be incomplete
+        for (unsigned threads : {kScanThreads, 1u}) {
+            DivergeOptions opt;
+            opt.skipUnreadable = true;
+            opt.threads = threads;
+            std::vector<int32_t> posted;
+            uint64_t lastDone = 0;
+            opt.progress = [&](const DivergeProgress& progress) {
+                for (const UnreadablePairs& run : progress.unreadable)
+                    for (int32_t f = run.first.frameA; f <= run.last.frameA; ++f)
+                        posted.push_back(f);
+                lastDone = progress.pairsDone;
+            };
+            auto r = diverge(*fa, *fb, opt);
+            VTX_VERIFY_OK(r);
+            QCOMPARE(r->pairsUnreadable, uint64_t(unreadable.size()));
+            QCOMPARE(r->pairsCompared + r->pairsUnreadable, uint64_t(100));
+            QCOMPARE(lastDone, uint64_t(100));
+            std::vector<int32_t> listed;
+            for (const UnreadablePairs& run : r->unreadable) {
+                QVERIFY2(run.reason.find(damaged.toStdString()) != std::string::npos, run.reason.c_str());
+                QCOMPARE(run.pairs, uint64_t(run.last.frameA - run.first.frameA + 1));
+                for (int32_t f = run.first.frameA; f <= run.last.frameA; ++f)
+                    listed.push_back(f);
+            }
+            QCOMPARE(listed, unreadable);
+            QCOMPARE(posted, unreadable);
+            QCOMPARE(summarize(*r).frames, summarize(*intact).frames);
+            QCOMPARE(summarize(*r).properties, summarize(*intact).properties);
+            QVERIFY(r->firstDivergence && r->firstDivergence->frameA == 70);
+            const Json j = divergeJson(*r, "a", "b");
+            QCOMPARE(j["pairs_unreadable"].get<uint64_t>(), uint64_t(unreadable.size()));
+            QCOMPARE(j["unreadable"].size(), r->unreadable.size());
+            QVERIFY(divergeText(*r).find("not compared: unreadable") != std::string::npos);
+        }
+        // The CLI: an error without --skip-unreadable; with it the report lists the pairs, and
+        // exit 2 says not every pair was compared.
+        const QString pathA = damageA ? damaged : a, pathB = damageA ? b : damaged;
+        Run cli = runCli({"diverge", pathA, pathB, "--json"});
+        QCOMPARE(cli.exitCode, 2);
+        QVERIFY(cli.out.isEmpty());
+        cli = runCli({"diverge", pathA, pathB, "--json", "--skip-unreadable"});
+        QCOMPARE(cli.exitCode, 2);
+        const auto j = nlohmann::json::parse(cli.out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), cli.out.constData());
+        QCOMPARE(j["pairs_unreadable"].get<uint64_t>(), uint64_t(unreadable.size()));
+        QCOMPARE(j["unreadable"][0]["first"]["frame_a"].get<int32_t>(), unreadable.front());
+        QCOMPARE(j["first_divergence"]["frame_a"].get<int32_t>(), 70);
+    }
+
     void cliExitCodes_data()
     {
         QTest::addColumn<QStringList>("extra");
@@ -630,6 +716,9 @@ private slots:
         QVERIFY(r.out.isEmpty());
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.err.contains("/nonexistent/b.vtx"), r.err.constData());
+        r = runCli({"diverge", "--baseline", a, a, "--skip-unreadable"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--skip-unreadable belongs to diverge A B"), r.err.constData());
     }
 
     void cliGoldenJson()

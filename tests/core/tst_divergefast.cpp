@@ -112,12 +112,13 @@ private slots:
         std::vector<PairDivergence> seen;
         uint64_t lastDone = 0, calls = 0, total = 0;
         DivergeOptions o;
-        o.progress = [&](uint64_t done, uint64_t all, const PairDivergence* fresh, size_t n) {
-            QVERIFY(done >= lastDone);
-            lastDone = done;
-            total = all;
+        o.progress = [&](const DivergeProgress& progress) {
+            QVERIFY(progress.pairsDone >= lastDone);
+            lastDone = progress.pairsDone;
+            total = progress.pairsTotal;
             ++calls;
-            seen.insert(seen.end(), fresh, fresh + n);
+            seen.insert(seen.end(), progress.divergent.begin(), progress.divergent.end());
+            QVERIFY(progress.unreadable.empty());
         };
         auto r = diverge(**fa, **fb, o);
         QVERIFY(r);

@@ -241,18 +241,33 @@ private slots:
             std::vector<std::pair<int64_t, int64_t>> progress;
             opt.progress = [&](int64_t done, int64_t total) { progress.emplace_back(done, total); };
             auto r = query::scanQuery(*f, *e, opt);
-            return std::pair{r.isOk() ? vtxtest::toPlain(query::queryJson(*f, *e, opt, *r)) : nlohmann::json(r.message()), progress};
+            return std::tuple{r.isOk() ? vtxtest::toPlain(query::queryJson(*f, *e, opt, *r)) : nlohmann::json(r.message()), progress,
+                              r.isOk() ? r->unreadable : std::vector<FrameSpan>{}};
         };
         const auto sequential = run(1);
-        QVERIFY(sequential.first.is_object());
-        QVERIFY(sequential.first["frames_scanned"].get<int64_t>() > 0);
+        const nlohmann::json& json = std::get<0>(sequential);
+        QVERIFY(json.is_object());
+        QVERIFY(json["frames_scanned"].get<int64_t>() > 0);
         if (file.endsWith("scrambled") || file.endsWith("cut"))
-            QVERIFY(!sequential.first["problems"].empty());
+            QVERIFY(!json["problems"].empty());
+        // The unreadable spans (the matches lane hatches them) are the frames counted as
+        // unreadable: in order, apart, inside the range.
+        int64_t spanned = 0;
+        int32_t previousLast = from - 1;
+        for (const FrameSpan& s : std::get<2>(sequential)) {
+            QVERIFY(s.first > previousLast && s.last >= s.first && !s.reason.empty());
+            previousLast = s.last;
+            spanned += s.last - s.first + 1;
+        }
+        QVERIFY(to < 0 || previousLast <= to);
+        QCOMPARE(spanned, json["frames_unreadable"].get<int64_t>());
+        QCOMPARE(std::get<2>(sequential).empty(), !(file.endsWith("scrambled") || file.endsWith("cut")));
         for (unsigned threads : {2u, 3u}) {
             const auto got = run(threads);
-            const auto d = vtxtest::jsonDiff(got.first, sequential.first);
+            const auto d = vtxtest::jsonDiff(std::get<0>(got), json);
             QVERIFY2(d.empty(), vtxtest::joinDiff(d).c_str());
-            QCOMPARE(got.second, sequential.second);
+            QCOMPARE(std::get<1>(got), std::get<1>(sequential));
+            QVERIFY(std::get<2>(got) == std::get<2>(sequential));
         }
     }
 
@@ -277,19 +292,27 @@ private slots:
         QFETCH(QString, b);
         const auto fa = fileFor(a), fb = fileFor(b);
         QVERIFY(fa && fb);
-        auto run = [&](bool ahead) {
+        auto run = [&](bool ahead, bool skipUnreadable) {
             DivergeOptions opt;
             opt.threads = ahead ? kScanThreads : 1;
+            opt.skipUnreadable = skipUnreadable;
             auto r = diverge(*fa, *fb, opt);
             return r ? vtxtest::toPlain(divergeJson(*r, "a", "b")) : nlohmann::json(r.message());
         };
-        const nlohmann::json sequential = run(false);
-        if (b.endsWith("scrambled") || a.endsWith("cut"))
-            QVERIFY2(sequential.is_string(), "a damaged file is an error for diverge");
-        else
-            QCOMPARE(sequential["pairs_compared"].get<int64_t>(), int64_t(fa->frameCount()));
-        const nlohmann::json ahead = run(true);
-        QCOMPARE(QString::fromStdString(ahead.dump()), QString::fromStdString(sequential.dump()));
+        const bool damaged = b.endsWith("scrambled") || a.endsWith("cut");
+        for (bool skipUnreadable : {false, true}) {
+            const nlohmann::json sequential = run(false, skipUnreadable);
+            if (damaged && !skipUnreadable) {
+                QVERIFY2(sequential.is_string(), "a damaged file is an error for diverge");
+            } else {
+                // Skipping unreadable pairs: every pair is compared or listed as unreadable.
+                QVERIFY2(sequential.is_object(), sequential.dump().c_str());
+                QCOMPARE(sequential["pairs_compared"].get<int64_t>() + sequential["pairs_unreadable"].get<int64_t>(), int64_t(fa->frameCount()));
+                QCOMPARE(sequential["pairs_unreadable"].get<int64_t>() > 0, damaged);
+            }
+            const nlohmann::json ahead = run(true, skipUnreadable);
+            QCOMPARE(QString::fromStdString(ahead.dump()), QString::fromStdString(sequential.dump()));
+        }
     }
 
     /// take() in any order answers with the chunk asked for; jumping ahead drops what lies

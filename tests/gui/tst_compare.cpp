@@ -393,6 +393,57 @@ private slots:
         QVERIFY(lane->toolTipAt(QPoint(2, lane->height() / 2)).contains("Divergence")); // the legend
     }
 
+    // Review 5 #4: a chunk of B that cannot be read no longer stops the lane. Its frames are
+    // hatched as unreadable (with the reason in the tooltip), every other frame is compared
+    // exactly as with the intact B, and the bar says how many frames were not compared.
+    void laneGoesOnPastUnreadableFrames()
+    {
+        const QString damaged = m_dir.path() + "/b_chunk2_damaged.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(m_b), damaged, 2)); // frames 32-47, where 40-44 differ
+        QVERIFY(compareWith(damaged.toStdString(), {}));
+        CompareSession* c = m_w->compareSession();
+        QVERIFY2(c->laneError().isEmpty(), qPrintable(c->laneError()));
+        QCOMPARE(c->comparedUpTo(), 120);
+        QCOMPARE(c->unreadableCount(), 16);
+        for (int f = 0; f < 120; ++f)
+            QCOMPARE(c->isUnreadable(f), f >= 32 && f < 48);
+        QVERIFY2(c->unreadableReasonAt(40).contains("b_chunk2_damaged.vtx"), qPrintable(c->unreadableReasonAt(40)));
+        QVERIFY(c->unreadableReasonAt(50).isEmpty());
+        // Outside the damage: the intact comparison's counts; inside: nothing claimed.
+        auto fa = vtx::ReplayFile::open(m_a);
+        auto fb = vtx::ReplayFile::open(m_b);
+        QVERIFY(fa && fb);
+        auto report = vtx::diverge(**fa, **fb);
+        QVERIFY2(report, report ? "" : report.message().c_str());
+        std::vector<uint32_t> entities(120, 0);
+        for (const vtx::PairDivergence& p : report->divergentPairs)
+            if (p.frames.frameA < 32 || p.frames.frameA >= 48)
+                entities[size_t(p.frames.frameA)] = p.entities;
+        QCOMPARE(c->entityCounts(), entities);
+        QCOMPARE(c->firstDivergence(), 70); // 40-44 differ, but cannot be read in B
+        const QString bar = m_w->compareBar()->laneLabel()->text();
+        QVERIFY2(bar.contains("first divergence: frame 70") && bar.contains("16 frame(s) unreadable") && !bar.contains("stopped"),
+                 qPrintable(bar));
+        QVERIFY2(m_w->compareBar()->laneLabel()->toolTip().contains("b_chunk2_damaged.vtx"), qPrintable(m_w->compareBar()->laneLabel()->toolTip()));
+        DivergenceLane* lane = m_w->divergenceLane();
+        const TimelineAxis& axis = m_w->timeline()->axis();
+        auto tipAt = [&](int frame) {
+            const int x = lane->mapFromGlobal(m_w->timeline()->mapToGlobal(QPoint(int(std::lround(axis.x(frame))), 0))).x();
+            return lane->toolTipAt(QPoint(x, lane->height() / 2));
+        };
+        QVERIFY2(tipAt(40).contains("not compared, unreadable") && tipAt(40).contains("b_chunk2_damaged.vtx"), qPrintable(tipAt(40)));
+        QVERIFY2(tipAt(10).contains("identical"), qPrintable(tipAt(10)));
+        QCOMPARE(c->nextDivergence(0, true), 70);
+        // The lane paints the damage: some column over frames 32-47 holds the hatch's colour.
+        const QImage shot = lane->grab().toImage();
+        const int x40 = lane->mapFromGlobal(m_w->timeline()->mapToGlobal(QPoint(int(std::lround(axis.x(40))), 0))).x();
+        bool hatched = false;
+        for (int y = 0; y < shot.height() && !hatched; ++y)
+            hatched = shot.pixelColor(x40, y) == DivergenceLane::divergedColour();
+        QVERIFY(hatched);
+        c->close();
+    }
+
     // While comparing, the window still fits 800×600 (the compare bar's labels give way; the
     // lane's 14 px fit in the height).
     void theWindowFits800WideWhileComparing()

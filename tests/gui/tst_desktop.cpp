@@ -2,6 +2,7 @@
 // The desktop product around the viewer: resources (icon, desktop entry, MIME type), the About
 // box, user settings and the dialog that edits them, the Debug menu, the theme's colours.
 
+#include "CorruptCopy.hpp"
 #include "ScriptedPrompts.hpp"
 #include "TestSupport.hpp"
 #include "common/ElidedLabel.hpp"
@@ -935,6 +936,23 @@ private slots:
         else
             QCOMPARE(frame, last);
         QCOMPARE(w.statusBar()->currentMessage(), said.isEmpty() ? QString() : said.arg(frame));
+    }
+
+    // A replay without a frame (a recording cut inside its first chunk): Ctrl+G said "went to the
+    // last frame, -1" (review 5 #10). It says there is nothing to go to, and stays put.
+    void goToOnAReplayWithoutFrames()
+    {
+        auto& prompts = vtxtest::installScriptedPrompts();
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/no_frames.vtx";
+        QVERIFY(vtxtest::writeCutCopy(demoPath(), path, 1, 50));
+        MainWindow w;
+        QVERIFY(openAndWait(w, path));
+        QCOMPARE(w.session()->frameCount(), 0);
+        prompts.textAnswers = {"5"};
+        actionNamed(w, "goTo")->trigger();
+        QCOMPARE(w.statusBar()->currentMessage(), QString("This replay has no frames to go to"));
+        QCOMPARE(w.viewState()->requestedFrame(), 0);
     }
 
     // Every layout settles: once laid out, the window asks for no more layouts while idle. The

@@ -352,6 +352,61 @@ private slots:
         QCOMPARE(w.timeline()->matches(), want); // a failed search leaves the last result
     }
 
+    // Review 5 #5: frames Find all could not read are hatched on the matches lane, with the
+    // reason in its tooltip, instead of looking like frames where nothing matched; the status
+    // gives the count, not a whole path that ran into the frame counter (#8).
+    void findAllHatchesWhatItCouldNotSearch_data()
+    {
+        QTest::addColumn<bool>("chunkFails"); // else frame 21 fails verification in a chunk that decodes
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("last");
+        QTest::newRow("chunk fails") << true << 16 << 31;
+        QTest::newRow("frame fails") << false << 21 << 21;
+    }
+    void findAllHatchesWhatItCouldNotSearch()
+    {
+        QFETCH(bool, chunkFails);
+        QFETCH(int, first);
+        QFETCH(int, last);
+        QTemporaryDir dir;
+        vtxtest::players::ReplaySpec spec; // 100 frames, 16 per chunk
+        spec.compress = chunkFails;
+        const QString good = QString::fromStdString(vtxtest::players::writeReplay(dir, "good.vtx", spec));
+        const QString path = dir.path() + "/damaged.vtx";
+        QVERIFY(chunkFails ? vtxtest::writeCorruptChunkCopy(good, path, 1) : vtxtest::writeHostileFrameCopy(good, path, 1, 5));
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, path));
+        QSignalSpy found(w.search()->matchFinder(), &MatchFinder::found);
+        w.search()->findAll("Player.Health < 1000"); // every frame that can be read
+        QVERIFY(found.wait(20000));
+        TimelineScrubber* tl = w.timeline();
+        QCOMPARE(tl->unsearched().size(), size_t(1));
+        QCOMPARE(tl->unsearched()[0].first, first);
+        QCOMPARE(tl->unsearched()[0].last, last);
+        std::vector<int> want;
+        for (int f = 0; f < 100; ++f)
+            if (f < first || f > last)
+                want.push_back(f);
+        QCOMPARE(tl->matches(), want);
+        const int y = tl->laneCentreY("matches");
+        const QString inside = tl->toolTipAt({tl->xOfFrame((first + last) / 2) + 1, y});
+        QVERIFY2(inside.contains("Not searched") && inside.contains("damaged.vtx"), qPrintable(inside));
+        QVERIFY(tl->toolTipAt({10, y}).contains("not searched"));
+        const QString message = found.last().at(3).toString();
+        QVERIFY2(message.contains(QString::number(last - first + 1) + " unreadable frame(s) not searched") && !message.contains(dir.path()),
+                 qPrintable(message));
+        // The lane paints the hatch where the frames were not searched, not an empty lane.
+        const QImage shot = tl->grab().toImage();
+        bool hatched = false;
+        for (int x = tl->xOfFrame(first); x <= tl->xOfFrame(last + 1) && !hatched; ++x)
+            for (int dy = -4; dy <= 4 && !hatched; ++dy)
+                hatched = shot.pixelColor(x, y + dy) == QColor(0xD5, 0x5E, 0x00);
+        QVERIFY(hatched);
+    }
+
     void nextChangeRowsWrapAround()
     {
         MainWindow& w = *m_w;
@@ -985,20 +1040,8 @@ private slots:
         if (chunkFails) {
             QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(good), path, 1));
         } else {
-            // Frame 21 (the sixth of chunk 1) gets a vtable offset far outside its chunk, in the
-            // raw chunk bytes of a copy: the chunk decodes, that frame fails its verification.
-            auto f = vtx::ReplayFile::open(good);
-            VTX_VERIFY_OK(f);
-            auto blob = (*f)->readChunkBlob(1);
-            VTX_VERIFY_OK(blob);
-            const auto* root = flatbuffers::GetRoot<fbsvtx::Chunk>(blob->data());
-            const auto table = reinterpret_cast<const uint8_t*>(root->frames()->Get(5)) - blob->data();
-            QFile::copy(QString::fromStdString(good), path);
-            QFile out(path);
-            QVERIFY(out.open(QIODevice::ReadWrite));
-            QVERIFY(out.seek(qint64((*f)->chunks()[1].fileOffset) + 4 + table));
-            const int32_t hostile = 0x7ffffff0;
-            QCOMPARE(out.write(reinterpret_cast<const char*>(&hostile), sizeof hostile), qint64(sizeof hostile));
+            // Frame 21 (the sixth of chunk 1) fails its verification in a chunk that decodes.
+            QVERIFY(vtxtest::writeHostileFrameCopy(QString::fromStdString(good), path, 1, 5));
         }
         MainWindow w;
         w.resize(1400, 900);

@@ -908,6 +908,55 @@ private slots:
         QVERIFY(!w.bannerText().contains("the rest of the file is fine"));
     }
 
+    // Review 5 #9: without Follow, a file written to after it was read said nothing, and a
+    // recovery banner went on describing the old bytes. The banner now says the file changed
+    // and how to read it again; following clears that and reads what was added.
+    void aFileChangedOnDiskSaysSo_data()
+    {
+        QTest::addColumn<bool>("recovered"); // opened cut short, then the rest appended; else whole, then a byte appended
+        QTest::newRow("recording cut short grows") << true;
+        QTest::newRow("whole file written to") << false;
+    }
+    void aFileChangedOnDiskSaysSo()
+    {
+        QFETCH(bool, recovered);
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/changing.vtx";
+        QFile whole(demoPath());
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray bytes = whole.readAll();
+        const QByteArray first = recovered ? bytes.left(bytes.size() / 2) : bytes;
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly) && out.write(first) == first.size());
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        QCOMPARE(w.session()->file()->isRecovered(), recovered);
+        QVERIFY(!w.session()->hasChangedOnDisk());
+        QVERIFY2(!w.bannerText().contains("changed on disk"), qPrintable(w.bannerText()));
+        QSignalSpy changed(w.session(), &ReplaySession::changedOnDiskChanged);
+        {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::Append));
+            const QByteArray more = recovered ? bytes.mid(first.size()) : QByteArray(1, '\0');
+            QCOMPARE(out.write(more), more.size());
+        }
+        QVERIFY(changed.count() > 0 || changed.wait(10000));
+        QVERIFY(w.session()->hasChangedOnDisk());
+        QVERIFY2(w.bannerText().contains("changed on disk since it was read") && w.bannerText().contains("Ctrl+Shift+L"), qPrintable(w.bannerText()));
+        if (recovered)
+            QVERIFY2(w.bannerText().startsWith("Incomplete recording"), qPrintable(w.bannerText()));
+        w.session()->setFollowing(true);
+        QVERIFY(!w.session()->hasChangedOnDisk());
+        QVERIFY2(!w.bannerText().contains("changed on disk"), qPrintable(w.bannerText()));
+        if (recovered) // following reads the rest: the whole replay, no longer recovered
+            QTRY_VERIFY_WITH_TIMEOUT(!w.session()->file()->isRecovered(), 10000);
+        w.session()->close();
+        QVERIFY(!w.session()->hasChangedOnDisk());
+    }
+
     // File > Follow: the window opens a recording that is still being written (recovery mode,
     // banner), then the timeline grows as a writer thread appends chunks, the tailing playhead
     // stays on the last frame, and the finished file loses its "recovered" banner.

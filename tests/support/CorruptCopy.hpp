@@ -2,8 +2,10 @@
 #pragma once
 // A copy of a replay with one chunk's bytes scrambled (its index entry left intact), so that
 // chunk fails to decode and every other chunk still reads: for tests of how a scan shows holes.
+// Also: one frame damaged in a chunk that decodes, noise in a chunk, a file cut short.
 
 #include "vtx/file/ReplayFile.hpp"
+#include "vtx_generated.h"
 
 #include <QFile>
 #include <QString>
@@ -28,6 +30,30 @@ inline bool writeCorruptChunkCopy(const QString& source, const QString& target, 
         bytes[i] = char(bytes[i] ^ 0x5A);
     QFile out(target);
     return out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size();
+}
+
+/// `source`, a FlatBuffers replay with chunks stored raw, copied to `target` with frame
+/// `frameInChunk` of chunk `chunk` given a vtable offset far outside the chunk: the chunk
+/// decodes, that one frame fails its verification. False when a file fails.
+inline bool writeHostileFrameCopy(const QString& source, const QString& target, size_t chunk, uint32_t frameInChunk)
+{
+    auto good = vtx::ReplayFile::open(source.toStdString());
+    if (!good || chunk >= (*good)->chunks().size())
+        return false;
+    auto blob = (*good)->readChunkBlob(chunk);
+    if (!blob)
+        return false;
+    const auto* root = flatbuffers::GetRoot<fbsvtx::Chunk>(blob->data());
+    if (!root->frames() || frameInChunk >= root->frames()->size())
+        return false;
+    const auto table = reinterpret_cast<const uint8_t*>(root->frames()->Get(frameInChunk)) - blob->data();
+    QFile::remove(target);
+    if (!QFile::copy(source, target))
+        return false;
+    QFile out(target);
+    const int32_t hostile = 0x7ffffff0;
+    return out.open(QIODevice::ReadWrite) && out.seek(qint64((*good)->chunks()[chunk].fileOffset) + 4 + table) &&
+           out.write(reinterpret_cast<const char*>(&hostile), sizeof hostile) == qint64(sizeof hostile);
 }
 
 /// The first `numerator / denominator` of `source` written to `target`: a recording cut short,

@@ -165,18 +165,34 @@ void CompareBar::updateLane()
         return;
     }
     const int first = m_compare->firstDivergence();
+    const int unreadable = m_compare->unreadableCount();
+    // The reasons name whole paths: they go in the tooltip, the bar keeps to a few words
+    // (at 1366 px a reason in the bar squeezed the other labels to "Compar · B f", review 5 #8).
     QString text;
-    if (!m_compare->laneError().isEmpty() && m_compare->laneError() != QLatin1String("cancelled"))
-        text = tr("lane stopped: %1").arg(m_compare->laneError().toHtmlEscaped());
-    else if (m_compare->isLaneComputing())
+    QStringList tips;
+    const QString& error = m_compare->laneError();
+    const bool stopped = !error.isEmpty() && error != QLatin1String("cancelled");
+    if (stopped) {
+        text = tr("<span style='color:#D55E00'>lane stopped</span>");
+        tips << tr("The comparison stopped: %1").arg(error.toHtmlEscaped());
+    } else if (m_compare->isLaneComputing()) {
         text = tr("comparing %1 %").arg(m_compare->laneProgressPercent());
-    else if (!m_compare->isLaneComplete())
+    } else if (!m_compare->isLaneComplete()) {
         text = tr("stopped at %1 %").arg(m_compare->laneProgressPercent());
+    }
+    auto append = [&text](const QString& part) { text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + part; };
     if (first >= 0)
-        text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + tr("first divergence: frame %1").arg(first);
+        append(tr("first divergence: frame %1").arg(first));
     else if (m_compare->isLaneComplete())
-        text = tr("<b>no divergence</b>");
+        text = unreadable > 0 ? tr("<b>no divergence</b> where both could be read") : tr("<b>no divergence</b>");
+    if (unreadable > 0) {
+        append(tr("<span style='color:#D55E00'>⚠ %n frame(s) unreadable</span>", nullptr, unreadable));
+        tips << tr("%n frame(s) of A not compared (hatched on the lane): the frame or its partner in B cannot be read. First reason: %1",
+                   nullptr, unreadable)
+                    .arg(m_compare->unreadableReason().toHtmlEscaped());
+    }
     m_lane->setText(text);
+    m_lane->setToolTip(tips.join(QStringLiteral("<br>")));
 }
 
 } // namespace vtxw

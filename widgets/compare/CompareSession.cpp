@@ -188,6 +188,10 @@ void CompareSession::startLane()
         return;
     m_entityCounts.assign(size_t(m_a->frameCount()), 0);
     m_propertyCounts.assign(size_t(m_a->frameCount()), 0);
+    m_unreadable.assign(size_t(m_a->frameCount()), 0);
+    m_unreadableRuns.clear();
+    m_unreadableCount = 0;
+    m_unreadableReason.clear();
     m_comparedUpTo = 0;
     m_pairsDone = 0;
     m_pairsTotal = 0;
@@ -199,6 +203,9 @@ void CompareSession::startLane()
     options.offset = pairing().offset;
     options.tolerance.absolute = pairing().epsilon;
     options.maxFirstChanges = 0; // the lane needs counts; the diff panel shows the properties
+    // A damaged chunk in A or B must not hide the rest of the comparison (review 5 #4): its
+    // pairs are hatched as unreadable and the lane goes on, as Find all and the plot do.
+    options.skipUnreadable = true;
     std::vector<int32_t> pairedFrames; // A's frames that have a partner, in order: pairs done → frames done
     for (size_t f = 0; f < m_partner.size(); ++f)
         if (m_partner[f] >= 0)
@@ -206,7 +213,19 @@ void CompareSession::startLane()
     auto paired = std::make_shared<const std::vector<int32_t>>(std::move(pairedFrames));
     auto a = m_a, b = m_b;
     const int framesA = m_a->frameCount();
-    auto applyCounts = [framesA, paired](CompareSession* self, uint64_t done, uint64_t total, const std::vector<vtx::PairDivergence>& pairs) {
+    auto applyCounts = [framesA, paired](CompareSession* self, uint64_t done, uint64_t total, const std::vector<vtx::PairDivergence>& pairs,
+                                         const std::vector<vtx::UnreadablePairs>& unreadable) {
+        for (const vtx::UnreadablePairs& run : unreadable) {
+            // The run's pairs are consecutive in A's order: A's paired frames from first to last.
+            for (int32_t f = std::max(0, run.first.frameA); f <= run.last.frameA && size_t(f) < self->m_unreadable.size(); ++f)
+                if (self->partnerOf(f) >= 0 && !self->m_unreadable[size_t(f)]) {
+                    self->m_unreadable[size_t(f)] = 1;
+                    ++self->m_unreadableCount;
+                }
+            if (self->m_unreadableReason.isEmpty())
+                self->m_unreadableReason = QString::fromStdString(run.reason);
+            self->m_unreadableRuns.push_back(run);
+        }
         for (const vtx::PairDivergence& p : pairs) {
             const size_t f = size_t(p.frames.frameA);
             if (f < self->m_entityCounts.size()) {
@@ -223,10 +242,12 @@ void CompareSession::startLane()
     m_laneJobs.runLatest(
         [a, b, options, applyCounts](const JobToken& token) mutable {
             options.cancel = token.flag();
-            options.progress = [token, applyCounts](uint64_t done, uint64_t total, const vtx::PairDivergence* fresh, size_t n) {
-                token.postIfCurrent([token, applyCounts, done, total, pairs = std::vector<vtx::PairDivergence>(fresh, fresh + n)] {
+            options.progress = [token, applyCounts](const vtx::DivergeProgress& progress) {
+                token.postIfCurrent([token, applyCounts, done = progress.pairsDone, total = progress.pairsTotal,
+                                     pairs = std::vector<vtx::PairDivergence>(progress.divergent.begin(), progress.divergent.end()),
+                                     unreadable = std::vector<vtx::UnreadablePairs>(progress.unreadable.begin(), progress.unreadable.end())] {
                     auto* self = static_cast<CompareSession*>(token.owner());
-                    applyCounts(self, done, total, pairs);
+                    applyCounts(self, done, total, pairs, unreadable);
                     emit self->laneChanged();
                 });
             };
@@ -245,6 +266,16 @@ void CompareSession::startLane()
             emit laneFinished();
         });
     emit laneChanged();
+}
+
+QString CompareSession::unreadableReasonAt(int frameA) const
+{
+    if (!isUnreadable(frameA))
+        return {};
+    // The last run starting at or before the frame (runs come in A's order).
+    auto it = std::upper_bound(m_unreadableRuns.begin(), m_unreadableRuns.end(), frameA,
+                               [](int f, const vtx::UnreadablePairs& run) { return f < run.first.frameA; });
+    return it == m_unreadableRuns.begin() ? QString() : QString::fromStdString(std::prev(it)->reason);
 }
 
 int CompareSession::nextDivergence(int frame, bool forward) const

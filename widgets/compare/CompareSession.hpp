@@ -76,8 +76,17 @@ public:
     int comparedUpTo() const { return m_comparedUpTo; }
     bool isLaneComplete() const { return m_laneComplete; }
     bool isLaneComputing() const { return m_laneJobs.isRunning(); }
-    /// Why the lane stopped (a chunk that failed to decode), empty when fine.
+    /// Why the lane stopped (B could not be paired, a read error outside any chunk), empty when
+    /// fine. Frames that cannot be read do not stop it: they are unreadable().
     const QString& laneError() const { return m_laneError; }
+    /// Frame `frameA` of A was not compared because its frame or its partner in B cannot be
+    /// read (a damaged chunk, a frame that fails verification).
+    bool isUnreadable(int frameA) const { return frameA >= 0 && size_t(frameA) < m_unreadable.size() && m_unreadable[size_t(frameA)]; }
+    /// How many frames of A are unreadable() so far, and why the first of them is (the file named).
+    int unreadableCount() const { return m_unreadableCount; }
+    const QString& unreadableReason() const { return m_unreadableReason; }
+    /// Why unreadable frame `frameA` could not be compared (the file named), empty when it is not unreadable.
+    QString unreadableReasonAt(int frameA) const;
     int laneProgressPercent() const;
     /// The first divergent frame of A (-1: none known yet).
     int firstDivergence() const { return m_firstDivergence; }
@@ -128,6 +137,10 @@ private:
     int m_comparedUpTo = 0;
     uint64_t m_pairsDone = 0, m_pairsTotal = 0;
     int m_firstDivergence = -1;
+    std::vector<char> m_unreadable; ///< per frame of A: not compared, unreadable
+    std::vector<vtx::UnreadablePairs> m_unreadableRuns; ///< as posted, in A's order
+    int m_unreadableCount = 0;
+    QString m_unreadableReason;
     bool m_laneComplete = false;
     QString m_laneError;
 

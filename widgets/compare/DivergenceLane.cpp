@@ -80,8 +80,12 @@ void DivergenceLane::paintEvent(QPaintEvent*)
         if (fa > fb)
             continue;
         uint32_t most = 0;
-        bool anyKnown = false, anyUnknown = false, anyUnpaired = false;
+        bool anyKnown = false, anyUnknown = false, anyUnpaired = false, anyUnreadable = false;
         for (int f = fa; f <= fb; ++f) {
+            if (m_compare->isUnreadable(f)) { // known even past comparedUpTo: progress posts runs as found
+                anyUnreadable = true;
+                continue;
+            }
             if (f >= known) {
                 anyUnknown = true;
                 continue;
@@ -91,10 +95,12 @@ void DivergenceLane::paintEvent(QPaintEvent*)
                 anyUnpaired = true;
             most = std::max(most, differences(f));
         }
+        if (anyUnreadable) // as the timeline's failed chunks: a column holding one is not "equal"
+            p.fillRect(QRect(x, r.top(), 1, r.height()), QBrush(kDiverged, Qt::DiagCrossPattern));
         if (most > 0) {
             const int h = std::max(2, int(std::lround(double(r.height()) * std::sqrt(double(most)) / scale)));
             p.fillRect(QRect(x, r.bottom() - h + 1, 1, h), kDiverged);
-        } else if (anyUnknown && !anyKnown) {
+        } else if (anyUnknown && !anyKnown && !anyUnreadable) {
             p.fillRect(QRect(x, r.top(), 1, r.height()), QBrush(dim, Qt::BDiagPattern));
         } else if (anyUnpaired) {
             p.fillRect(QRect(x, r.center().y(), 1, 1), dim);
@@ -123,7 +129,8 @@ QString DivergenceLane::toolTipAt(const QPoint& pos) const
     if (pos.x() < r.left())
         return tr("<b>Divergence</b> from the compared replay: bar height = differing properties or entities at the frame, whichever is more (√ "
                   "scale); "
-                  "<span style='color:%1'>■</span> differs, hatched: not compared yet, dotted: the other replay has no frame here. "
+                  "<span style='color:%1'>■</span> differs, <span style='color:%1'>▨</span> cross-hatched: not compared, a frame could not be read, "
+                  "hatched: not compared yet, dotted: the other replay has no frame here. "
                   "Go ▸ Next / Previous divergence jump between them.")
             .arg(kDiverged.name());
     if (!m_compare->isActive())
@@ -133,6 +140,8 @@ QString DivergenceLane::toolTipAt(const QPoint& pos) const
     const int partner = m_compare->partnerOf(frame);
     if (partner < 0)
         return tr("Frame %1: the compared replay has no frame here").arg(frame);
+    if (m_compare->isUnreadable(frame))
+        return tr("Frame %1 ↔ frame %2: not compared, unreadable: %3").arg(frame).arg(partner).arg(m_compare->unreadableReasonAt(frame).toHtmlEscaped());
     if (frame >= m_compare->comparedUpTo())
         return tr("Frame %1 ↔ frame %2: not compared yet").arg(frame).arg(partner);
     const uint32_t e = m_compare->entityCounts()[size_t(frame)], pr = m_compare->propertyCounts()[size_t(frame)];

@@ -5,6 +5,7 @@
 // and cancel; latest wins. The answer feeds the timeline's matches lane.
 
 #include "session/JobTracker.hpp"
+#include "vtx/base/FrameSpan.hpp"
 
 #include <QObject>
 #include <QString>
@@ -29,9 +30,9 @@ public:
 signals:
     void started(const QString& description);
     void progress(int percent);
-    /// The matching frames (sorted); `problems`: chunks that could not be read (their frames
-    /// are not searched), said in the message.
-    void found(const QString& expression, const std::vector<int>& frames, const QString& message);
+    /// The matching frames (sorted); `unsearched`: frames that could not be read (so not
+    /// searched), also said in the message.
+    void found(const QString& expression, const std::vector<int>& frames, const std::vector<vtx::FrameSpan>& unsearched, const QString& message);
     void failed(const QString& message);
 
 private:

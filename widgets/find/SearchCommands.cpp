@@ -37,8 +37,9 @@ SearchCommands::SearchCommands(ReplaySession* session, ViewState* viewState, Sel
     });
     connect(m_matchFinder, &MatchFinder::started, this, &SearchCommands::progressStarted);
     connect(m_matchFinder, &MatchFinder::progress, this, &SearchCommands::progressChanged);
-    connect(m_matchFinder, &MatchFinder::found, this, [this](const QString& expression, const std::vector<int>& frames, const QString& text) {
-        emit matchesFound(expression, frames);
+    connect(m_matchFinder, &MatchFinder::found, this,
+            [this](const QString& expression, const std::vector<int>& frames, const std::vector<vtx::FrameSpan>& unsearched, const QString& text) {
+        emit matchesFound(expression, frames, unsearched);
         emit progressFinished(text, 8000);
     });
     connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& text) { emit progressFinished(text, 8000); });
@@ -141,6 +142,10 @@ void SearchCommands::goToDialog()
     // An earlier "Not a frame or time" must not outlive a go-to that worked; one that landed
     // elsewhere than asked says where (Ctrl+G 9999 on a 400-frame file went to 399 in silence).
     const int last = m_session->frameCount() - 1;
+    if (last < 0) { // "went to the last frame, -1" (review 5 #10): there is none to go to
+        emit message(tr("This replay has no frames to go to"), 8000);
+        return;
+    }
     if (target->kind == GoToTarget::Kind::Seconds) {
         const int64_t ticks = int64_t(target->seconds * 1e7);
         const int frame = m_session->frameAtGameTime(ticks);

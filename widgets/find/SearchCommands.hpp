@@ -9,6 +9,7 @@
 
 #include "entities/EntityTreeModel.hpp"
 #include "find/QueryBar.hpp"
+#include "vtx/base/FrameSpan.hpp"
 
 #include <QObject>
 #include <QString>
@@ -58,7 +59,7 @@ public:
 
 signals:
     void seekRequested(int frame);
-    void matchesFound(const QString& expression, const std::vector<int>& frames);
+    void matchesFound(const QString& expression, const std::vector<int>& frames, const std::vector<vtx::FrameSpan>& unsearched);
     void message(const QString& text, int timeoutMs);
     void progressStarted(const QString& what);
     void progressChanged(int percent);

@@ -403,8 +403,8 @@ void LibraryPanel::checkRuns(const QString& baseline, const QStringList& runs)
                     vtx::DivergeOptions o = options;
                     o.cancel = job.flag();
                     // Progress in permille of all runs: this run's share filled pair by pair.
-                    o.progress = [job, self, i, n = paths.size()](uint64_t done, uint64_t total, const vtx::PairDivergence*, size_t) {
-                        const double part = total ? double(done) / double(total) : 1.0;
+                    o.progress = [job, self, i, n = paths.size()](const vtx::DivergeProgress& progress) {
+                        const double part = progress.pairsTotal ? double(progress.pairsDone) / double(progress.pairsTotal) : 1.0;
                         const int permille = int(1000.0 * (double(i) + part) / double(n));
                         job.postIfCurrent([self, permille] { self->m_progress->setValue(permille); });
                     };

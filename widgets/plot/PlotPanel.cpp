@@ -843,9 +843,15 @@ QString PlotPanel::statusText() const
     return m_status->text();
 }
 
+QString PlotPanel::statusToolTip() const
+{
+    return m_status->toolTip();
+}
+
 void PlotPanel::updateStatus()
 {
     QStringList parts;
+    QString why; // the reason names a whole path: in the tooltip, not the one-line status (review 5 #8)
     const int n = m_model->rowCount();
     int damaged = 0;
     for (const PlotSeriesEntry& e : m_model->entries())
@@ -857,14 +863,15 @@ void PlotPanel::updateStatus()
             frames += int64_t(s.last) - s.first + 1;
         const vtx::FrameSpan& s = m_failed.front();
         QString where = s.first == s.last ? tr("frame %1").arg(s.first) : tr("frames %1–%2").arg(s.first).arg(s.last);
-        parts << tr("⚠ %n frame(s) unreadable, shown as gaps (first: %1: %2)", nullptr, int(frames)).arg(where, QString::fromStdString(s.reason));
+        parts << tr("⚠ %n frame(s) unreadable, shown as gaps (first: %1)", nullptr, int(frames)).arg(where);
+        why = tr("First unreadable, %1: %2").arg(where, QString::fromStdString(s.reason));
     }
     if (damaged > 0)
         parts << tr("⚠ %n point(s) not as recorded (marked)", nullptr, damaged);
     if (const QString note = m_canvas->xNote(); !note.isEmpty())
         parts << tr("x axis in frames: %1").arg(note);
     m_status->setText(parts.join(QStringLiteral("  ·  ")));
-    m_status->setToolTip(m_status->text());
+    m_status->setToolTip(why.isEmpty() ? m_status->text() : m_status->text() + QStringLiteral("\n") + why);
     for (QToolButton* b : {m_csv, m_png, m_clear})
         b->setEnabled(n > 0);
     m_expression->setEnabled(m_session->isOpen());

@@ -145,6 +145,8 @@ public:
     QListView* legend() const { return m_legend; }
     /// What the panel says about the data: series count, unreadable frames, damaged points.
     QString statusText() const;
+    /// The status line's tooltip: its text, and the reasons it leaves out (whole paths).
+    QString statusToolTip() const;
     const std::vector<vtx::FrameSpan>& failed() const { return m_failed; }
 
     void setLinked(bool linked);

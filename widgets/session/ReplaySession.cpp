@@ -33,6 +33,18 @@ ReplaySession::ReplaySession(ViewState* view, QObject* parent) : QObject(parent)
     view->setFrameSource(this);
     m_clock.start();
     connect(&m_followTimer, &QTimer::timeout, this, &ReplaySession::pollFollowedFile);
+    connect(&m_diskWatch, &QFileSystemWatcher::fileChanged, this, [this](const QString& path) {
+        if (m_file && path == m_path && !isFollowing())
+            setChangedOnDisk(true);
+    });
+}
+
+void ReplaySession::setChangedOnDisk(bool changed)
+{
+    if (changed == m_changedOnDisk)
+        return;
+    m_changedOnDisk = changed;
+    emit changedOnDiskChanged(changed);
 }
 
 void ReplaySession::setFollowing(bool on, int intervalMs)
@@ -40,10 +52,12 @@ void ReplaySession::setFollowing(bool on, int intervalMs)
     m_followTimer.setInterval(intervalMs);
     if (on == isFollowing())
         return;
-    if (on)
+    if (on) {
         m_followTimer.start();
-    else
+        setChangedOnDisk(false); // following reads what changed
+    } else {
         m_followTimer.stop();
+    }
     emit followingChanged(on);
 }
 
@@ -122,6 +136,7 @@ void ReplaySession::openAsync(const QString& path)
                              close();
                              m_path = path;
                              m_file = std::move(*result);
+                             m_diskWatch.addPath(path);
                              updateClock();
                              m_cache = watchedCache(m_file);
                              m_view->setFrameCount(frameCount());
@@ -146,6 +161,9 @@ void ReplaySession::close()
     for (JobTracker& jobs : m_channelJobs)
         jobs.cancel();
     setFollowing(false);
+    if (!m_diskWatch.files().isEmpty())
+        m_diskWatch.removePaths(m_diskWatch.files());
+    setChangedOnDisk(false);
     retireOffUiThread(std::move(m_cache), true);
     m_file.reset();
     updateClock();

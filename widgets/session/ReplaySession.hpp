@@ -14,6 +14,7 @@
 #include "vtx/file/ReplayFile.hpp"
 
 #include <QElapsedTimer>
+#include <QFileSystemWatcher>
 #include <QObject>
 #include <QString>
 #include <QTimer>
@@ -87,6 +88,10 @@ public:
     /// the last frame, like `tail -f`.
     void setFollowing(bool on, int intervalMs = 250);
     bool isFollowing() const { return m_followTimer.isActive(); }
+    /// The open file was written to, replaced or removed on disk after it was read, while not
+    /// following it: what is shown is what was read before (review 5 #9). Following it, or
+    /// closing it, clears this.
+    bool hasChangedOnDisk() const { return m_changedOnDisk; }
 
     /// The decoded-chunk memory budget in bytes, 0 for the default (a quarter of physical
     /// memory). Applies to the open replay at once (evicting down to it) and to later ones.
@@ -111,6 +116,8 @@ signals:
     void grew(int oldFrameCount, int newFrameCount);
     void followFailed(const QString& message);
     void followingChanged(bool on);
+    /// hasChangedOnDisk() turned true or false.
+    void changedOnDiskChanged(bool changed);
     /// Chunk `chunk` failed to decode for the first time. Frames of it shown before (handed out
     /// early, in a Protobuf file) were read before the damage was known: asked for again, they
     /// come with it (DecodedChunk::damage()) or as the error. The playhead's frame is asked for
@@ -148,6 +155,12 @@ private:
     QElapsedTimer m_clock;
     std::unique_ptr<vtx::TraceRecorder> m_recorder;
     QTimer m_followTimer;
+    /// Tells of changes to the open file without polling it (inotify; a stat on the UI thread
+    /// could wait on a slow disk). Watched from the open's delivery on: a change made while the
+    /// open was reading it is not told.
+    QFileSystemWatcher m_diskWatch;
+    bool m_changedOnDisk = false;
+    void setChangedOnDisk(bool changed);
 };
 
 } // namespace vtxw

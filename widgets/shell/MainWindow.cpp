@@ -138,7 +138,9 @@ void MainWindow::wirePanels()
     connect(m_search, &SearchCommands::progressChanged, m_status, &StatusPresenter::setProgress);
     connect(m_search, &SearchCommands::progressFinished, m_status, &StatusPresenter::finishProgress);
     connect(m_search, &SearchCommands::matchesFound, m_timeline,
-            [this](const QString& expression, const std::vector<int>& frames) { m_timeline->setMatches(expression, frames); });
+            [this](const QString& expression, const std::vector<int>& frames, const std::vector<vtx::FrameSpan>& unsearched) {
+                m_timeline->setMatches(expression, frames, false, unsearched);
+            });
     connect(m_bookmarkMenu, &BookmarkMenu::message, m_status, &StatusPresenter::showMessage);
     connect(m_bookmarkMenu->bookmarks(), &Bookmarks::changed, m_timeline, [this] { m_timeline->setBookmarks(m_bookmarkMenu->bookmarks()->list()); });
     connect(m_entities, &EntityListPanel::filterErrorChanged, m_status, &StatusPresenter::showFilterError);

@@ -249,10 +249,13 @@ QString TimelineScrubber::legend(Lane lane) const
                   "direction or a mark was set.");
     case MatchesLane:
         return m_matchExpression.isEmpty() ? tr("<b>Matches</b> of an expression over the whole replay: Go ▸ Find all frames where… (Ctrl+Shift+E).")
-                                           : tr("<b>Matches</b> of <tt>%1</tt>: %2 frames%3. Click a mark to seek.")
+                                           : tr("<b>Matches</b> of <tt>%1</tt>: %2 frames%3. Click a mark to seek.%4")
                                                  .arg(m_matchExpression.toHtmlEscaped())
                                                  .arg(m_matches.size())
-                                                 .arg(m_matchesPartial ? tr(" so far") : QString());
+                                                 .arg(m_matchesPartial ? tr(" so far") : QString())
+                                                 .arg(m_unsearched.empty() ? QString()
+                                                                           : tr(" <span style='color:#D55E00'>▨</span> not searched: "
+                                                                                "the frames could not be read."));
     case ChunksLane:
         return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey "
                   "not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
@@ -335,6 +338,11 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
     case MatchesLane:
         if (const int m = nearestMatch(x); m >= 0)
             return tr("<b>Match</b> of <tt>%1</tt><br>%2").arg(m_matchExpression.toHtmlEscaped(), frameLabel(m));
+        if (const vtx::FrameSpan* s = unsearchedAt(m_axis.frameIndexAt(x)))
+            return tr("<b>Not searched</b>: frames %1–%2 could not be read: %3<br>%4")
+                .arg(s->first)
+                .arg(s->last)
+                .arg(QString::fromStdString(s->reason).toHtmlEscaped(), frameLabel(m_axis.frameIndexAt(x)));
         break;
     case ChunksLane: {
         const int frame = m_axis.frameIndexAt(x);
@@ -364,13 +372,23 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
     return frameLabel(m_axis.frameIndexAt(x));
 }
 
-void TimelineScrubber::setMatches(const QString& expression, std::vector<int> frames, bool partial)
+void TimelineScrubber::setMatches(const QString& expression, std::vector<int> frames, bool partial, std::vector<vtx::FrameSpan> unsearched)
 {
     m_matchExpression = expression;
     m_matches = std::move(frames);
+    m_unsearched = std::move(unsearched);
     m_matchesPartial = partial;
     relayLanes(); // the lane appears with the first expression, goes with the last
     update();
+}
+
+const vtx::FrameSpan* TimelineScrubber::unsearchedAt(int frame) const
+{
+    auto it = std::upper_bound(m_unsearched.begin(), m_unsearched.end(), frame, [](int f, const vtx::FrameSpan& s) { return f < s.first; });
+    if (it == m_unsearched.begin())
+        return nullptr;
+    --it;
+    return frame <= it->last ? &*it : nullptr;
 }
 
 int TimelineScrubber::nearestMatch(int x) const
@@ -397,6 +415,14 @@ void TimelineScrubber::paintMatches(QPainter& p) const
     const QRect mr = laneRect(MatchesLane);
     const QColor fill(0x56, 0xB4, 0xE9);
     const double first = m_axis.first, last = m_axis.last;
+    // Frames not searched (unreadable) are hatched as the chunks lane hatches a failed chunk,
+    // at least 2 px wide: an empty lane there would read as "no match".
+    for (const vtx::FrameSpan& s : m_unsearched) {
+        if (s.last < first || s.first > last)
+            continue;
+        const int xa = std::max(mr.left(), int(m_axis.x(s.first))), xb = std::min(mr.right(), int(m_axis.x(s.last + 1)));
+        p.fillRect(QRect(xa, mr.top() + 1, std::max(2, xb - xa), mr.height() - 2), QBrush(QColor(0xD5, 0x5E, 0x00), Qt::DiagCrossPattern));
+    }
     auto it = std::lower_bound(m_matches.begin(), m_matches.end(), int(std::floor(first)));
     int runStart = -1, runEnd = -1;
     auto flush = [&] {

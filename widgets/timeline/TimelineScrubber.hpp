@@ -13,6 +13,7 @@
 #include "timeline/TimeFormat.hpp"
 #include "timeline/TimelineAxis.hpp"
 
+#include "vtx/base/FrameSpan.hpp"
 #include "vtx/cache/ChunkCache.hpp"
 
 #include <QPainter>
@@ -35,9 +36,11 @@ public:
     /// The tooltip text at a point of the widget (for tests; the ToolTip event shows it).
     QString toolTipAt(const QPoint& pos) const;
     /// The matches lane: the frames where `expression` holds (sorted), with their count;
-    /// `partial` while Find all is still scanning. An empty expression clears the lane.
-    void setMatches(const QString& expression, std::vector<int> frames, bool partial = false);
+    /// `partial` while Find all is still scanning; `unsearched`: frames that could not be read,
+    /// hatched (not searched is not "no match", review 5 #5). An empty expression clears the lane.
+    void setMatches(const QString& expression, std::vector<int> frames, bool partial = false, std::vector<vtx::FrameSpan> unsearched = {});
     const std::vector<int>& matches() const { return m_matches; }
+    const std::vector<vtx::FrameSpan>& unsearched() const { return m_unsearched; }
     /// The vertical centre of a lane, by name ("overview", "ruler", "events", "bookmarks",
     /// "matches", "comparison", "gaps", "chunks", "scrub"), for tests; -1 for a lane collapsed
     /// because it has nothing to show.
@@ -124,7 +127,10 @@ private:
     std::vector<int> m_gaps, m_segments;
     QString m_matchExpression;
     std::vector<int> m_matches;
+    std::vector<vtx::FrameSpan> m_unsearched; ///< in frame order
     bool m_matchesPartial = false;
+    /// The unsearched span holding `frame`, or null.
+    const vtx::FrameSpan* unsearchedAt(int frame) const;
     void paintMatches(QPainter& p) const;
     int nearestMatch(int x) const;
     /// The bookmark whose flag is at x (within its half-width), or null.

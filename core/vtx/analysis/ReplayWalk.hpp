@@ -8,6 +8,7 @@
 // fails to decode, or a frame that fails verification, becomes a failed span with its reason:
 // the scan goes on, and the caller shows the hole instead of drawing across it.
 
+#include "vtx/base/FrameSpan.hpp"
 #include "vtx/base/StreamIn.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/scan/ChunkPipeline.hpp"
@@ -18,14 +19,6 @@
 #include <vector>
 
 namespace vtx {
-
-/// Frames [first, last] that could not be read, and why.
-struct FrameSpan {
-    int32_t first = 0;
-    int32_t last = -1;
-    std::string reason;
-    friend bool operator==(const FrameSpan&, const FrameSpan&) = default;
-};
 
 struct WalkControl {
     const std::atomic<bool>* cancel = nullptr;

@@ -10,7 +10,10 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
+#include <span>
 #include <sstream>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 
@@ -42,6 +45,10 @@ public:
             const auto ci = m_file.chunkForFrame(index);
             if (!ci)
                 return Error{m_file.path() + ": no chunk holds frame " + std::to_string(index)};
+            // The chunk's other frames (skipUnreadable goes on past the first) get its error
+            // without decoding it again: take() would, each time, for a chunk it passed.
+            if (m_failedChunk == ci)
+                return Error{m_failure};
             // Let go of the current chunk first: its blocks go back to the large-block recycler
             // (LargeAlloc) for the decoder's next chunk instead of fresh, zero-filled pages.
             m_chunk.reset();
@@ -49,8 +56,11 @@ public:
             // the pipeline passes by (identical in both files) may be asked for anyway (another
             // frame of A paired into it): take() decodes those here, the pipeline keeps moving forward.
             auto c = m_pipeline.take(*ci);
-            if (!c)
-                return Error{c.message()};
+            if (!c) {
+                m_failedChunk = ci;
+                m_failure = c.message();
+                return Error{m_failure};
+            }
             m_chunk = std::move(*c);
         }
         FrameHandle h(m_chunk, index);
@@ -72,6 +82,8 @@ private:
     const ReplayFile& m_file;
     ChunkPipeline m_pipeline;
     std::shared_ptr<const DecodedChunk> m_chunk;
+    std::optional<size_t> m_failedChunk; ///< the last chunk whose decode failed, and why
+    std::string m_failure;
 };
 
 /// "Trail[2].Pos" -> "Trail[].Pos": one row per property, not per element or key. Into `out`
@@ -432,11 +444,37 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
     FrameSource sourceA(a, pairs.front().frameA, skipA, options.threads);
     FrameSource sourceB(b, pairs.front().frameB, skipB, options.threads);
     size_t reported = 0; // divergent pairs already handed to options.progress
+    std::vector<UnreadablePairs> freshUnreadable; // unreadable pairs not yet handed to options.progress
     auto reportProgress = [&] {
         if (!options.progress)
             return;
-        options.progress(report.pairsCompared, pairs.size(), report.divergentPairs.data() + reported, report.divergentPairs.size() - reported);
+        DivergeProgress progress;
+        progress.pairsDone = report.pairsCompared + report.pairsUnreadable;
+        progress.pairsTotal = pairs.size();
+        progress.divergent = std::span(report.divergentPairs).subspan(reported);
+        progress.unreadable = freshUnreadable;
+        options.progress(progress);
         reported = report.divergentPairs.size();
+        freshUnreadable.clear();
+    };
+    bool inUnreadableRun = false; // the previous pair was unreadable: the next one extends its run
+    auto noteUnreadable = [&](const FramePair& pair, const std::string& why) {
+        ++report.pairsUnreadable;
+        if (inUnreadableRun) {
+            report.unreadable.back().last = pair;
+            ++report.unreadable.back().pairs;
+        } else {
+            report.unreadable.push_back({pair, pair, 1, why});
+        }
+        if (options.progress) {
+            if (inUnreadableRun && !freshUnreadable.empty()) {
+                freshUnreadable.back().last = pair;
+                ++freshUnreadable.back().pairs;
+            } else {
+                freshUnreadable.push_back({pair, pair, 1, report.unreadable.back().reason});
+            }
+        }
+        inUnreadableRun = true;
     };
     const auto& chunksA = a.chunks();
     size_t chunkA = 0; // the chunk of A the current pair's frame is in (progress is reported when it changes)
@@ -446,19 +484,29 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         size_t c = chunkA;
         while (c + 1 < chunksA.size() && pair.frameA >= chunksA[c + 1].startFrame)
             ++c;
-        if (c != chunkA && report.pairsCompared > 0)
+        if (c != chunkA && report.pairsCompared + report.pairsUnreadable > 0)
             reportProgress();
         chunkA = c;
         if (c < skipA.size() && skipA[c]) { // identical chunk (markIdenticalChunks): this pair agrees
             ++report.pairsCompared;
+            inUnreadableRun = false;
             continue;
         }
         auto ha = sourceA.frame(pair.frameA);
-        if (!ha)
-            return Error{ha.message()};
+        if (!ha) {
+            if (!options.skipUnreadable)
+                return Error{ha.message()};
+            noteUnreadable(pair, ha.message());
+            continue;
+        }
         auto hb = sourceB.frame(pair.frameB);
-        if (!hb)
-            return Error{hb.message()};
+        if (!hb) {
+            if (!options.skipUnreadable)
+                return Error{hb.message()};
+            noteUnreadable(pair, hb.message());
+            continue;
+        }
+        inUnreadableRun = false;
         entities.clear();
         if (report.byName)
             compareByName(ha->view(), hb->view(), a.schema(), b.schema(), options, !report.firstDivergence, entities);
@@ -548,6 +596,14 @@ Json divergeJson(const DivergeReport& r, const std::string& pathA, const std::st
     j["offset"] = r.offset;
     j["compared_by"] = r.byName ? "name" : "layout";
     j["pairs_compared"] = r.pairsCompared;
+    j["pairs_unreadable"] = r.pairsUnreadable;
+    Json unreadable = Json::array();
+    for (const UnreadablePairs& u : r.unreadable)
+        unreadable.push_back(Json{{"first", Json{{"frame_a", u.first.frameA}, {"frame_b", u.first.frameB}}},
+                                  {"last", Json{{"frame_a", u.last.frameA}, {"frame_b", u.last.frameB}}},
+                                  {"pairs", u.pairs},
+                                  {"reason", u.reason}});
+    j["unreadable"] = std::move(unreadable);
     j["diverged"] = r.diverged();
     Json schema = Json::array();
     for (const SchemaDifference& d : r.schemaDifferences) {
@@ -605,6 +661,12 @@ std::string divergeText(const DivergeReport& r)
 {
     std::ostringstream s;
     s << r.pairsCompared << " frame pairs compared (align " << alignmentName(r.alignment) << ", offset " << r.offset << ")\n";
+    if (r.pairsUnreadable > 0) {
+        s << r.pairsUnreadable << (r.pairsUnreadable == 1 ? " frame pair" : " frame pairs") << " not compared: unreadable\n";
+        for (const UnreadablePairs& u : r.unreadable)
+            s << "  frames " << u.first.frameA << "-" << u.last.frameA << " of A (" << u.pairs << (u.pairs == 1 ? " pair" : " pairs")
+              << "): " << u.reason << '\n';
+    }
     for (const SchemaDifference& d : r.schemaDifferences)
         s << "schema: " << schemaDifferenceKindName(d.kind) << ' ' << d.type << (d.property.empty() ? "" : "." + d.property)
           << (d.kind == SchemaDifference::Kind::PropertyRetyped ? " (" + d.typeA + " -> " + d.typeB + ")" : "") << '\n';

@@ -20,12 +20,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace vtx {
 
-struct PairDivergence;
+struct DivergeProgress;
 
 struct DivergeOptions {
     Alignment alignment = Alignment::Frame;
@@ -52,12 +53,25 @@ struct DivergeOptions {
     /// comparisons at once and give each one core (`vtxscope-cli diverge --baseline --jobs`, a
     /// Dask worker). Same report whatever the count.
     unsigned threads = kScanThreads;
+    /// A pair whose frame of A or B cannot be read (a chunk that fails to decode, a frame that
+    /// fails verification): false, diverge() stops with that error, since the comparison would
+    /// be incomplete; true, the pair is counted in DivergeReport::unreadable with the reason
+    /// and the comparison goes on with the pairs that can be read (the viewer's lane).
+    bool skipUnreadable = false;
     /// Polled between frame pairs; when it reads true, diverge() stops with Errc::Superseded.
     const std::atomic<bool>* cancel = nullptr;
-    /// Called on the comparing thread after each chunk of A (and once at the end): the pairs
-    /// compared so far, their total, and the divergent pairs found since the previous call
-    /// (the viewer's divergence lane fills in from these while the run is compared).
-    std::function<void(uint64_t pairsDone, uint64_t pairsTotal, const PairDivergence* newPairs, size_t newCount)> progress;
+    /// Called on the comparing thread after each chunk of A (and once at the end) with the
+    /// pairs done so far and what was found since the previous call (the viewer's divergence
+    /// lane fills in from these while the run is compared).
+    std::function<void(const DivergeProgress&)> progress;
+};
+
+/// Consecutive pairs (in A's order) that could not be compared because a frame of one side
+/// could not be read (DivergeOptions::skipUnreadable).
+struct UnreadablePairs {
+    FramePair first, last;
+    uint64_t pairs = 0;
+    std::string reason; ///< why the first of them could not be read, with the file named
 };
 
 /// One differing property of an entity in the first divergent pair.
@@ -86,6 +100,16 @@ struct PairDivergence {
     uint32_t properties = 0; ///< distinct (entity, property) pairs that differ
 };
 
+/// What diverge() has done so far, handed to DivergeOptions::progress.
+struct DivergeProgress {
+    uint64_t pairsDone = 0; ///< pairs handled: compared, or found unreadable (skipUnreadable)
+    uint64_t pairsTotal = 0;
+    std::span<const PairDivergence> divergent; ///< divergent pairs found since the previous call
+    /// Unreadable pairs found since the previous call, run by run (a run that goes on past a
+    /// call comes in two pieces, each with the run's reason).
+    std::span<const UnreadablePairs> unreadable;
+};
+
 /// Per property (type name + path, array indices and map keys collapsed to "[]"), the largest
 /// deviation over the run and where it occurred.
 struct PropertyDeviation {
@@ -106,7 +130,9 @@ struct DivergeReport {
     Alignment alignment = Alignment::Frame;
     int64_t offset = 0;
     int32_t framesA = 0, framesB = 0;
-    uint64_t pairsCompared = 0;
+    uint64_t pairsCompared = 0; ///< pairs compared (unreadable ones are not)
+    uint64_t pairsUnreadable = 0; ///< pairs skipped as unreadable (DivergeOptions::skipUnreadable)
+    std::vector<UnreadablePairs> unreadable; ///< those pairs, run by run in A's order
     uint64_t identicalChunks = 0; ///< chunks of A skipped as byte-identical to B's (skipIdenticalChunks)
     bool byName = false; ///< compared through property trees (schemas differ in layout)
     std::vector<SchemaDifference> schemaDifferences;
@@ -119,7 +145,7 @@ struct DivergeReport {
 
 /// Compares the paired frames of `a` and `b`. Errors (a chunk that fails to decode) name the file
 /// and chunk; a frame that fails verification is an error too, since the comparison would be
-/// silently incomplete.
+/// silently incomplete, unless DivergeOptions::skipUnreadable lists such pairs instead.
 Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const DivergeOptions& options = {});
 
 /// The report as JSON (what `vtxscope-cli diverge --json` prints).

@@ -36,6 +36,16 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
     po.threads = options.threads;
     po.cancel = options.cancel;
     ChunkPipeline pipeline(file, std::move(order), po);
+    // Frames [first, last] not read, and why: said, and those in the range (not the warm-up
+    // frame before it) counted and listed.
+    auto skipFrames = [&](int32_t first, int32_t last, std::string why) {
+        first = std::max(first, options.from);
+        if (first <= last) {
+            result.framesUnreadable += last + 1 - first;
+            result.unreadable.push_back({first, last, why});
+        }
+        result.problems.push_back({Problem::Severity::Warning, std::move(why)});
+    };
     while (f <= to) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
             result.cancelled = true;
@@ -44,9 +54,8 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
         const int32_t iterationStart = f;
         const auto ci = file.chunkForFrame(f);
         if (!ci) {
-            result.problems.push_back({Problem::Severity::Warning, "frame " + std::to_string(f) + " is in no chunk"});
+            skipFrames(f, f, "frame " + std::to_string(f) + " is in no chunk");
             previous = {};
-            result.framesUnreadable += f >= options.from;
             ++f;
             continue;
         }
@@ -63,9 +72,8 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
             auto d = pipeline.take(*ci);
             if (!d) {
                 // Its frames are skipped, and changed() knows nothing about the frame after them.
-                result.problems.push_back({Problem::Severity::Warning, d.message()});
                 const int32_t skipTo = std::max(f + 1, std::min(to + 1, file.chunks()[*ci].endFrame + 1));
-                result.framesUnreadable += skipTo - std::max(f, options.from);
+                skipFrames(f, skipTo - 1, d.message());
                 f = skipTo;
                 previous = {};
                 continue;
@@ -83,9 +91,7 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
                 continue;
             }
             if (view.isNull()) {
-                ++result.framesUnreadable;
-                result.problems.push_back(
-                    {Problem::Severity::Warning, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message()});
+                skipFrames(f, f, "frame " + std::to_string(f) + ": " + chunk->frameStatus(size_t(f - first)).message());
                 previous = {};
                 continue;
             }
@@ -116,15 +122,12 @@ Result<QueryScanResult> scanQuery(const ReplayFile& file, const Expression& expr
         // revisited (the loop always moves past this chunk).
         const int32_t indexEnd = std::min(to, std::max(file.chunks()[*ci].endFrame, first - 1));
         if (f <= indexEnd) {
-            result.problems.push_back({Problem::Severity::Warning,
-                                       "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd)});
-            result.framesUnreadable += indexEnd + 1 - std::max(f, options.from);
+            skipFrames(f, indexEnd, "chunk " + std::to_string(*ci) + " holds no frames " + std::to_string(f) + ".." + std::to_string(indexEnd));
             f = indexEnd + 1;
             previous = {};
         }
         if (f == iterationStart) { // nothing moved: the index and the chunk disagree about where it is
-            result.problems.push_back({Problem::Severity::Warning, "chunk " + std::to_string(*ci) + " does not hold frame " + std::to_string(f)});
-            result.framesUnreadable += f >= options.from;
+            skipFrames(f, f, "chunk " + std::to_string(*ci) + " does not hold frame " + std::to_string(f));
             ++f;
             previous = {};
         }

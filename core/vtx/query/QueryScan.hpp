@@ -5,6 +5,7 @@
 // next chunks decompress while this one is evaluated), cancellable, with progress.
 // What `vtxscope-cli query`, Find all and the bench run.
 
+#include "vtx/base/FrameSpan.hpp"
 #include "vtx/export/JsonExport.hpp"
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/query/Expression.hpp"
@@ -49,6 +50,9 @@ struct QueryScanResult {
     int64_t entityMatches = 0;
     bool cancelled = false;
     std::vector<Problem> problems; ///< chunks or frames that could not be read (skipped)
+    /// The frames framesUnreadable counts, span by span in frame order with why (the matches
+    /// lane hatches them: not searched is not "no match").
+    std::vector<FrameSpan> unreadable;
 };
 
 /// Scans frames [from, to] of `file` with `expression` (compiled for this file's schema; the
