@@ -128,6 +128,10 @@ private slots:
     {
         m_w->viewState()->clearAB();
         m_w->diffPanel()->setOptions({});
+        // Tests with a window of their own leave the shared one inactive, and its window
+        // shortcuts (A, F3) deaf: countsFollowTheFilter failed after either such test.
+        m_w->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_w.get()));
     }
 
     void pinAThenScrubB_data()
