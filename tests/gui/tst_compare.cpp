@@ -422,8 +422,7 @@ private slots:
         QCOMPARE(c->entityCounts(), entities);
         QCOMPARE(c->firstDivergence(), 70); // 40-44 differ, but cannot be read in B
         const QString bar = m_w->compareBar()->laneLabel()->text();
-        QVERIFY2(bar.contains("first divergence: frame 70") && bar.contains("16 frame(s) unreadable") && !bar.contains("stopped"),
-                 qPrintable(bar));
+        QVERIFY2(bar.contains("first divergence: frame 70") && bar.contains("16 frame(s) unreadable") && !bar.contains("stopped"), qPrintable(bar));
         QVERIFY2(m_w->compareBar()->laneLabel()->toolTip().contains("b_chunk2_damaged.vtx"), qPrintable(m_w->compareBar()->laneLabel()->toolTip()));
         DivergenceLane* lane = m_w->divergenceLane();
         const TimelineAxis& axis = m_w->timeline()->axis();
@@ -441,6 +440,14 @@ private slots:
         for (int y = 0; y < shot.height() && !hatched; ++y)
             hatched = shot.pixelColor(x40, y) == DivergenceLane::divergedColour();
         QVERIFY(hatched);
+        c->close();
+        // Against a damaged copy of itself: no divergence, said of the frames that were read.
+        const QString selfDamaged = m_dir.path() + "/a_chunk2_damaged.vtx";
+        QVERIFY(vtxtest::writeCorruptChunkCopy(QString::fromStdString(m_a), selfDamaged, 2));
+        QVERIFY(compareWith(selfDamaged.toStdString(), {}));
+        QCOMPARE(c->firstDivergence(), -1);
+        const QString verdict = m_w->compareBar()->laneLabel()->text();
+        QVERIFY2(verdict.contains("16 frame(s) unreadable") && verdict.endsWith("<b>no divergence</b> in the rest"), qPrintable(verdict));
         c->close();
     }
 

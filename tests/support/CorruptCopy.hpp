@@ -53,7 +53,7 @@ inline bool writeHostileFrameCopy(const QString& source, const QString& target, 
     QFile out(target);
     const int32_t hostile = 0x7ffffff0;
     return out.open(QIODevice::ReadWrite) && out.seek(qint64((*good)->chunks()[chunk].fileOffset) + 4 + table) &&
-           out.write(reinterpret_cast<const char*>(&hostile), sizeof hostile) == qint64(sizeof hostile);
+        out.write(reinterpret_cast<const char*>(&hostile), sizeof hostile) == qint64(sizeof hostile);
 }
 
 /// The first `numerator / denominator` of `source` written to `target`: a recording cut short,

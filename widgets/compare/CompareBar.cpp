@@ -181,16 +181,21 @@ void CompareBar::updateLane()
         text = tr("stopped at %1 %").arg(m_compare->laneProgressPercent());
     }
     auto append = [&text](const QString& part) { text += (text.isEmpty() ? QString() : QStringLiteral(" · ")) + part; };
-    if (first >= 0)
-        append(tr("first divergence: frame %1").arg(first));
-    else if (m_compare->isLaneComplete())
-        text = unreadable > 0 ? tr("<b>no divergence</b> where both could be read") : tr("<b>no divergence</b>");
+    // At 1366 px the bar gives this label ~400 px: the unreadable count comes first, and the
+    // verdict that follows it speaks of the rest ("no divergence" alone would claim too much).
+    const bool noDivergence = first < 0 && m_compare->isLaneComplete();
+    if (noDivergence)
+        text.clear();
     if (unreadable > 0) {
         append(tr("<span style='color:#D55E00'>⚠ %n frame(s) unreadable</span>", nullptr, unreadable));
-        tips << tr("%n frame(s) of A not compared (hatched on the lane): the frame or its partner in B cannot be read. First reason: %1",
-                   nullptr, unreadable)
+        tips << tr("%n frame(s) of A not compared (hatched on the lane): the frame or its partner in B cannot be read. First reason: %1", nullptr,
+                   unreadable)
                     .arg(m_compare->unreadableReason().toHtmlEscaped());
     }
+    if (first >= 0)
+        append(tr("first divergence: frame %1").arg(first));
+    else if (noDivergence)
+        append(unreadable > 0 ? tr("<b>no divergence</b> in the rest") : tr("<b>no divergence</b>"));
     m_lane->setText(text);
     m_lane->setToolTip(tips.join(QStringLiteral("<br>")));
 }

@@ -141,7 +141,10 @@ QString DivergenceLane::toolTipAt(const QPoint& pos) const
     if (partner < 0)
         return tr("Frame %1: the compared replay has no frame here").arg(frame);
     if (m_compare->isUnreadable(frame))
-        return tr("Frame %1 ↔ frame %2: not compared, unreadable: %3").arg(frame).arg(partner).arg(m_compare->unreadableReasonAt(frame).toHtmlEscaped());
+        return tr("Frame %1 ↔ frame %2: not compared, unreadable: %3")
+            .arg(frame)
+            .arg(partner)
+            .arg(m_compare->unreadableReasonAt(frame).toHtmlEscaped());
     if (frame >= m_compare->comparedUpTo())
         return tr("Frame %1 ↔ frame %2: not compared yet").arg(frame).arg(partner);
     const uint32_t e = m_compare->entityCounts()[size_t(frame)], pr = m_compare->propertyCounts()[size_t(frame)];

@@ -39,9 +39,9 @@ SearchCommands::SearchCommands(ReplaySession* session, ViewState* viewState, Sel
     connect(m_matchFinder, &MatchFinder::progress, this, &SearchCommands::progressChanged);
     connect(m_matchFinder, &MatchFinder::found, this,
             [this](const QString& expression, const std::vector<int>& frames, const std::vector<vtx::FrameSpan>& unsearched, const QString& text) {
-        emit matchesFound(expression, frames, unsearched);
-        emit progressFinished(text, 8000);
-    });
+                emit matchesFound(expression, frames, unsearched);
+                emit progressFinished(text, 8000);
+            });
     connect(m_matchFinder, &MatchFinder::failed, this, [this](const QString& text) { emit progressFinished(text, 8000); });
     connect(m_seeker, &ChangeSeeker::started, this, &SearchCommands::runningChanged);
     connect(m_seeker, &ChangeSeeker::finished, this, &SearchCommands::runningChanged);

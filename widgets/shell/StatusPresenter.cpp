@@ -277,10 +277,11 @@ void StatusPresenter::updateBanner()
     } else if (f->isRecovered()) {
         text = tr("Incomplete recording: %1%2")
                    .arg(recoveryInWords(f->recovery()),
-                        m_session->isFollowing()          ? QString()
-                        : m_session->hasChangedOnDisk() ? tr(". The file has changed on disk since it was read: File ▸ Follow growing file "
-                                                              "(Ctrl+Shift+L) reads what was added.")
-                                                        : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+                        m_session->isFollowing() ? QString()
+                            : m_session->hasChangedOnDisk()
+                            ? tr(". The file has changed on disk since it was read: File ▸ Follow growing file "
+                                 "(Ctrl+Shift+L) reads what was added.")
+                            : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
     } else if (m_session->hasChangedOnDisk()) {
         text = tr("This file has changed on disk since it was read: what is shown is what was read then. File ▸ Follow growing file "
                   "(Ctrl+Shift+L) reads it again.");
