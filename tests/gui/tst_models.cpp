@@ -914,26 +914,32 @@ private slots:
     void aFileChangedOnDiskSaysSo_data()
     {
         QTest::addColumn<bool>("recovered"); // opened cut short, then the rest appended; else whole, then a byte appended
-        QTest::newRow("recording cut short grows") << true;
-        QTest::newRow("whole file written to") << false;
+        QTest::addColumn<int>("keptPercent"); // of the file, when cut short
+        QTest::newRow("recording cut short grows") << true << 50;
+        QTest::newRow("recording without a complete chunk grows") << true << 2;
+        QTest::newRow("whole file written to") << false << 100;
     }
     void aFileChangedOnDiskSaysSo()
     {
         QFETCH(bool, recovered);
+        QFETCH(int, keptPercent);
         QTemporaryDir dir;
         const QString path = dir.path() + "/changing.vtx";
         QFile whole(demoPath());
         QVERIFY(whole.open(QIODevice::ReadOnly));
         const QByteArray bytes = whole.readAll();
-        const QByteArray first = recovered ? bytes.left(bytes.size() / 2) : bytes;
+        const QByteArray first = bytes.left(bytes.size() * keptPercent / 100);
         {
             QFile out(path);
             QVERIFY(out.open(QIODevice::WriteOnly) && out.write(first) == first.size());
         }
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, path));
+        QSignalSpy opened(w.session(), &ReplaySession::opened);
+        w.openFile(OpenRequest(path));
+        QVERIFY(opened.wait(20000));
         QCOMPARE(w.session()->file()->isRecovered(), recovered);
+        QCOMPARE(w.session()->frameCount() == 0, keptPercent < 5); // the first chunk is cut too
         QVERIFY(!w.session()->hasChangedOnDisk());
         QVERIFY2(!w.bannerText().contains("changed on disk"), qPrintable(w.bannerText()));
         QSignalSpy changed(w.session(), &ReplaySession::changedOnDiskChanged);
@@ -947,7 +953,7 @@ private slots:
         QVERIFY(w.session()->hasChangedOnDisk());
         QVERIFY2(w.bannerText().contains("changed on disk since it was read") && w.bannerText().contains("Ctrl+Shift+L"), qPrintable(w.bannerText()));
         if (recovered)
-            QVERIFY2(w.bannerText().startsWith("Incomplete recording"), qPrintable(w.bannerText()));
+            QVERIFY2(w.bannerText().startsWith(keptPercent < 5 ? "Nothing to show" : "Incomplete recording"), qPrintable(w.bannerText()));
         w.session()->setFollowing(true);
         QVERIFY(!w.session()->hasChangedOnDisk());
         QVERIFY2(!w.bannerText().contains("changed on disk"), qPrintable(w.bannerText()));

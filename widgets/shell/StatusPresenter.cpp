@@ -220,6 +220,17 @@ std::optional<vtx::ChunkDamage> StatusPresenter::shownFrameDamage() const
     return shown.chunk()->damage();
 }
 
+QString StatusPresenter::followHint() const
+{
+    if (m_session->isFollowing())
+        return {};
+    // Said when it happened (review 5 #9: the banner described the old bytes for as long as
+    // the file kept growing unfollowed).
+    if (m_session->hasChangedOnDisk())
+        return tr(". The file has changed on disk since it was read: File ▸ Follow growing file (Ctrl+Shift+L) reads what was added.");
+    return tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks.");
+}
+
 void StatusPresenter::updateBanner()
 {
     const auto& f = m_session->file();
@@ -230,7 +241,7 @@ void StatusPresenter::updateBanner()
     } else if (f->isRecovered() && f->frameCount() == 0) {
         // Recovery found no complete chunk: there is no frame to be unavailable (issue 26 8e).
         // Said once: it read "no complete chunk — no complete chunk was found".
-        text = tr("Nothing to show: this incomplete recording holds no complete chunk%1").arg(recoveryConsequences(f->recovery()));
+        text = tr("Nothing to show: this incomplete recording holds no complete chunk%1%2").arg(recoveryConsequences(f->recovery()), followHint());
     } else if (qint64 now = 0; !m_view->frameError().isEmpty() && (now = QFileInfo(m_session->path()).size()) < qint64(f->fileSize())) {
         // The file was cut on disk after it was opened (issue 26 8e): a failing frame is lost with
         // the cut, not damaged, and the rest of the file is not "fine". Only stat()ed when a frame
@@ -275,13 +286,7 @@ void StatusPresenter::updateBanner()
     } else if (!m_followError.isEmpty()) {
         text = tr("Stopped following: %1").arg(m_followError);
     } else if (f->isRecovered()) {
-        text = tr("Incomplete recording: %1%2")
-                   .arg(recoveryInWords(f->recovery()),
-                        m_session->isFollowing() ? QString()
-                            : m_session->hasChangedOnDisk()
-                            ? tr(". The file has changed on disk since it was read: File ▸ Follow growing file "
-                                 "(Ctrl+Shift+L) reads what was added.")
-                            : tr(". If it is still being recorded, File ▸ Follow growing file (Ctrl+Shift+L) picks up new chunks."));
+        text = tr("Incomplete recording: %1%2").arg(recoveryInWords(f->recovery()), followHint());
     } else if (m_session->hasChangedOnDisk()) {
         text = tr("This file has changed on disk since it was read: what is shown is what was read then. File ▸ Follow growing file "
                   "(Ctrl+Shift+L) reads it again.");

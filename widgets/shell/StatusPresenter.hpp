@@ -62,6 +62,9 @@ public:
 
 private:
     void updateBanner();
+    /// How to read more of an incomplete recording (what to say after the recovery banner),
+    /// empty while following it.
+    QString followHint() const;
     /// The damage of the chunk the frame on screen came from, when it is the frame asked for.
     std::optional<vtx::ChunkDamage> shownFrameDamage() const;
     void updateLabels();
