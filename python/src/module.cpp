@@ -506,7 +506,7 @@ private:
 };
 
 py::object divergeJson(const Replay& a, const Replay& b, const std::string& align, int64_t offset, double epsilon, double relative,
-                       const std::vector<std::string>& ignore, unsigned threads)
+                       const std::vector<std::string>& ignore, unsigned threads, bool skipUnreadable)
 {
     const auto fa = a.shared();
     const auto fb = b.shared();
@@ -521,6 +521,7 @@ py::object divergeJson(const Replay& a, const Replay& b, const std::string& alig
     opt.tolerance.relative = relative;
     opt.ignore = ignore;
     opt.threads = threads;
+    opt.skipUnreadable = skipUnreadable;
     vtx::Result<vtx::DivergeReport> report = vtx::Error{};
     vtx::Json j;
     {
@@ -581,7 +582,7 @@ PYBIND11_MODULE(_vtxscope, m)
         .def("diff", &Replay::diff, py::arg("a"), py::arg("b"), py::arg("epsilon"), py::arg("relative"), py::arg("ignore"), py::arg("use_hash"))
         .def("validate", &Replay::validate, py::arg("threads"));
     m.def("diverge", &divergeJson, py::arg("a"), py::arg("b"), py::arg("align"), py::arg("offset"), py::arg("epsilon"), py::arg("relative"),
-          py::arg("ignore"), py::arg("threads"));
+          py::arg("ignore"), py::arg("threads"), py::arg("skip_unreadable"));
     m.def("_full_read", &fullRead, py::arg("replay"), "Bench baseline: decode every chunk, read every named property.");
     m.def(
         "_signal_checks", [] { return g_signalChecks.load(std::memory_order_relaxed); },

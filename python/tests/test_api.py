@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """vtxscope.open / frame / info / query / diff / errors against vtxscope-cli on the SDK samples."""
 
+import json
 import math
 import random
 import subprocess
@@ -206,6 +207,30 @@ def test_scan_threads_give_the_same_answers(name, expr):
             vtxscope.open(path).query(expr, threads=bad)
         with pytest.raises(vtxscope.ArgumentError):
             vtxscope.diverge(path, other, threads=bad)
+
+
+def test_diverge_skip_unreadable_equals_cli(tmp_path):
+    """A chunk that cannot be read (review 5, #4): an error by default; with skip_unreadable its
+    pairs are listed and the rest compared, as vtxscope-cli diverge --skip-unreadable says."""
+    good = sample("sdk_rl_fbs.vtx")
+    src = bytearray(good.read_bytes())
+    chunk = cli_json("info", good)["chunks"][1]
+    for i in range(chunk["file_offset"] + 40, chunk["file_offset"] + chunk["chunk_size_bytes"], 5):
+        src[i] ^= 0x5A
+    p = tmp_path / "damaged.vtx"
+    p.write_bytes(bytes(src))
+    with pytest.raises(vtxscope.ReadError):
+        vtxscope.diverge(good, p)
+    report = vtxscope.diverge(good, p, skip_unreadable=True)
+    out = subprocess.run([cli(), "diverge", str(good), str(p), "--json", "--skip-unreadable"], capture_output=True, text=True)
+    assert out.returncode == 2  # not every pair was compared
+    assert report == json.loads(out.stdout)
+    assert report["pairs_unreadable"] == chunk["end_frame"] - chunk["start_frame"] + 1
+    assert report["pairs_compared"] + report["pairs_unreadable"] == 2400
+    assert not report["diverged"]
+    run = report["unreadable"][0]
+    assert run["first"]["frame_a"] == chunk["start_frame"] and run["last"]["frame_a"] == chunk["end_frame"]
+    assert "damaged.vtx" in run["reason"]
 
 
 def test_frame_from_a_damaged_chunk_equals_cli(tmp_path):

@@ -228,18 +228,23 @@ def open(path: PathLike, budget_mb: Optional[float] = None) -> Replay:  # noqa: 
 
 
 def diverge(a: Union[PathLike, Replay], b: Union[PathLike, Replay], align: str = "frame", offset: int = 0,
-            epsilon: float = 0.0, relative: float = 0.0, ignore: Iterable[str] = (), threads: Optional[int] = None) -> dict:
+            epsilon: float = 0.0, relative: float = 0.0, ignore: Iterable[str] = (), threads: Optional[int] = None,
+            skip_unreadable: bool = False) -> dict:
     """Where two runs diverge: ``vtxscope-cli diverge --json``'s object (``diverged``,
     ``first_divergence``, per-property largest deviations, ...). ``align``: ``"frame"`` or
     ``"time"``; ``offset``: frames or game-time ticks added to A's position; floats equal within
     ``epsilon`` (absolute) or ``relative``. ``threads``: the scan engine's decode threads for the
     pair (default :data:`SCAN_THREADS`: one per file, decoding ahead while this thread compares;
-    1: both files decoded on the calling thread); the report is the same."""
+    1: both files decoded on the calling thread); the report is the same. A frame of either file
+    that cannot be read raises :class:`ReadError`; with ``skip_unreadable`` its pairs are listed
+    instead (``pairs_unreadable``, ``unreadable``: runs of pairs with the first reason) and the
+    rest is compared, as ``vtxscope-cli diverge --skip-unreadable``."""
     threads = _threads(threads, str(a if not isinstance(a, Replay) else a.path))
     ra = a if isinstance(a, Replay) else Replay(a)
     rb = b if isinstance(b, Replay) else Replay(b)
     try:
-        return _vtxscope.diverge(ra._r, rb._r, align, int(offset), float(epsilon), float(relative), list(ignore), threads)
+        return _vtxscope.diverge(ra._r, rb._r, align, int(offset), float(epsilon), float(relative), list(ignore), threads,
+                                 bool(skip_unreadable))
     finally:
         if ra is not a:
             ra.close()
