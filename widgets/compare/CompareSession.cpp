@@ -191,7 +191,6 @@ void CompareSession::startLane()
     m_unreadable.assign(size_t(m_a->frameCount()), 0);
     m_unreadableRuns.clear();
     m_unreadableCount = 0;
-    m_unreadableReason.clear();
     m_comparedUpTo = 0;
     m_pairsDone = 0;
     m_pairsTotal = 0;
@@ -222,8 +221,6 @@ void CompareSession::startLane()
                     self->m_unreadable[size_t(f)] = 1;
                     ++self->m_unreadableCount;
                 }
-            if (self->m_unreadableReason.isEmpty())
-                self->m_unreadableReason = QString::fromStdString(run.reason);
             self->m_unreadableRuns.push_back(run);
         }
         for (const vtx::PairDivergence& p : pairs) {

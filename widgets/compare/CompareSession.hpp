@@ -84,7 +84,7 @@ public:
     bool isUnreadable(int frameA) const { return frameA >= 0 && size_t(frameA) < m_unreadable.size() && m_unreadable[size_t(frameA)]; }
     /// How many frames of A are unreadable() so far, and why the first of them is (the file named).
     int unreadableCount() const { return m_unreadableCount; }
-    const QString& unreadableReason() const { return m_unreadableReason; }
+    QString unreadableReason() const { return m_unreadableRuns.empty() ? QString() : QString::fromStdString(m_unreadableRuns.front().reason); }
     /// Why unreadable frame `frameA` could not be compared (the file named), empty when it is not unreadable.
     QString unreadableReasonAt(int frameA) const;
     int laneProgressPercent() const;
@@ -140,7 +140,6 @@ private:
     std::vector<char> m_unreadable; ///< per frame of A: not compared, unreadable
     std::vector<vtx::UnreadablePairs> m_unreadableRuns; ///< as posted, in A's order
     int m_unreadableCount = 0;
-    QString m_unreadableReason;
     bool m_laneComplete = false;
     QString m_laneError;
 

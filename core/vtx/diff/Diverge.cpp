@@ -458,22 +458,20 @@ Result<DivergeReport> diverge(const ReplayFile& a, const ReplayFile& b, const Di
         freshUnreadable.clear();
     };
     bool inUnreadableRun = false; // the previous pair was unreadable: the next one extends its run
+    // The report's runs and the ones not yet posted grow alike (a posted run goes on in a new piece).
+    auto extendRun = [&](std::vector<UnreadablePairs>& runs, const FramePair& pair, const std::string& why) {
+        if (inUnreadableRun && !runs.empty()) {
+            runs.back().last = pair;
+            ++runs.back().pairs;
+        } else {
+            runs.push_back({pair, pair, 1, why});
+        }
+    };
     auto noteUnreadable = [&](const FramePair& pair, const std::string& why) {
         ++report.pairsUnreadable;
-        if (inUnreadableRun) {
-            report.unreadable.back().last = pair;
-            ++report.unreadable.back().pairs;
-        } else {
-            report.unreadable.push_back({pair, pair, 1, why});
-        }
-        if (options.progress) {
-            if (inUnreadableRun && !freshUnreadable.empty()) {
-                freshUnreadable.back().last = pair;
-                ++freshUnreadable.back().pairs;
-            } else {
-                freshUnreadable.push_back({pair, pair, 1, report.unreadable.back().reason});
-            }
-        }
+        extendRun(report.unreadable, pair, why);
+        if (options.progress)
+            extendRun(freshUnreadable, pair, report.unreadable.back().reason);
         inUnreadableRun = true;
     };
     const auto& chunksA = a.chunks();
