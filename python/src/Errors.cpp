@@ -61,4 +61,11 @@ void registerErrorTranslator()
     });
 }
 
+std::string outOfRangeText(int64_t frameCount)
+{
+    if (frameCount <= 0)
+        return "out of range: the file has no frames";
+    return "out of range (0.." + std::to_string(frameCount - 1) + ")";
+}
+
 } // namespace vtxpy

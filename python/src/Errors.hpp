@@ -48,6 +48,10 @@ const char* errcName(vtx::Errc c);
 /// The context of chunk `chunk` of `file`: path, chunk index, its record's offset and first frame.
 ErrorContext chunkContext(const vtx::ReplayFile& file, size_t chunk);
 
+/// "out of range (0..N-1)" for a file of `frameCount` frames; "out of range: the file has no
+/// frames" for none (not "(0..-1)", which reads as a range).
+std::string outOfRangeText(int64_t frameCount);
+
 /// Installs the translator (call once from the module's init).
 void registerErrorTranslator();
 

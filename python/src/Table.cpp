@@ -270,10 +270,17 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
         }
     }
 
-    for (size_t i = 0; i < request.frames.size(); ++i)
-        if (request.frames[i] < 0 || request.frames[i] >= file.frameCount() || (i && request.frames[i] <= request.frames[i - 1]))
-            throw BindError("out_of_range", "frames must be sorted, unique and within 0.." + std::to_string(file.frameCount() - 1),
-                            ErrorContext{file.path(), request.frames[i], {}, {}, {}, {}});
+    for (size_t i = 0; i < request.frames.size(); ++i) {
+        const int64_t n = request.frames[i];
+        if (n < 0 || n >= file.frameCount())
+            throw BindError("out_of_range", file.path() + ": frame " + std::to_string(n) + " is " + outOfRangeText(file.frameCount()),
+                            ErrorContext{file.path(), n, {}, {}, {}, {}});
+        if (i && n <= request.frames[i - 1])
+            throw BindError("bad_argument",
+                            "frames must be sorted and unique (frame " + std::to_string(n) + " follows " + std::to_string(request.frames[i - 1]) +
+                                ")",
+                            ErrorContext{file.path(), n, {}, {}, {}, {}});
+    }
 
     TableResult out;
     auto base = [](std::string name, Column::Kind k) {

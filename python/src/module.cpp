@@ -257,8 +257,7 @@ public:
     {
         const vtx::ReplayFile& f = file();
         if (n < 0 || n >= f.frameCount())
-            throw BindError("out_of_range",
-                            f.path() + ": frame " + std::to_string(n) + " is out of range (0.." + std::to_string(f.frameCount() - 1) + ")",
+            throw BindError("out_of_range", f.path() + ": frame " + std::to_string(n) + " is " + outOfRangeText(f.frameCount()),
                             ErrorContext{f.path(), n, {}, {}, {}, {}});
         vtx::Result<vtx::FrameHandle> h = vtx::Error{};
         vtx::FrameIntegrity integrity;
@@ -420,8 +419,7 @@ public:
             to = f.frameCount() - 1;
         if (from < 0 || from >= f.frameCount() || to >= f.frameCount() || from > to)
             throw BindError("out_of_range",
-                            f.path() + ": frames " + std::to_string(from) + ".." + std::to_string(to) + " are not within 0.." +
-                                std::to_string(f.frameCount() - 1),
+                            f.path() + ": frames " + std::to_string(from) + ".." + std::to_string(to) + " are " + outOfRangeText(f.frameCount()),
                             ErrorContext{f.path(), from, {}, {}, {}, {}});
         vtx::query::ExpressionError error;
         auto expr = vtx::query::Expression::compile(expression, f.schema(), &error);
@@ -454,8 +452,7 @@ public:
         const vtx::ReplayFile& f = file();
         for (int64_t n : {a, b})
             if (n < 0 || n >= f.frameCount())
-                throw BindError("out_of_range",
-                                f.path() + ": frame " + std::to_string(n) + " is out of range (0.." + std::to_string(f.frameCount() - 1) + ")",
+                throw BindError("out_of_range", f.path() + ": frame " + std::to_string(n) + " is " + outOfRangeText(f.frameCount()),
                                 ErrorContext{f.path(), n, {}, {}, {}, {}});
         if (!(epsilon >= 0) || !(relative >= 0))
             throw BindError("bad_argument", "epsilon and relative must be >= 0", ErrorContext{f.path(), {}, {}, {}, {}, {}});

@@ -255,6 +255,27 @@ def test_frame_from_a_damaged_chunk_equals_cli(tmp_path):
         assert subprocess.run([cli(), "frame", str(p), str(first)], capture_output=True).returncode == 1
 
 
+@pytest.mark.parametrize("name", ["arena_from_fbs_ds.vtx", "sdk_rl_proto.vtx"])
+def test_a_replay_without_frames_says_so(tmp_path, name):
+    """A recording cut before its first chunk opens (recovered) with no frames; asking for one
+    says the file has none, not "out of range (0..-1)", from the Python and the C++ checks."""
+    src = sample(name).read_bytes()
+    p = tmp_path / "no_frames.vtx"
+    p.write_bytes(src[:len(src) // 50])
+    with vtxscope.open(p) as r:
+        assert len(r) == 0 and r.is_recovered
+        for call in (lambda: r.frame(0), lambda: r.frame(-1), lambda: r.table("Player", frames=[0]),
+                     lambda: r._r.frame(0), lambda: r._r.diff(0, 0, 0.0, 0.0, [], True)):
+            with pytest.raises(vtxscope.OutOfRangeError) as e:
+                call()
+            assert str(e.value).endswith("out of range: the file has no frames"), str(e.value)
+            assert "0..-1" not in str(e.value)
+    with vtxscope.open(sample(name)) as r:
+        with pytest.raises(vtxscope.OutOfRangeError) as e:
+            r.frame(len(r))
+        assert f"out of range (0..{len(r) - 1})" in str(e.value)
+
+
 def test_errors_carry_codes(tmp_path):
     missing = tmp_path / "missing.vtx"
     with pytest.raises(vtxscope.ReadError) as e:

@@ -21,7 +21,7 @@ from dask.dataframe.core import finalize as dask_finalize  # what ddf.compute() 
 
 import vtxscope
 from vtxscope import batch
-from conftest import SAMPLE_NAMES, generate, sample
+from conftest import SAMPLE_NAMES, cli_json, generate, sample
 
 HERE = Path(__file__).resolve().parent
 PROPS = ["Health", "Position", "Name"]
@@ -390,6 +390,53 @@ def test_cli_diverge_on_scheduler_and_two_workers(replays, tmp_path):
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+def test_diverge_skip_unreadable(replays, tmp_path):
+    """A run with a chunk that cannot be read: an error row by default; with skip_unreadable its
+    pairs are counted and named and the rest compared, as vtxscope.diverge says, and
+    vtxscope-batch exits 2 with a JUnit error for it (not a failure: the rest agrees)."""
+    gold = replays[4]
+    chunks = cli_json("info", gold)["chunks"]
+    assert len(chunks) >= 2
+    chunk = chunks[1]
+    src = bytearray(Path(gold).read_bytes())
+    for i in range(chunk["file_offset"] + 40, chunk["file_offset"] + chunk["chunk_size_bytes"], 5):
+        src[i] ^= 0x5A
+    damaged = tmp_path / "damaged.vtx"
+    damaged.write_bytes(bytes(src))
+    same = tmp_path / "same.vtx"
+    shutil.copy(gold, same)
+    runs = [str(same), str(damaged)]
+
+    strict = batch.diverge(gold, runs).compute(scheduler="sync").set_index("file")
+    assert strict.loc[str(damaged), "error"] and pd.isna(strict.loc[str(damaged), "pairs_unreadable"])
+    assert strict.loc[str(same), "pairs_unreadable"] == 0 and strict.loc[str(same), "unreadable"] is None
+
+    rows = batch.diverge(gold, runs, skip_unreadable=True).compute(scheduler="sync").set_index("file")
+    row = rows.loc[str(damaged)]
+    report = vtxscope.diverge(gold, damaged, skip_unreadable=True)
+    assert row["error"] is None and not row["diverged"]
+    assert row["pairs_unreadable"] == report["pairs_unreadable"] == chunk["end_frame"] - chunk["start_frame"] + 1
+    assert row["pairs_compared"] == report["pairs_compared"]
+    assert row["unreadable"] == batch.unreadable_text(report["unreadable"])
+    assert row["unreadable"].startswith(f"frames {chunk['start_frame']}–{chunk['end_frame']} ")
+    assert str(damaged) in row["unreadable"]
+    assert rows.loc[str(same), "pairs_unreadable"] == 0 and not rows.loc[str(same), "diverged"]
+
+    from vtxscope import _batch_cli
+
+    junit = tmp_path / "report.xml"
+    assert _batch_cli.main(["diverge", "--baseline", gold, *runs, "--skip-unreadable", "--junit", str(junit),
+                            "--no-progress"]) == 2
+    suite = ET.parse(junit).getroot()
+    assert suite.get("failures") == "0" and suite.get("errors") == "1"
+    by_file = {c.get("file"): c for c in suite.findall("testcase")}
+    err = by_file[str(damaged)].find("error")
+    assert err is not None and err.get("type") == "unreadable"
+    assert err.get("message").startswith(f"{row['pairs_unreadable']} frame pair(s) not compared, unreadable: frames ")
+    assert by_file[str(same)].find("error") is None and by_file[str(same)].find("failure") is None
+    assert _batch_cli.main(["diverge", "--baseline", gold, str(same), "--skip-unreadable", "--no-progress"]) == 0
 
 
 def check_junit(path, runs):

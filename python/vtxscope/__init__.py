@@ -265,6 +265,11 @@ def _threads(threads: Any, path: str) -> int:
     return int(threads)
 
 
+def _out_of_range(count: int) -> str:
+    """``out of range (0..N-1)``; for a file without frames not ``(0..-1)``, which reads as a range."""
+    return f"out of range (0..{count - 1})" if count > 0 else "out of range: the file has no frames"
+
+
 def _index(n: int, count: int) -> int:
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool):
         raise ArgumentError(f"a frame number must be an int, not {type(n).__name__}")
@@ -272,7 +277,7 @@ def _index(n: int, count: int) -> int:
     if n < 0:
         n += count
     if n < 0 or n >= count:
-        raise OutOfRangeError(f"frame {n if n >= 0 else n - count} is out of range (0..{count - 1})", frame=n)
+        raise OutOfRangeError(f"frame {n if n >= 0 else n - count} is {_out_of_range(count)}", frame=n)
     return n
 
 
@@ -295,6 +300,6 @@ def _frames(frames: Any, count: int, step: int, path: str) -> np.ndarray:
                                 path=path) from None
     if sel.size and (sel.min() < 0 or sel.max() >= count):
         bad = int(sel[(sel < 0) | (sel >= count)][0])
-        raise OutOfRangeError(f"frame {bad} is out of range (0..{count - 1})", path=path, frame=bad)
+        raise OutOfRangeError(f"frame {bad} is {_out_of_range(count)}", path=path, frame=bad)
     sel = np.unique(sel)[::step]
     return np.ascontiguousarray(sel, dtype=np.int32)

@@ -6,7 +6,8 @@
     vtxscope-batch info FILE...      vtxscope-batch validate FILE...      vtxscope-batch query FILE... --expr EXPR
 
 Exit status: 0 when every run agrees (diverge) or every replay was read; 1 when a run diverges
-or a replay fails validation; 2 on usage errors or replays that could not be read.
+or a replay fails validation; 2 on usage errors or replays that could not be read (with diverge
+--skip-unreadable: also when any frame pair was left out as unreadable).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--relative", type=float, default=0.0)
     d.add_argument("--align", choices=["frame", "time"], default="frame")
     d.add_argument("--ignore", action="append", default=[])
+    d.add_argument("--skip-unreadable", action="store_true",
+                   help="leave out frame pairs that cannot be read and compare the rest (exit 2 when any was left out)")
     d.add_argument("--junit", help="write a JUnit XML report (a test case per run)")
     d.add_argument("--csv", help="write the rows as CSV")
 
@@ -64,12 +67,23 @@ def _compute(coll, args):
     return batch.compute(coll, scheduler=args.scheduler, progress=not args.no_progress)
 
 
+def _unreadable_pairs(r) -> int:
+    n = r.get("pairs_unreadable")
+    return 0 if n is None or pd.isna(n) else int(n)
+
+
+def _unreadable_summary(r) -> str:
+    return f"{_unreadable_pairs(r)} frame pair(s) not compared, unreadable: {r['unreadable']}"
+
+
 def junit_xml(rows: pd.DataFrame, epsilon: float) -> ET.ElementTree:
     """A JUnit report of :func:`vtxscope.batch.diverge`'s rows: a test case per run; a diverging
     run is a failure naming the first divergent frame, entity, property, both values and the
-    deviation; a run that could not be read is an error."""
-    failures = int((rows["diverged"] == True).sum())  # noqa: E712 - nullable boolean
-    errors = int(rows["error"].notna().sum())
+    deviation; a run that could not be read, or (``skip_unreadable``) that agrees only on the
+    pairs that could be read, is an error."""
+    diverged = rows["diverged"] == True  # noqa: E712 - nullable boolean
+    failures = int(diverged.sum())
+    errors = int((rows["error"].notna() | (~diverged.fillna(False) & (rows["pairs_unreadable"].fillna(0) > 0))).sum())
     suite = ET.Element("testsuite", name="vtxscope-diverge", tests=str(len(rows)), failures=str(failures),
                        errors=str(errors), skipped="0")
     for _, r in rows.iterrows():
@@ -87,7 +101,13 @@ def junit_xml(rows: pd.DataFrame, epsilon: float) -> ET.ElementTree:
             if not pd.isna(r["max_deviation"]):
                 detail += f"\nlargest deviation {r['max_deviation']:g} ({r['max_deviation_property']})"
             detail += f"\n{r['divergent_pairs']} of {r['pairs_compared']} frame pairs differ"
+            if _unreadable_pairs(r):
+                detail += f"\n{_unreadable_summary(r)}"
             ET.SubElement(case, "failure", message=msg, type="divergence").text = detail
+        elif _unreadable_pairs(r):
+            msg = _unreadable_summary(r)
+            ET.SubElement(case, "error", message=msg, type="unreadable").text = (
+                msg + f"\nno divergence in the {r['pairs_compared']} pair(s) compared")
     return ET.ElementTree(suite)
 
 
@@ -98,7 +118,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if args.command == "diverge":
             rows = _compute(batch.diverge(args.baseline, args.files, epsilon=args.epsilon, relative=args.relative,
-                                          align=args.align, ignore=args.ignore), args).reset_index(drop=True)
+                                          align=args.align, ignore=args.ignore, skip_unreadable=args.skip_unreadable),
+                            args).reset_index(drop=True)
             if args.junit:
                 junit_xml(rows, args.epsilon).write(args.junit, encoding="utf-8", xml_declaration=True)
             if args.csv:
@@ -107,8 +128,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                 state = ("error: " + r["error"]) if isinstance(r["error"], str) else (
                     f"diverges at frame {r['first_frame']}: {r['type']} {r['entity']} {r['property']} "
                     f"{r['baseline_value']} → {r['value']}" if bool(r["diverged"]) else "agrees")
+                if not isinstance(r["error"], str) and _unreadable_pairs(r):
+                    state += f" ({_unreadable_summary(r)})"
                 print(f"{r['file']}: {state}")
-            if rows["error"].notna().any():
+            if rows["error"].notna().any() or (rows["pairs_unreadable"].fillna(0) > 0).any():
                 return 2
             return 1 if bool((rows["diverged"] == True).any()) else 0  # noqa: E712
         if args.command == "table":

@@ -370,11 +370,26 @@ _DIVERGE_META = {"file": object, "baseline": object, "error": object, "diverged"
                  "first_frame": "Int64", "first_frame_baseline": "Int64", "entity": object, "type": object,
                  "property": object, "baseline_value": object, "value": object, "deviation": "float64",
                  "max_deviation": "float64", "max_deviation_property": object, "pairs_compared": "Int64",
-                 "divergent_pairs": "Int64", "schema_differences": "Int64"}
+                 "divergent_pairs": "Int64", "schema_differences": "Int64", "pairs_unreadable": "Int64",
+                 "unreadable": object}
 
 
 def _count(v):
     return len(v) if isinstance(v, list) else v
+
+
+def unreadable_text(runs: List[dict]) -> Optional[str]:
+    """The first run of unreadable pairs of a ``diverge`` report (run frames and baseline frames,
+    and the reason), and how many runs follow; None when every pair was read."""
+    if not runs:
+        return None
+    u = runs[0]
+    first, last = u["first"], u["last"]
+    text = (f"frames {first['frame_b']}–{last['frame_b']} (baseline {first['frame_a']}–{last['frame_a']}), "
+            f"{u['pairs']} pair(s): {u['reason']}")
+    if len(runs) > 1:
+        text += f"; {len(runs) - 1} more run(s) of unreadable pairs"
+    return text
 
 
 def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
@@ -382,7 +397,8 @@ def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
     row: Dict[str, Any] = {k: None for k in _DIVERGE_META}
     row.update(file=path, baseline=baseline, diverged=bool(report.get("diverged")),
                pairs_compared=report.get("pairs_compared"), divergent_pairs=_count(report.get("divergent_frames")),
-               schema_differences=len(report.get("schema_differences", []) or []))
+               schema_differences=len(report.get("schema_differences", []) or []),
+               pairs_unreadable=report.get("pairs_unreadable", 0), unreadable=unreadable_text(report.get("unreadable")))
     first = report.get("first_divergence")
     if first:
         row["first_frame_baseline"] = first.get("frame_a")
@@ -413,10 +429,10 @@ def divergence_row(report: dict, baseline: str, path: str) -> Dict[str, Any]:
 
 
 def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, align: str, ignore: List[str],
-                 threads: int = 1) -> Dict[str, Any]:
+                 threads: int = 1, skip_unreadable: bool = False) -> Dict[str, Any]:
     try:
         report = vtxscope.diverge(baseline, path, align=align, epsilon=epsilon, relative=relative, ignore=ignore,
-                                  threads=threads)
+                                  threads=threads, skip_unreadable=skip_unreadable)
         return divergence_row(report, baseline, path)
     except Exception as e:  # noqa: BLE001
         row = {k: None for k in _DIVERGE_META}
@@ -425,16 +441,21 @@ def _diverge_row(path: str, baseline: str, epsilon: float, relative: float, alig
 
 
 def diverge(baseline: Any, runs: Iterable[Any], epsilon: float = 0.0, relative: float = 0.0, align: str = "frame",
-            ignore: Iterable[str] = (), threads: int = 1):
+            ignore: Iterable[str] = (), threads: int = 1, skip_unreadable: bool = False):
     """A ``dask.dataframe``, one row per run compared with ``baseline`` (``vtxscope.diverge``):
     whether it diverged, the first divergent frame (the run's and the baseline's), entity, type,
     property, both values and the deviation there, the largest deviation over the run and of
     which property, pair counts, or the error. ``threads``: decode threads per comparison,
-    default 1 (both files decoded on the task's thread, as the C++ gate's workers do)."""
+    default 1 (both files decoded on the task's thread, as the C++ gate's workers do).
+
+    A frame that cannot be read makes its run an error row; with ``skip_unreadable`` its pairs are
+    left out and the rest compared: ``pairs_unreadable`` counts them and ``unreadable`` gives the
+    first run of them with its reason (0 and None when every pair was read). Such a run's
+    ``diverged`` speaks only of the pairs compared."""
     if align not in ("frame", "time"):
         raise vtxscope.ArgumentError("align must be 'frame' or 'time'")
     return _per_file(_diverge_row, _paths(runs), _DIVERGE_META, os.fspath(baseline), float(epsilon), float(relative),
-                     align, list(ignore), vtxscope._threads(threads, "diverge"))
+                     align, list(ignore), vtxscope._threads(threads, "diverge"), bool(skip_unreadable))
 
 
 def _partition_priority(key) -> int:

@@ -110,6 +110,22 @@ QAction* actionNamed(QWidget& w, const QString& name)
 {
     return w.findChild<QAction*>(name);
 }
+
+/// Pixels of `canvas` unlike its background outside the middle band of rows, where a panel says
+/// its one sentence ("No replay open."); -1 when the band itself is blank (nothing said).
+int pixelsOutsideTheSentence(QWidget* canvas)
+{
+    const QImage img = canvas->grab().toImage().convertToFormat(QImage::Format_RGB32);
+    const QRgb background = img.pixel(img.width() - 2, 2);
+    const int lh = canvas->fontMetrics().height();
+    const int top = img.height() / 2 - 2 * lh, bottom = img.height() / 2 + 2 * lh;
+    int outside = 0, inside = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            if (img.pixel(x, y) != background)
+                ++(y >= top && y <= bottom ? inside : outside);
+    return inside ? outside : -1;
+}
 } // namespace
 
 class TestDesktop : public QObject {
@@ -799,20 +815,6 @@ private slots:
     // item 15: a 0–20 frame axis and live-looking buttons over nothing).
     void panelsSayNoReplayOpen()
     {
-        // Pixels unlike the background outside the middle band of rows, where the sentence is;
-        // -1 when the band itself is blank (nothing said).
-        auto outsideTheSentence = [](QWidget* canvas) {
-            const QImage img = canvas->grab().toImage().convertToFormat(QImage::Format_RGB32);
-            const QRgb background = img.pixel(img.width() - 2, 2);
-            const int lh = canvas->fontMetrics().height();
-            const int top = img.height() / 2 - 2 * lh, bottom = img.height() / 2 + 2 * lh;
-            int outside = 0, inside = 0;
-            for (int y = 0; y < img.height(); ++y)
-                for (int x = 0; x < img.width(); ++x)
-                    if (img.pixel(x, y) != background)
-                        ++(y >= top && y <= bottom ? inside : outside);
-            return inside ? outside : -1;
-        };
         auto transport = [](MainWindow& w) {
             const auto buttons = w.timeline()->parentWidget()->findChildren<QToolButton*>(QString(), Qt::FindDirectChildrenOnly);
             int enabled = 0;
@@ -826,8 +828,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.map()->isVisible());
         QVERIFY(w.plot()->canvas()->isVisible());
-        QCOMPARE(outsideTheSentence(w.plot()->canvas()), 0);
-        QCOMPARE(outsideTheSentence(w.map()->canvas()), 0);
+        QCOMPARE(pixelsOutsideTheSentence(w.plot()->canvas()), 0);
+        QCOMPARE(pixelsOutsideTheSentence(w.map()->canvas()), 0);
         QCOMPARE(transport(w), std::pair(5, 0));
         QVERIFY(!actionNamed(w, "nextFrame")->isEnabled());
         QVERIFY(!actionNamed(w, "pinA")->isEnabled());
@@ -843,16 +845,16 @@ private slots:
         QVERIFY(plotButton("plotExpression"));
         QVERIFY(!plotButton("plotExportCsv")); // no series yet
         QTRY_VERIFY(!w.map()->canvas()->scene().glyphs.empty());
-        QVERIFY(outsideTheSentence(w.plot()->canvas()) > 0); // the axes
-        QVERIFY(outsideTheSentence(w.map()->canvas()) > 0); // the entities, legend and scale
+        QVERIFY(pixelsOutsideTheSentence(w.plot()->canvas()) > 0); // the axes
+        QVERIFY(pixelsOutsideTheSentence(w.map()->canvas()) > 0); // the entities, legend and scale
         QCOMPARE(transport(w), std::pair(5, 5));
         QVERIFY(actionNamed(w, "nextFrame")->isEnabled());
 
         actionNamed(w, "close")->trigger();
         QVERIFY(entities->isHintShown());
         QCOMPARE(entities->hint(), QString("No replay open."));
-        QCOMPARE(outsideTheSentence(w.plot()->canvas()), 0);
-        QCOMPARE(outsideTheSentence(w.map()->canvas()), 0);
+        QCOMPARE(pixelsOutsideTheSentence(w.plot()->canvas()), 0);
+        QCOMPARE(pixelsOutsideTheSentence(w.map()->canvas()), 0);
         QCOMPARE(transport(w), std::pair(5, 0));
     }
 
@@ -953,6 +955,19 @@ private slots:
         actionNamed(w, "goTo")->trigger();
         QCOMPARE(w.statusBar()->currentMessage(), QString("This replay has no frames to go to"));
         QCOMPARE(w.viewState()->requestedFrame(), 0);
+        // The plot draws no 0…1 frame axis over nothing: it says there are no frames (review 5, #10).
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.plot()->canvas()->isVisible());
+        const PlotScene& scene = w.plot()->canvas()->scene();
+        QVERIFY(!scene.hasFrames);
+        QCOMPARE(scene.noFramesText, QString("This replay has no frames to plot."));
+        QCOMPARE(pixelsOutsideTheSentence(w.plot()->canvas()), 0);
+        actionNamed(w, "close")->trigger();
+        QCOMPARE(scene.noFramesText, QString("No replay open."));
+        QVERIFY(openAndWait(w, demoPath()));
+        QVERIFY(scene.hasFrames);
     }
 
     // Every layout settles: once laid out, the window asks for no more layouts while idle. The

@@ -83,14 +83,15 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
     setFocusPolicy(Qt::ClickFocus);
     m_scene.emptyText = tr("Right-click a numeric property in the inspector, or a watch, and choose Plot.\n"
                            "Wheel: zoom · drag: pan · double-click: whole replay · Shift+wheel: zoom y · click: seek");
-    m_scene.closedText = tr("No replay open.");
     auto openState = [this] {
-        m_scene.replayOpen = m_session->isOpen();
+        m_scene.hasFrames = m_session->isOpen() && m_session->frameCount() > 0;
+        m_scene.noFramesText = m_session->isOpen() ? tr("This replay has no frames to plot.") : tr("No replay open.");
         update();
     };
     openState();
     connect(session, &ReplaySession::opened, this, openState);
     connect(session, &ReplaySession::closed, this, openState);
+    connect(session, &ReplaySession::grew, this, openState); // a followed recording's first chunk
     auto restale = [this] {
         rebuildSeries();
         update();

@@ -316,9 +316,9 @@ void paintPlot(QPainter& p, const PlotScene& scene, const PlotLayout& L)
     QColor backing = pal.color(QPalette::Base);
     backing.setAlpha(200);
     const QFontMetrics fm = p.fontMetrics();
-    if (!scene.replayOpen) {
+    if (!scene.hasFrames) {
         p.setPen(dim);
-        p.drawText(QRect(QPoint(0, 0), scene.size), Qt::AlignCenter | Qt::TextWordWrap, scene.closedText);
+        p.drawText(QRect(QPoint(0, 0), scene.size), Qt::AlignCenter | Qt::TextWordWrap, scene.noFramesText);
         return;
     }
     // Each series' colour as drawn on this base, worked out once for the curves, the axes, the

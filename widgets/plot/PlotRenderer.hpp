@@ -68,10 +68,11 @@ struct PlotScene {
     /// The hover readout's frame line ("frame 120 · 2.000 s").
     std::function<QString(int frame)> frameText;
     QString emptyText;
-    /// False with no replay open: no axes (a 0–20 frame axis measured nothing), only
-    /// `closedText` in the middle.
-    bool replayOpen = true;
-    QString closedText;
+    /// False with no replay open, or one without frames (a recording cut before its first
+    /// chunk): no axes (a 0–20 or 0–1 frame axis measured nothing), only `noFramesText` in the
+    /// middle.
+    bool hasFrames = true;
+    QString noFramesText;
     QPalette palette;
     QFont font;
 };
