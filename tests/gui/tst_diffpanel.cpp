@@ -411,6 +411,95 @@ private slots:
         QVERIFY(hatched);
     }
 
+    // Review 5 #5, first half: frames found damaged inside a chunk that decodes are hatched on
+    // the chunks lane, with the reason in its tooltip; the chunk's "cached" colour alone said
+    // every frame of it could be read.
+    void chunksLaneHatchesDamagedFrames_data()
+    {
+        QTest::addColumn<bool>("streamDamage"); // else one frame of a raw chunk fails verification
+        QTest::newRow("one frame fails its check") << false;
+        QTest::newRow("the rest of a chunk is lost") << true;
+    }
+    void chunksLaneHatchesDamagedFrames()
+    {
+        QFETCH(bool, streamDamage);
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/damaged.vtx";
+        int seekTo = 21;
+        if (streamDamage) {
+            // Noise inside chunk 0 of the SDK's Protobuf sample (frames 0-383): the frames before
+            // it in the zstd stream read, those from the damage on do not (review 5, #3).
+            VTX_REQUIRE_SAMPLES();
+            QFile in(QString::fromStdString(vtxtest::samplePath("sdk_cs_proto.vtx")));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray bytes = in.readAll();
+            std::mt19937 random(5);
+            for (int i = 1'200'000; i < 1'200'000 + 4096; ++i)
+                bytes[i] = char(random());
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly) && out.write(bytes) == bytes.size());
+            out.close();
+            seekTo = 100;
+        } else {
+            vtxtest::players::ReplaySpec spec; // 100 frames, 16 per chunk
+            spec.compress = false;
+            const QString good = QString::fromStdString(vtxtest::players::writeReplay(dir, "good.vtx", spec));
+            QVERIFY(vtxtest::writeHostileFrameCopy(good, path, 1, 5)); // frame 21
+        }
+        // What the core finds in that chunk, read on its own: the damage in the stream, or the
+        // frame that fails its check (found when it is read: the viewer seeks to it).
+        auto reference = vtx::ReplayFile::open(path.toStdString());
+        VTX_VERIFY_OK(reference);
+        const size_t chunk = *(*reference)->chunkForFrame(seekTo);
+        auto checked = (*reference)->frameCheckingChunk(streamDamage ? seekTo : 16);
+        VTX_VERIFY_OK(checked);
+        const std::optional<vtx::ChunkDamage> want = streamDamage ? (*reference)->knownDamage(chunk) : checked->chunk()->damage();
+        QVERIFY(want);
+        QCOMPARE(want->laterFramesLost, streamDamage);
+        const int chunkEnd = (*reference)->chunks()[chunk].endFrame;
+        const vtx::FrameSpan span{want->firstFrame, streamDamage ? chunkEnd : want->firstFrame, want->reason};
+        if (!streamDamage)
+            QCOMPARE(span.first, 21);
+        else
+            QVERIFY(span.first > seekTo && span.first < chunkEnd);
+
+        MainWindow w;
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(vtxtest::openAndWait(w, path));
+        TimelineScrubber* tl = w.timeline();
+        if (!streamDamage)
+            QVERIFY(tl->damagedFrames().empty()); // frame 21 not read yet: nothing known
+        w.playback()->seek(seekTo);
+        QTRY_VERIFY_WITH_TIMEOUT(!tl->damagedFrames().empty(), 20000);
+        QCOMPARE(tl->damagedFrames(), std::vector<vtx::FrameSpan>{span});
+        const int y = tl->laneCentreY("chunks");
+        const QString tip = tl->toolTipAt({tl->xOfFrame(span.first) + 1, y});
+        QVERIFY2(tip.contains(streamDamage ? QString("damaged: frames %1–%2 cannot be read").arg(span.first).arg(chunkEnd)
+                                           : QString("damaged: frame %1 cannot be read (the first found)").arg(span.first)) &&
+                     tip.contains("damaged.vtx"),
+                 qPrintable(tip));
+        if (streamDamage) // the chunk failed as a whole, but what came before the damage reads
+            QVERIFY2(tip.contains(
+                         QString("frames %1–%2, before the damage, can be read").arg((*reference)->chunks()[chunk].startFrame).arg(span.first - 1)),
+                     qPrintable(tip));
+        QVERIFY(tl->toolTipAt({5, y}).contains("frames found damaged"));
+        // The hatch is painted over the damaged frames, and only there within the chunk.
+        auto hatchedBetween = [&](int from, int to) {
+            const QImage shot = tl->grab().toImage();
+            for (int x = tl->xOfFrame(from); x <= std::max(tl->xOfFrame(from) + 1, tl->xOfFrame(to + 1) - 1); ++x)
+                for (int dy = -4; dy <= 4; ++dy)
+                    if (shot.pixelColor(x, y + dy) == QColor(0xD5, 0x5E, 0x00))
+                        return true;
+            return false;
+        };
+        QVERIFY(hatchedBetween(span.first, span.last));
+        const int chunkStart = (*reference)->chunks()[chunk].startFrame;
+        if (span.first - chunkStart > 8)
+            QVERIFY(!hatchedBetween(chunkStart, span.first - 4));
+    }
+
     void nextChangeRowsWrapAround()
     {
         MainWindow& w = *m_w;

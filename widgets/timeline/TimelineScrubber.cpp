@@ -77,6 +77,7 @@ void TimelineScrubber::reload()
     m_segments.clear();
     m_chunkRanges.clear();
     m_chunkStates.clear();
+    m_damagedFrames.clear();
     m_axis.frameCount = std::max(1, m_session->frameCount());
     m_axis.first = m_view->zoomFirst(); // the view state keeps the zoom across growth
     m_axis.last = std::max(m_axis.first + 1, m_view->zoomLast());
@@ -158,10 +159,51 @@ void TimelineScrubber::refreshCacheState()
     if (!m_session->cache() || !isVisible())
         return;
     auto states = m_session->cache()->chunkStates();
-    if (states != m_chunkStates) {
-        m_chunkStates = std::move(states);
+    const bool statesChanged = states != m_chunkStates;
+    m_chunkStates = std::move(states);
+    // Damage is found by whatever decodes a chunk (the cache, Find all, a plot's scan) or reads
+    // a frame of it, so it is asked for at every poll, not only when a chunk's state changes.
+    auto damaged = foundDamage();
+    if (statesChanged || damaged != m_damagedFrames) {
+        m_damagedFrames = std::move(damaged);
         update(laneRect(ChunksLane));
     }
+}
+
+std::vector<vtx::FrameSpan> TimelineScrubber::foundDamage() const
+{
+    std::vector<vtx::FrameSpan> spans;
+    const auto& f = m_session->file();
+    if (!f)
+        return spans;
+    for (size_t c = 0; c < m_chunkRanges.size(); ++c)
+        if (const std::optional<vtx::ChunkDamage> d = chunkDamage(c))
+            spans.push_back({d->firstFrame, d->laterFramesLost ? m_chunkRanges[c].second : d->firstFrame, d->reason});
+    return spans;
+}
+
+std::optional<vtx::ChunkDamage> TimelineScrubber::chunkDamage(size_t c) const
+{
+    const auto& f = m_session->file();
+    if (!f || c >= m_chunkRanges.size())
+        return std::nullopt;
+    // Damage in the stream, found by any decode of the chunk (the cache's, a scan's) ...
+    if (std::optional<vtx::ChunkDamage> d = f->knownDamage(c))
+        return d;
+    // ... or a frame that failed its check when the viewer read it from the cached chunk
+    // (FlatBuffers frames are checked as they are first read).
+    if (c < m_chunkStates.size() && m_chunkStates[c] == vtx::ChunkState::Cached && m_session->cache())
+        if (const std::optional<vtx::FrameHandle> h = m_session->cache()->peek(m_chunkRanges[c].first))
+            return h->chunk()->damage();
+    return std::nullopt;
+}
+
+const vtx::FrameSpan* TimelineScrubber::damagedFramesIn(size_t c) const
+{
+    for (const vtx::FrameSpan& d : m_damagedFrames)
+        if (d.first >= m_chunkRanges[c].first && d.first <= m_chunkRanges[c].second)
+            return &d;
+    return nullptr;
 }
 
 void TimelineScrubber::setBookmarks(const QList<Bookmark>& bookmarks)
@@ -258,7 +300,8 @@ QString TimelineScrubber::legend(Lane lane) const
                                                                                 "the frames could not be read."));
     case ChunksLane:
         return tr("<b>Chunks</b>: <span style='color:#009E73'>■</span> cached, <span style='color:#E69F00'>■</span> decoding (dotted: queued), grey "
-                  "not loaded, <span style='color:#D55E00'>▨</span> failed to decode.");
+                  "not loaded, <span style='color:#D55E00'>▨</span> failed to decode, or frames found damaged in a chunk that "
+                  "decoded.");
     case ScrubLane:
         return tr("<b>Scrub</b>: click or drag to seek. <span style='color:#0072B2'>A</span> and <span style='color:#D55E00'>B</span> are the diff's "
                   "frames; the shaded band is the A–B loop.");
@@ -353,13 +396,25 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
                 const vtx::ChunkState st = c < m_chunkStates.size() ? m_chunkStates[c] : vtx::ChunkState::NotLoaded;
                 const auto& chunks = f->chunks();
                 const double kb = c < chunks.size() ? double(chunks[c].chunkSizeBytes) / 1024.0 : 0;
-                return tr("<b>Chunk %1</b>: frames %2–%3 (%4 frames)<br>%5 KB in the file · %6")
+                QString damage;
+                if (const std::optional<vtx::ChunkDamage> d = chunkDamage(c)) {
+                    damage = (d->laterFramesLost ? tr("<br><span style='color:#D55E00'>▨</span> damaged: frames %1–%2 cannot be read: %3")
+                                                       .arg(d->firstFrame)
+                                                       .arg(m_chunkRanges[c].second)
+                                                 : tr("<br><span style='color:#D55E00'>▨</span> damaged: frame %1 cannot be read (the first "
+                                                      "found): %3")
+                                                       .arg(d->firstFrame))
+                                 .arg(QString::fromStdString(d->reason).toHtmlEscaped());
+                    if (st == vtx::ChunkState::Failed && d->laterFramesLost && d->firstFrame > m_chunkRanges[c].first)
+                        damage += tr("<br>frames %1–%2, before the damage, can be read").arg(m_chunkRanges[c].first).arg(d->firstFrame - 1);
+                }
+                return tr("<b>Chunk %1</b>: frames %2–%3 (%4 frames)<br>%5 KB in the file · %6%7")
                     .arg(c)
                     .arg(m_chunkRanges[c].first)
                     .arg(m_chunkRanges[c].second)
                     .arg(m_chunkRanges[c].second - m_chunkRanges[c].first + 1)
                     .arg(kb, 0, 'f', 1)
-                    .arg(tr(names[int(st)]));
+                    .arg(tr(names[int(st)]), damage);
             }
         break;
     }
@@ -731,12 +786,24 @@ void TimelineScrubber::paintEvent(QPaintEvent*)
             style = Qt::Dense5Pattern;
             break;
         case vtx::ChunkState::Failed:
+            // A chunk that failed after some of its frames were whole: those read (streamed
+            // out each time, not held), only the damaged span below is hatched.
+            if (damagedFramesIn(c))
+                break;
             fill = QColor(0xD5, 0x5E, 0x00);
             style = Qt::DiagCrossPattern;
             break;
         case vtx::ChunkState::NotLoaded: break;
         }
         p.fillRect(QRect(xa, cr.top() + 2, std::max(1, xb - xa), cr.height() - 4), QBrush(fill, style));
+    }
+    // Frames found damaged in a chunk that decoded, hatched as a failed chunk is, at least 2 px
+    // wide: a cached chunk's colour alone would say every frame of it reads.
+    for (const vtx::FrameSpan& d : m_damagedFrames) {
+        if (d.last < firstVisible || d.first > lastVisible)
+            continue;
+        const int xa = std::max(cr.left(), int(m_axis.x(d.first))), xb = std::min(cr.right(), int(m_axis.x(d.last + 1)));
+        p.fillRect(QRect(xa, cr.top() + 2, std::max(2, xb - xa), cr.height() - 4), QBrush(QColor(0xD5, 0x5E, 0x00), Qt::DiagCrossPattern));
     }
 
     // Scrub bar, A/B markers and the playhead.

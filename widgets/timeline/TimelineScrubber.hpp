@@ -41,6 +41,10 @@ public:
     void setMatches(const QString& expression, std::vector<int> frames, bool partial = false, std::vector<vtx::FrameSpan> unsearched = {});
     const std::vector<int>& matches() const { return m_matches; }
     const std::vector<vtx::FrameSpan>& unsearched() const { return m_unsearched; }
+    /// Frames found damaged inside chunks that decoded (ReplayFile::knownDamage: the rest of a
+    /// chunk after damage in its stream, or the first frame that failed its check), hatched on
+    /// the chunks lane as a failed chunk is (review 5 #5); in frame order, one span per chunk.
+    const std::vector<vtx::FrameSpan>& damagedFrames() const { return m_damagedFrames; }
     /// The vertical centre of a lane, by name ("overview", "ruler", "events", "bookmarks",
     /// "matches", "comparison", "gaps", "chunks", "scrub"), for tests; -1 for a lane collapsed
     /// because it has nothing to show.
@@ -137,6 +141,14 @@ private:
     const Bookmark* bookmarkAt(int x) const;
     std::vector<std::pair<int, int>> m_chunkRanges;
     std::vector<vtx::ChunkState> m_chunkStates;
+    std::vector<vtx::FrameSpan> m_damagedFrames;
+    /// What the file's decodes have found damaged so far, as damagedFrames() gives it.
+    std::vector<vtx::FrameSpan> foundDamage() const;
+    /// The damage known in chunk `c`: in its stream (any decode), or a frame of the cached
+    /// chunk that failed its check when read.
+    std::optional<vtx::ChunkDamage> chunkDamage(size_t c) const;
+    /// The span of damagedFrames() in chunk `c`, or null.
+    const vtx::FrameSpan* damagedFramesIn(size_t c) const;
     QList<Bookmark> m_bookmarks;
     TimeUnit m_unit = TimeUnit::Frame;
     /// The file's frames in m_unit, for the ruler's ticks: a cache, rebuilt when the file or
