@@ -1015,6 +1015,61 @@ private slots:
         QCOMPARE(w.timeline()->frameCount(), 60);
     }
 
+    // Review 5 #10: a followed file that shrinks (cut, or rewritten shorter) is called that, not
+    // "Following: 60 → 30 frames" as if it grew; a playhead the file no longer reaches moves to
+    // the new last frame instead of asking for a frame that is gone.
+    void followAFileThatShrinks_data()
+    {
+        QTest::addColumn<int>("playhead"); // -1: on the last frame (tailing)
+        QTest::newRow("tailing") << -1;
+        QTest::newRow("past the cut") << 45;
+        QTest::newRow("before the cut") << 5;
+    }
+    void followAFileThatShrinks()
+    {
+        QFETCH(int, playhead);
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/shrinks.vtx";
+        {
+            vtx::WriterOptions wo;
+            wo.chunkMaxFrames = 10;
+            auto writer = vtx::ReplayWriter::create(path.toStdString(), vtx::ReplayHeader{}, wo);
+            QVERIFY(writer.isOk());
+            for (int32_t i = 0; i < 60; ++i) {
+                vtx::FrameData f;
+                f.buckets.resize(1);
+                vtx::PropertyContainerData e;
+                e.typeId = 0;
+                e.int32s = {i};
+                f.buckets[0].entities.push_back(std::move(e));
+                f.buckets[0].uniqueIds.push_back("counter");
+                QVERIFY((*writer)->addFrame(std::move(f), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
+            }
+            QVERIFY((*writer)->finish().isOk());
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, path));
+        QCOMPARE(w.session()->frameCount(), 60);
+        w.playback()->seek(playhead < 0 ? 59 : playhead);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), playhead < 0 ? 59 : playhead);
+        w.session()->setFollowing(true);
+        QSignalSpy reread(w.session(), &ReplaySession::rereadFromDisk);
+        QVERIFY(QFile::resize(path, QFileInfo(path).size() / 2)); // the cut keeps the first chunks
+        QVERIFY(reread.wait(10000));
+        const int kept = w.session()->frameCount();
+        QVERIFY(kept > 5 && kept < 45);
+        QCOMPARE(reread.first().at(0).toInt(), 60);
+        QCOMPARE(reread.first().at(1).toInt(), kept);
+        QCOMPARE(w.statusBar()->currentMessage(), QString("Following: the file shrank on disk, 60 → %1 frames; frames %1–59 are gone").arg(kept));
+        const int want = playhead == 5 ? 5 : kept - 1;
+        QCOMPARE(w.viewState()->requestedFrame(), want);
+        QTRY_COMPARE(w.viewState()->shownFrame().index(), want);
+        QCOMPARE(w.viewState()->shownFrame()->bucket(0).entity(0).int32s()[0], want);
+        QVERIFY(w.viewState()->frameError().isEmpty());
+        QCOMPARE(w.timeline()->frameCount(), kept);
+    }
+
     // A chunk that cannot be decoded costs only its frames: the playhead there says why in the
     // banner, the timeline marks the chunk failed, and every other frame still shows.
     void corruptChunkCostsOnlyItsFrames()

@@ -25,7 +25,7 @@ public:
     enum Role { FrameRole = Qt::UserRole + 1 };
 
     explicit TimeDataModel(Table table, QObject* parent = nullptr);
-    /// Shows `file`'s time data (nullptr: empty). Call again when a followed file grew.
+    /// Shows `file`'s time data (nullptr: empty). Call again when a followed file is read again.
     void setFile(std::shared_ptr<const vtx::ReplayFile> file);
     Table table() const { return m_table; }
 

@@ -91,7 +91,7 @@ PlotCanvas::PlotCanvas(ReplaySession* session, PlotSeriesModel* model, QWidget* 
     openState();
     connect(session, &ReplaySession::opened, this, openState);
     connect(session, &ReplaySession::closed, this, openState);
-    connect(session, &ReplaySession::grew, this, openState); // a followed recording's first chunk
+    connect(session, &ReplaySession::rereadFromDisk, this, openState); // a followed recording's first chunk
     auto restale = [this] {
         rebuildSeries();
         update();
@@ -519,7 +519,7 @@ PlotPanel::PlotPanel(ReplaySession* session, ViewState* view, QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &PlotPanel::updateStatus);
     connect(m_model, &QAbstractItemModel::modelReset, this, &PlotPanel::updateStatus);
     connect(session, &ReplaySession::opened, this, &PlotPanel::onOpened);
-    connect(session, &ReplaySession::grew, this, [this](int, int frames) { m_canvas->setFrameCount(frames); });
+    connect(session, &ReplaySession::rereadFromDisk, this, [this](int, int frames) { m_canvas->setFrameCount(frames); });
     connect(session, &ReplaySession::closed, this, [this] {
         m_jobs.cancel();
         m_progress->setVisible(false);

@@ -96,9 +96,11 @@ void ReplaySession::adoptRefreshed(std::shared_ptr<const vtx::ReplayFile> file)
     m_file = std::move(file);
     updateClock();
     m_view->setFrameCount(frameCount());
-    emit grew(before, frameCount());
-    // Like `tail -f`: a playhead on the last frame moves to the new last frame.
-    if (const int target = tailing ? frameCount() - 1 : requested; target != m_view->requestedFrame())
+    emit rereadFromDisk(before, frameCount());
+    // Like `tail -f`: a playhead on the last frame moves to the new last frame, and so does one
+    // the file no longer reaches (it shrank: the frame asked for is gone, not failing).
+    const bool gone = requested >= frameCount();
+    if (const int target = tailing || gone ? std::max(0, frameCount() - 1) : requested; target != m_view->requestedFrame())
         m_view->setRequestedFrame(target);
     else
         m_view->requestAgain();

@@ -84,8 +84,9 @@ public:
     int64_t gameTimeTicks(int frame) const { return m_file ? m_file->gameTimeTicks(frame) : 0; }
 
     /// Follows a file that is still being written: re-reads it on a worker every `intervalMs`
-    /// and extends the replay as chunks land (grew()). A playhead on the last frame stays on
-    /// the last frame, like `tail -f`.
+    /// and extends the replay as chunks land (rereadFromDisk()). A playhead on the last frame
+    /// stays on the last frame, like `tail -f`; one past the end of a file that shrank moves to
+    /// its new last frame.
     void setFollowing(bool on, int intervalMs = 250);
     bool isFollowing() const { return m_followTimer.isActive(); }
     /// The open file was written to, replaced or removed on disk after it was read, while not
@@ -112,8 +113,9 @@ signals:
     void opened();
     void openFailed(const QString& path, const QString& message);
     void closed();
-    /// The followed file grew (or was rewritten): more frames, chunks or a footer.
-    void grew(int oldFrameCount, int newFrameCount);
+    /// The followed file was read again after its size changed: it grew (more frames, chunks
+    /// or a footer), was rewritten, or shrank (newFrameCount < oldFrameCount).
+    void rereadFromDisk(int oldFrameCount, int newFrameCount);
     void followFailed(const QString& message);
     void followingChanged(bool on);
     /// hasChangedOnDisk() turned true or false.

@@ -198,7 +198,7 @@ void MainWindow::wirePanels()
         m_followAction->setChecked(on);
         showFileInfo();
     });
-    connect(m_session, &ReplaySession::grew, this, [this] {
+    connect(m_session, &ReplaySession::rereadFromDisk, this, [this] {
         m_timeline->extend();
         showFileInfo();
     });
@@ -220,7 +220,7 @@ void MainWindow::wirePanels()
     connect(m_watchPanel, &WatchPanel::plotRequested, m_plot, &PlotPanel::addPropertySeries);
     auto showTimeData = [this] { m_timeData->setFile(m_session->file()); };
     connect(m_session, &ReplaySession::opened, m_timeData, showTimeData);
-    connect(m_session, &ReplaySession::grew, m_timeData, showTimeData);
+    connect(m_session, &ReplaySession::rereadFromDisk, m_timeData, showTimeData);
     connect(m_session, &ReplaySession::closed, m_timeData, [this] { m_timeData->setFile(nullptr); });
 }
 

@@ -89,9 +89,14 @@ StatusPresenter::StatusPresenter(QStatusBar* bar, QLabel* banner, ReplaySession*
     });
     connect(session, &ReplaySession::openFailed, this,
             [this](const QString& path) { showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000); });
-    connect(session, &ReplaySession::grew, this, [this](int before, int after) {
+    connect(session, &ReplaySession::rereadFromDisk, this, [this](int before, int after) {
         refresh();
-        showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
+        if (after < before) // cut or rewritten shorter: not growth (review 5 #10)
+            showMessage(
+                tr("Following: the file shrank on disk, %1 → %2 frames; frames %3–%4 are gone").arg(before).arg(after).arg(after).arg(before - 1),
+                10000);
+        else
+            showMessage(tr("Following: %1 → %2 frames").arg(before).arg(after), 3000);
     });
     connect(session, &ReplaySession::changedOnDiskChanged, this, &StatusPresenter::refresh);
     connect(session, &ReplaySession::followingChanged, this, [this](bool on) {

@@ -65,7 +65,7 @@ public:
     void zoomIn(double factor, int anchorFrame);
     void showAll();
     int frameCount() const { return int(m_axis.frameCount); }
-    /// The followed file grew: new chunks join the lanes; a view showing everything keeps
+    /// The followed file was read again: its chunks are the lanes' again; a view showing everything keeps
     /// showing everything, a zoomed view stays where it is.
     void extend();
     /// The ruler's labels: frame numbers, game time or UTC (Settings ▸ Time display).
