@@ -129,6 +129,23 @@ private slots:
         QVERIFY(!owner.jobs.isRunning());
     }
 
+    // A delivery still queued when Qt discards the posted events (the application exits, or
+    // removePostedEvents) is destroyed on the UI thread without running, and what it holds goes
+    // with it. Under ThreadSanitizer this is the check that the destruction is ordered after the
+    // worker that built it (CI's TSan pass saw a map job's answer destroyed at exit as a race).
+    void discardedDeliveryIsReleasedUnrun()
+    {
+        auto held = std::make_shared<int>(7);
+        const std::weak_ptr<int> watch = held;
+        auto ran = std::make_shared<bool>(false);
+        detail::startOnPool([held = std::move(held), ran]() mutable { detail::postToUiThread([held = std::move(held), ran] { *ran = true; }); });
+        detail::waitForPoolJobs();
+        QVERIFY(!watch.expired()); // queued, holding it
+        QCoreApplication::removePostedEvents(nullptr, 0);
+        QVERIFY(!*ran);
+        QVERIFY(watch.expired());
+    }
+
     // postIfCurrent shows partial answers of the latest job only; finishWith ends the job.
     void partialAnswersAndFinishWith()
     {
