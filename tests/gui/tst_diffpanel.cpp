@@ -480,7 +480,7 @@ private slots:
                                            : QString("damaged: frame %1 cannot be read (the first found)").arg(span.first)) &&
                      tip.contains("damaged.vtx"),
                  qPrintable(tip));
-        if (streamDamage) // the chunk failed as a whole, but what came before the damage reads
+        if (streamDamage) // whatever state the chunk is in (failed, or decoding again for a frame before the damage)
             QVERIFY2(tip.contains(
                          QString("frames %1–%2, before the damage, can be read").arg((*reference)->chunks()[chunk].startFrame).arg(span.first - 1)),
                      qPrintable(tip));

@@ -405,7 +405,7 @@ QString TimelineScrubber::toolTipAt(const QPoint& pos) const
                                                       "found): %3")
                                                        .arg(d->firstFrame))
                                  .arg(QString::fromStdString(d->reason).toHtmlEscaped());
-                    if (st == vtx::ChunkState::Failed && d->laterFramesLost && d->firstFrame > m_chunkRanges[c].first)
+                    if (d->laterFramesLost && d->firstFrame > m_chunkRanges[c].first)
                         damage += tr("<br>frames %1–%2, before the damage, can be read").arg(m_chunkRanges[c].first).arg(d->firstFrame - 1);
                 }
                 return tr("<b>Chunk %1</b>: frames %2–%3 (%4 frames)<br>%5 KB in the file · %6%7")
