@@ -147,6 +147,19 @@ QStringList compareInspector(MainWindow& w, const nlohmann::json& properties)
     }
     return diffs;
 }
+
+/// Frame `i` of the follow tests' recordings: one entity, "counter", whose int32 is i.
+vtx::FrameData counterFrame(int32_t i)
+{
+    vtx::FrameData f;
+    f.buckets.resize(1);
+    vtx::PropertyContainerData e;
+    e.typeId = 0;
+    e.int32s = {i};
+    f.buckets[0].entities.push_back(std::move(e));
+    f.buckets[0].uniqueIds.push_back("counter");
+    return f;
+}
 } // namespace
 
 // What sets a window's minimum size, for the message of a failed fit check.
@@ -974,18 +987,8 @@ private slots:
         wo.chunkMaxFrames = 10;
         auto writer = vtx::ReplayWriter::create(path, vtx::ReplayHeader{}, wo);
         QVERIFY(writer.isOk());
-        auto frame = [](int32_t i) {
-            vtx::FrameData f;
-            f.buckets.resize(1);
-            vtx::PropertyContainerData e;
-            e.typeId = 0;
-            e.int32s = {i};
-            f.buckets[0].entities.push_back(std::move(e));
-            f.buckets[0].uniqueIds.push_back("counter");
-            return f;
-        };
         for (int32_t i = 0; i < 10; ++i)
-            QVERIFY((*writer)->addFrame(frame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
+            QVERIFY((*writer)->addFrame(counterFrame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
         QVERIFY((*writer)->flush().isOk());
 
         MainWindow w;
@@ -1003,7 +1006,7 @@ private slots:
 
         std::thread recorder([&] {
             for (int32_t i = 10; i < 60; ++i)
-                (void)(*writer)->addFrame(frame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666);
+                (void)(*writer)->addFrame(counterFrame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666);
             (void)(*writer)->finish();
         });
         recorder.join();
@@ -1035,16 +1038,8 @@ private slots:
             wo.chunkMaxFrames = 10;
             auto writer = vtx::ReplayWriter::create(path.toStdString(), vtx::ReplayHeader{}, wo);
             QVERIFY(writer.isOk());
-            for (int32_t i = 0; i < 60; ++i) {
-                vtx::FrameData f;
-                f.buckets.resize(1);
-                vtx::PropertyContainerData e;
-                e.typeId = 0;
-                e.int32s = {i};
-                f.buckets[0].entities.push_back(std::move(e));
-                f.buckets[0].uniqueIds.push_back("counter");
-                QVERIFY((*writer)->addFrame(std::move(f), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
-            }
+            for (int32_t i = 0; i < 60; ++i)
+                QVERIFY((*writer)->addFrame(counterFrame(i), int64_t(i) * 166666, 1 + int64_t(i) * 166666).isOk());
             QVERIFY((*writer)->finish().isOk());
         }
         MainWindow w;
