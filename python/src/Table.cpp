@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "Table.hpp"
+#include "vtx/file/FrameTimes.hpp"
 #include "vtx/model/EntityLabels.hpp"
 #include "vtx/scan/ChunkPipeline.hpp"
 
@@ -295,7 +296,6 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
     Column nameCol = base("display_name", Column::Kind::Category);
     ColumnWriter frameW(frameCol), timeW(timeCol), idW(idCol), nameW(nameCol);
     const vtx::FieldDef* nameField = displayNameField(*def);
-    const auto& gameTimes = file.footer().times.gameTime;
 
     // Which chunk holds which of the requested frames, in order.
     struct Span {
@@ -411,8 +411,8 @@ TableResult buildTable(const vtx::ReplayFile& file, const TableRequest& request)
             }
             if (!frameMatches)
                 continue;
-            const double gt =
-                size_t(f) < gameTimes.size() ? double(gameTimes[size_t(f)]) / double(vtx::kTicksPerSecond) : std::numeric_limits<double>::quiet_NaN();
+            const std::optional<int64_t> ticks = vtx::heldGameTimeTicks(file, f);
+            const double gt = ticks ? double(*ticks) / double(vtx::kTicksPerSecond) : std::numeric_limits<double>::quiet_NaN();
             for (const vtx::FrameEntity entity : fv.entities()) {
                 const vtx::ContainerView c = entity.entity;
                 if (c.typeId() != typeId)

@@ -7,6 +7,7 @@
 #include "Errors.hpp"
 #include "PropertyWalk.hpp" // bench/: the full read the benchmarks measure
 #include "Table.hpp"
+#include "vtx/file/FrameTimes.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -327,7 +328,11 @@ public:
             d["reason"] = text(damage->reason);
             integ["chunk_damage"] = d;
         }
-        return types.attr("Frame")(py::int_(n), py::int_(f.gameTimeTicks(int32_t(n))), py::int_(f.createdUtcTicks(int32_t(n))), integ, buckets);
+        // A time the file does not hold (a recovered file lost them with its footer) is None, as
+        // null in the CLI's JSON, not gameTimeTicks()'s 0.
+        auto ticks = [](std::optional<int64_t> t) { return t ? py::object(py::int_(*t)) : py::object(py::none()); };
+        return types.attr("Frame")(py::int_(n), ticks(vtx::heldGameTimeTicks(f, int32_t(n))), ticks(vtx::heldCreatedUtcTicks(f, int32_t(n))), integ,
+                                   buckets);
     }
 
     py::dict table(const std::string& type, const std::vector<std::string>& properties,

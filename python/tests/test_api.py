@@ -276,6 +276,28 @@ def test_a_replay_without_frames_says_so(tmp_path, name):
         assert f"out of range (0..{len(r) - 1})" in str(e.value)
 
 
+@pytest.mark.parametrize("name", ["arena_from_fbs_ds.vtx", "sdk_rl_proto.vtx"])
+def test_a_file_without_its_times_says_none_not_zero(tmp_path, name):
+    """A recording cut before its footer (recovered) lost its frames' times: a frame's times are
+    None, as null in the CLI's JSON, and a table's game_time NaN, not 0 (frame 0's genuine time)."""
+    src = sample(name).read_bytes()
+    p = tmp_path / "cut.vtx"
+    p.write_bytes(src[:len(src) * 3 // 4])
+    with vtxscope.open(p) as r:
+        assert r.is_recovered and len(r) > 1
+        for n in (0, len(r) - 1):
+            f = r.frame(n)
+            assert f.game_time_ticks is None and f.created_utc_ticks is None and f.game_time is None
+            j = cli_json("frame", p, n)
+            assert j["game_time"] is None and j["created_utc"] is None
+        type_name = next(iter(r.schema["types"]))
+        assert np.isnan(r.table(type_name, [], frames=[0, 1])["game_time"]).all()
+    with vtxscope.open(sample(name)) as r:
+        f = r.frame(len(r) - 1)
+        assert isinstance(f.game_time_ticks, int) and f.game_time == f.game_time_ticks / 1e7
+        assert f.game_time_ticks == cli_json("frame", sample(name), len(r) - 1)["game_time"]
+
+
 def test_errors_carry_codes(tmp_path):
     missing = tmp_path / "missing.vtx"
     with pytest.raises(vtxscope.ReadError) as e:

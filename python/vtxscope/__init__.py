@@ -22,14 +22,14 @@ import numpy as np
 
 from . import _vtxscope
 from ._errors import (ArgumentError, CancelledError, Error, ExpressionError, OutOfRangeError, ReadError,
-                      UnknownNameError)
+                      SchemaMismatchError, UnknownNameError)
 from ._frame import Bucket, Entity, Frame, Quat, Range, Struct, Transform, Vec3
 from ._table import Table
 
 __all__ = [
     "open", "Replay", "diverge", "Table", "Frame", "Bucket", "Entity", "Struct", "Vec3", "Quat", "Transform", "Range",
     "Times", "Error", "ReadError", "OutOfRangeError", "CancelledError", "UnknownNameError", "ExpressionError",
-    "ArgumentError", "SCAN_THREADS",
+    "ArgumentError", "SchemaMismatchError", "SCAN_THREADS",
 ]
 
 __version__ = "0.1.0"

@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 from ._errors import (ArgumentError as ArgumentError, CancelledError as CancelledError, Error as Error,
                       ExpressionError as ExpressionError, OutOfRangeError as OutOfRangeError, ReadError as ReadError,
-                      UnknownNameError as UnknownNameError)
+                      SchemaMismatchError as SchemaMismatchError, UnknownNameError as UnknownNameError)
 from ._frame import (Bucket as Bucket, Entity as Entity, Frame as Frame, Quat as Quat, Range as Range,
                      Struct as Struct, Transform as Transform, Vec3 as Vec3)
 from ._table import Table as Table

@@ -49,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--properties", help="comma-separated property paths (default: every scalar property)")
     t.add_argument("--where")
     t.add_argument("--step", type=int, default=1)
+    t.add_argument("--dtype", action="append", default=[], metavar="COLUMN=DTYPE",
+                   help="a column's dtype instead of the first replay's schema's (e.g. Speed=float64); repeatable")
     t.add_argument("--out", required=True, help="output directory (a file per partition)")
     t.add_argument("--format", choices=["csv", "parquet"], default="csv")
 
@@ -136,7 +138,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 1 if bool((rows["diverged"] == True).any()) else 0  # noqa: E712
         if args.command == "table":
             props = args.properties.split(",") if args.properties else None
-            df = batch.tables(args.files, args.type, props, where=args.where, step=args.step)
+            dtypes = {}
+            for item in args.dtype:
+                column, sep, dtype = item.partition("=")
+                if not sep or not column or not dtype:
+                    print(f"vtxscope-batch: --dtype {item!r}: expected COLUMN=DTYPE, e.g. Speed=float64", file=sys.stderr)
+                    return 2
+                dtypes[column] = dtype
+            df = batch.tables(args.files, args.type, props, where=args.where, step=args.step, dtypes=dtypes or None)
             os.makedirs(args.out, exist_ok=True)
             if args.format == "parquet":
                 try:

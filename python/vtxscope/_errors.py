@@ -3,7 +3,7 @@
 
 Every error the package raises is a :class:`Error` subclass carrying a ``code`` (the core's
 ``failed`` / ``superseded`` / ``out_of_range``, or the package's ``unknown_name`` /
-``bad_expression`` / ``bad_argument``) and the context the failing call knows: ``path``,
+``bad_expression`` / ``bad_argument`` / ``schema_mismatch``) and the context the failing call knows: ``path``,
 ``frame``, ``chunk`` and ``offset`` (the chunk record's byte offset in the file), each ``None``
 when it does not apply. Test ``code`` or the class, never the message text.
 """
@@ -92,6 +92,14 @@ class ArgumentError(Error, ValueError):
     code = "bad_argument"
 
 
+class SchemaMismatchError(Error, TypeError):
+    """A replay's values do not fit the column type a batch fixed from the first replay's schema
+    (code ``schema_mismatch``): ``column`` names the column."""
+
+    code = "schema_mismatch"
+    column: Optional[str] = None
+
+
 _BY_CODE = {
     "failed": ReadError,
     "out_of_range": OutOfRangeError,
@@ -99,6 +107,7 @@ _BY_CODE = {
     "unknown_name": UnknownNameError,
     "bad_expression": ExpressionError,
     "bad_argument": ArgumentError,
+    "schema_mismatch": SchemaMismatchError,
 }
 
 

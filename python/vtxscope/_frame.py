@@ -204,7 +204,8 @@ class Bucket:
 
 class Frame:
     """A decoded frame: ``index``, ``game_time`` (seconds), ``game_time_ticks`` and ``created_utc_ticks``
-    (100 ns ticks; UTC ticks count from 0001-01-01 as .NET does), ``integrity`` (counts of checked /
+    (100 ns ticks; UTC ticks count from 0001-01-01 as .NET does; each ``None`` when the file does not
+    hold its frames' times, as a file recovered without its footer), ``integrity`` (counts of checked /
     partly covered / unchecked / damaged containers) and ``buckets``.
 
     ``frame["entities"]`` or ``frame[0]`` is a bucket (by name or index); ``frame.entity(id)`` finds an
@@ -213,7 +214,8 @@ class Frame:
 
     __slots__ = ("index", "game_time_ticks", "created_utc_ticks", "integrity", "buckets")
 
-    def __init__(self, index: int, game_time_ticks: int, created_utc_ticks: int, integrity: dict, buckets: List[Bucket]) -> None:
+    def __init__(self, index: int, game_time_ticks: Optional[int], created_utc_ticks: Optional[int], integrity: dict,
+                 buckets: List[Bucket]) -> None:
         self.index = index
         self.game_time_ticks = game_time_ticks
         self.created_utc_ticks = created_utc_ticks
@@ -221,8 +223,8 @@ class Frame:
         self.buckets = buckets
 
     @property
-    def game_time(self) -> float:
-        return self.game_time_ticks / 1e7
+    def game_time(self) -> Optional[float]:
+        return None if self.game_time_ticks is None else self.game_time_ticks / 1e7
 
     def __getitem__(self, bucket: Union[int, str]) -> Bucket:
         if isinstance(bucket, int):

@@ -15,7 +15,9 @@ text for a replay that could not be read: one row with the other columns missing
 :meth:`vtxscope.Replay.table` returns, with dtypes fixed from the schema of the first replay
 that opens (only its header is read): int → ``Int64``, bool → ``boolean`` (pandas' nullable
 types, so a missing value does not change a column's dtype between replays), float →
-``float32``, double → ``float64``. Strings — ``file``, ``error``, ``id``, ``display_name`` and
+``float32``, double → ``float64`` (``tables(dtypes=)`` overrides them; a later replay whose
+values a column cannot hold, a double beyond float32's range, is an error row of code
+``schema_mismatch``, not a changed value). Strings — ``file``, ``error``, ``id``, ``display_name`` and
 string properties — are ``category`` (as ``Table.to_pandas()`` gives them; each partition has its
 own categories, so the collection's are unknown until computed, and the computed frame's are the
 union over the partitions with rows, as in Dask's own join): a path or an entity id repeated on
@@ -143,7 +145,10 @@ def _conform(df: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
                 continue
             if isinstance(col.dtype, pd.CategoricalDtype):
                 col = col.astype(object).where(col.notna(), None)
-            out[c] = col.astype(dtype) if col.dtype != dtype else col
+            if getattr(dtype, "kind", "") == "f" and col.dtype.kind == "f":
+                out[c] = pd.Series(_as_float(col.to_numpy(), dtype, c), index=col.index)
+            else:
+                out[c] = col.astype(dtype) if col.dtype != dtype else col
         elif isinstance(dtype, pd.CategoricalDtype):
             out[c] = pd.Categorical.from_codes(np.full(n, -1, dtype=np.int8), categories=pd.Index([], dtype=object))
         else:
@@ -180,8 +185,24 @@ def _partition_column(t, name: str, dtype, n: int):
         mask = ~valid if valid is not None else np.zeros(n, dtype=bool)
         return pd.arrays.BooleanArray(values, mask)
     elif getattr(dtype, "kind", "") == "f" and values.dtype.kind == "f":
-        return values.astype(dtype, copy=False)  # missing values are NaN already
+        return _as_float(values, dtype, name)  # missing values are NaN already
     return None
+
+
+def _as_float(values: np.ndarray, dtype, column: str) -> np.ndarray:
+    """``values`` as the float ``dtype`` of their column. A double rounds to a float32 column
+    (the column type the first replay's schema gave); one beyond float32's range would become inf,
+    a value the replay does not hold, so it is this replay's error instead."""
+    with np.errstate(over="ignore"):  # an overflow is reported below, with its column
+        out = values.astype(dtype, copy=False)
+    if out.dtype.itemsize < values.dtype.itemsize:
+        lost = np.isinf(out) & np.isfinite(values)
+        if lost.any():
+            raise vtxscope.SchemaMismatchError(
+                f"column {column!r} holds {float(values[int(np.argmax(lost))])!r} in this replay, beyond the range of "
+                f"its {out.dtype} type (from the first replay's schema): read it as float64 (batch.tables(dtypes="
+                f"{{{column!r}: 'float64'}}), vtxscope-batch table --dtype {column}=float64)", column=column)
+    return out
 
 
 def _partition_frame(t, path: str, meta: pd.DataFrame) -> pd.DataFrame:
@@ -240,7 +261,8 @@ def _first_schema(paths: List[str]) -> dict:
 
 
 def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] = None, where: Optional[str] = None,
-           frames: Any = None, step: int = 1, budget_mb: Optional[float] = 256, threads: int = 1):
+           frames: Any = None, step: int = 1, budget_mb: Optional[float] = 256, threads: int = 1,
+           dtypes: Optional[Dict[str, str]] = None):
     """A ``dask.dataframe`` of ``Replay.table(type, properties, frames, where, step)`` over every
     replay, a partition per replay, with ``file`` and ``error`` columns (see the module's text).
     The column types come from the schema of the first replay that opens; nothing else is read
@@ -249,14 +271,32 @@ def tables(paths: Iterable[Any], type: str, properties: Optional[Sequence[str]] 
     ``threads``: the scan engine's decode threads per replay (``Replay.table``'s ``threads``).
     Default 1: Dask already runs a partition per worker thread at once, so each partition decoding
     on its own thread keeps one core busy per worker thread; more would put two or three threads
-    per core (bench/batch_tables.py). Raise it when workers have cores to spare."""
+    per core (bench/batch_tables.py). Raise it when workers have cores to spare.
+
+    ``dtypes``: column → dtype name, replacing what the first replay's schema gives (a season
+    whose later replays store a float property as double: ``{"Speed": "float64"}``). A replay
+    whose values its column cannot hold is an error row (``schema_mismatch``), never a changed value."""
     paths = _paths(paths)
     if isinstance(properties, str):
         properties = [properties]
-    spec = table_spec(_first_schema(paths), type, properties)
+    spec = _with_dtypes(table_spec(_first_schema(paths), type, properties), dtypes)
     meta = _meta_frame_of(spec)
     return _per_replay(_table_partition, paths, (type, properties, where, frames, step, spec, budget_mb, int(threads)), meta,
                        "table_partition")
+
+
+def _with_dtypes(spec: tuple, dtypes: Optional[Dict[str, str]]) -> tuple:
+    if not dtypes:
+        return spec
+    names = [c for c, _ in spec]
+    for c, d in dtypes.items():
+        if c not in names or c in ("file", "error"):
+            raise vtxscope.ArgumentError(f"dtypes: no property column {c!r} (the columns: {', '.join(names[2:])})")
+        try:
+            pd.Series(dtype=d)
+        except TypeError as e:
+            raise vtxscope.ArgumentError(f"dtypes: {c!r}: {e}") from None
+    return tuple((c, str(dtypes.get(c, d))) for c, d in spec)
 
 
 # -- one row per replay -----------------------------------------------------------------------

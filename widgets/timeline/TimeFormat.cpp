@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "timeline/TimeFormat.hpp"
 
+#include "vtx/file/FrameTimes.hpp"
 #include "vtx/file/ReplayFile.hpp"
 
 #include <QDateTime>
@@ -13,7 +14,10 @@ namespace vtxw {
 
 int64_t utcMsOfFrame(const vtx::ReplayFile& file, int frame)
 {
-    int64_t utc = file.createdUtcTicks(frame);
+    const std::optional<int64_t> held = vtx::heldCreatedUtcTicks(file, frame);
+    if (!held)
+        return -1;
+    int64_t utc = *held;
     constexpr int64_t kDotNetUnixEpoch = 621355968000000000LL;
     if (utc >= kDotNetUnixEpoch)
         utc -= kDotNetUnixEpoch;
@@ -68,8 +72,8 @@ QString frameGameTimeText(const vtx::ReplayFile& file, int frame)
 {
     // A file without frame times (recovered without its footer) has no game time to show: "—",
     // as for UTC, not "0.000 s".
-    const bool known = file.footer().times.gameTime.size() == size_t(file.frameCount()) && file.frameCount() > 0;
-    return known ? gameTimeText(file.gameTimeTicks(frame)) : QStringLiteral("—");
+    const std::optional<int64_t> ticks = vtx::heldGameTimeTicks(file, frame);
+    return ticks ? gameTimeText(*ticks) : QStringLiteral("—");
 }
 
 QString statusTimeText(const vtx::ReplayFile& file, int frame, TimeUnit unit)

@@ -8,11 +8,6 @@ const char* alignmentName(Alignment a)
     return a == Alignment::Frame ? "frame" : "time";
 }
 
-bool holdsGameTimes(const ReplayFile& f)
-{
-    return f.footer().times.gameTime.size() == size_t(f.frameCount());
-}
-
 Status checkAlignment(const ReplayFile& a, const ReplayFile& b, Alignment alignment)
 {
     if (alignment != Alignment::Time)

@@ -4,6 +4,7 @@
 // game time, shifted by a user offset), and how their schemas relate when struct types and
 // properties are matched by name (files recorded with different schemas compare what they share).
 
+#include "vtx/file/FrameTimes.hpp" // holdsGameTimes
 #include "vtx/file/ReplayFile.hpp"
 #include "vtx/model/Schema.hpp"
 
@@ -58,9 +59,6 @@ std::vector<FramePair> pairFrames(int32_t framesA, int32_t framesB, Alignment al
 /// Pairs none when `alignment` cannot pair these files (checkAlignment).
 std::vector<FramePair> pairFrames(const ReplayFile& a, const ReplayFile& b, Alignment alignment, int64_t offset);
 
-/// Whether `f` holds a game time for each of its frames: a recovered file lost them with its
-/// footer, and ReplayFile::gameTimeTicks() then answers 0 for every frame.
-bool holdsGameTimes(const ReplayFile& f);
 /// Alignment::Time needs both files' game times; pairing by the 0s of a recovered file would
 /// pair every frame of A with B's frame 0 and report them diverged. The error names the file.
 Status checkAlignment(const ReplayFile& a, const ReplayFile& b, Alignment alignment);

@@ -3,6 +3,7 @@
 
 #include "vtx/base/NumberText.hpp"
 #include "vtx/base/Utf8.hpp"
+#include "vtx/file/FrameTimes.hpp"
 #include "vtx/integrity/FrameIntegrity.hpp"
 #include "vtx/model/EntityLabels.hpp"
 #include "vtx/model/PropertyTree.hpp"
@@ -286,10 +287,9 @@ Json frameJson(const ReplayFile& file, const FrameHandle& handle)
     out["total_frames"] = file.frameCount();
     // A time the file does not hold is null, not gameTimeTicks()'s 0: a recovered file lost its
     // frame times with the footer (frame 0's genuine 0 is a time the file holds).
-    const ReplayTimes& times = file.footer().times;
-    auto timeJson = [i = size_t(handle.index())](const std::vector<int64_t>& v) { return i < v.size() ? Json(v[i]) : Json(nullptr); };
-    out["game_time"] = timeJson(times.gameTime);
-    out["created_utc"] = timeJson(times.createdUtc);
+    auto timeJson = [](std::optional<int64_t> t) { return t ? Json(*t) : Json(nullptr); };
+    out["game_time"] = timeJson(heldGameTimeTicks(file, handle.index()));
+    out["created_utc"] = timeJson(heldCreatedUtcTicks(file, handle.index()));
     const FrameIntegrity integrity = checkFrameIntegrity(frame, schema, file.hashTrust().get());
     out["integrity"] = Json{{"checked", integrity.checked},
                             {"partly_covered", integrity.partlyCovered},
