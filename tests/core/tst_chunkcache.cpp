@@ -5,17 +5,63 @@
 #include "TestSupport.hpp"
 #include "vtx/cache/AccessTrace.hpp"
 #include "vtx/cache/ChunkCache.hpp"
+#include "vtx/file/ByteSource.hpp"
 #include "vtxgen/Generator.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <random>
 #include <thread>
 
 using namespace vtx;
 
 namespace {
+/// A file in memory whose reads wait, once closed, until it is opened again: a decode held in
+/// its read, so what else the cache starts meanwhile can be seen without timing.
+class GatedSource : public ByteSource {
+public:
+    explicit GatedSource(std::shared_ptr<const ByteSource> inner) : m_inner(std::move(inner)) { }
+    uint64_t size() const override { return m_inner->size(); }
+    const std::string& name() const override { return m_inner->name(); }
+    Status readAt(uint64_t offset, std::span<uint8_t> out) const override
+    {
+        std::unique_lock lock(m_mutex);
+        ++m_waiting;
+        m_changed.notify_all();
+        m_changed.wait(lock, [&] { return m_open; });
+        --m_waiting;
+        lock.unlock();
+        return m_inner->readAt(offset, out);
+    }
+    void close()
+    {
+        std::lock_guard lock(m_mutex);
+        m_open = false;
+    }
+    void open()
+    {
+        std::lock_guard lock(m_mutex);
+        m_open = true;
+        m_changed.notify_all();
+    }
+    /// Reads waiting at the gate now.
+    int waiting() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_waiting;
+    }
+
+private:
+    std::shared_ptr<const ByteSource> m_inner;
+    mutable std::mutex m_mutex;
+    mutable std::condition_variable m_changed;
+    mutable int m_waiting = 0;
+    bool m_open = true;
+};
+
 /// The frame a handle shows must be the frame asked for: compare with an uncached decode.
 
 } // namespace
@@ -180,6 +226,53 @@ private slots:
         QVERIFY(std::any_of(done.begin(), done.end(), [&](auto& d) { return d.first == last && d.second == std::to_string(last); }));
         QVERIFY(superseded > 0);
         QCOMPARE(cache.stats().superseded, uint64_t(superseded));
+    }
+
+    // A prefetch does not start beside a decode someone waits for unless the host has a core to
+    // spare for it besides the UI thread's: on 2 cores the prefetch of chunk 1 at an open made
+    // the first frame come later. Chunk 0's decode is held in its read meanwhile.
+    void prefetchWaitsForTheDemandOnASmallHost_data()
+    {
+        QTest::addColumn<unsigned>("cores");
+        QTest::addColumn<bool>("besideTheDemand");
+        QTest::newRow("2 cores: after the demand") << 2u << false;
+        QTest::newRow("8 cores: beside it") << 8u << true;
+    }
+    void prefetchWaitsForTheDemandOnASmallHost()
+    {
+        QFETCH(unsigned, cores);
+        QFETCH(bool, besideTheDemand);
+        const std::string p = (m_dir.path() + "/c.vtx").toStdString();
+        auto plain = openFileSource(p);
+        VTX_VERIFY_OK(plain);
+        auto gate = std::make_shared<GatedSource>(*plain);
+        auto f = ReplayFile::open(gate);
+        VTX_VERIFY_OK(f);
+        gate->close();
+        ChunkCache cache(*f, {m_chunkBytes * 20, 2, "adaptive", cores});
+        struct Reopen { // a failed check must not leave the cache's workers held at the gate (gone before the cache)
+            GatedSource& g;
+            ~Reopen() { g.open(); }
+        } reopen{*gate};
+        std::atomic<int> answered{0}, failed{0};
+        auto count = [&](const Result<FrameHandle>& r) { ++(r ? answered : failed); };
+        cache.request(0, count, {true, -1});
+        int requests = 1;
+        if (besideTheDemand) {
+            QVERIFY(QTest::qWaitFor([&] { return gate->waiting() >= 2; })); // chunk 0's decode and chunk 1's prefetch, held
+            QCOMPARE(cache.chunkStates()[1], ChunkState::Decoding);
+        } else {
+            QVERIFY(QTest::qWaitFor([&] { return gate->waiting() >= 1; })); // chunk 0's decode, held
+            // Another request wakes the workers again: each asks itself whether to start a prefetch.
+            cache.request(1, count, {true, -1});
+            ++requests;
+            QCOMPARE(gate->waiting(), 1);
+            QVERIFY(cache.chunkStates()[1] != ChunkState::Decoding);
+        }
+        gate->open();
+        QTRY_COMPARE(answered.load(), requests);
+        QCOMPARE(failed.load(), 0);
+        QTRY_COMPARE(cache.chunkStates()[1], ChunkState::Cached); // prefetched, after the demand on 2 cores
     }
 
     void manyThreadsTinyBudget()

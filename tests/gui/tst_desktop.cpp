@@ -410,6 +410,17 @@ private slots:
         emit gapsView->clicked(panel->gaps()->index(0, 1));
         QCOMPARE(w.viewState()->requestedFrame(), gapFrame);
         QTableView* timesView = panel->viewOf(panel->times());
+        // A table not on screen at the open fits its columns when shown: the game time of the
+        // last frame, the longest text of the column, is not cut.
+        QVERIFY(!timesView->isVisible());
+        panel->tabs()->setCurrentWidget(timesView);
+        QVERIFY(timesView->isVisible());
+        const QString longest = panel->times()->index(f.frameCount() - 1, 1).data().toString();
+        QVERIFY2(timesView->columnWidth(1) >= timesView->fontMetrics().horizontalAdvance(longest),
+                 qPrintable(QString("'%1' wants %2 px, the column has %3")
+                                .arg(longest)
+                                .arg(timesView->fontMetrics().horizontalAdvance(longest))
+                                .arg(timesView->columnWidth(1))));
         emit timesView->activated(panel->times()->index(42, 0));
         QCOMPARE(w.viewState()->requestedFrame(), 42);
         w.session()->close();

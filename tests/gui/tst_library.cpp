@@ -900,6 +900,8 @@ private slots:
     {
         m_panel->view()->header()->resizeSection(LibraryModel::Size, 171);
         m_panel->view()->sortByColumn(LibraryModel::Frames, Qt::DescendingOrder);
+        // Saved a moment after the last change (a layout's burst of resizes is one write).
+        QTRY_COMPARE(QSettings().value(QStringLiteral("library/header")).toByteArray(), m_panel->view()->header()->saveState());
         LibraryPanel other;
         QCOMPARE(other.view()->header()->sectionSize(LibraryModel::Size), 171);
         QCOMPARE(other.view()->header()->sortIndicatorSection(), int(LibraryModel::Frames));

@@ -3,6 +3,7 @@
 
 #include "info/TimeDataModel.hpp"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QTabWidget>
 #include <QTableView>
@@ -33,8 +34,9 @@ TimeDataPanel::TimeDataPanel(QWidget* parent) : QWidget(parent)
         auto seek = [this](const QModelIndex& i) { emit seekRequested(i.data(TimeDataModel::FrameRole).toInt()); };
         connect(view, &QTableView::clicked, this, seek);
         connect(view, &QTableView::activated, this, seek);
+        view->installEventFilter(this);
         connect(model, &QAbstractItemModel::modelReset, view, [view, model, title, this] {
-            view->resizeColumnsToContents();
+            fitColumns(view);
             m_tabs->setTabText(m_tabs->indexOf(view),
                                model->table() == TimeDataModel::Table::Times ? title : QStringLiteral("%1 (%2)").arg(title).arg(model->rowCount()));
         });
@@ -50,6 +52,26 @@ void TimeDataPanel::setFile(const std::shared_ptr<const vtx::ReplayFile>& file)
 {
     for (TimeDataModel* m : {m_gaps, m_segments, m_times})
         m->setFile(file);
+}
+
+namespace {
+const char* const kColumnsStale = "vtxscopeColumnsStale";
+}
+
+void TimeDataPanel::fitColumns(QTableView* view)
+{
+    const bool shown = view->isVisible();
+    view->setProperty(kColumnsStale, !shown);
+    if (shown)
+        view->resizeColumnsToContents();
+}
+
+bool TimeDataPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Show)
+        if (auto* view = qobject_cast<QTableView*>(watched); view && view->property(kColumnsStale).toBool())
+            fitColumns(view);
+    return QWidget::eventFilter(watched, event);
 }
 
 QTableView* TimeDataPanel::viewOf(TimeDataModel* model) const

@@ -156,9 +156,13 @@ LibraryPanel::LibraryPanel(QWidget* parent) : QWidget(parent), m_model(new Libra
     // 780 px to the right of Integrity stayed empty.
     header->setSectionResizeMode(LibraryModel::EntityTypes, QHeaderView::Stretch);
     showCheckColumns(false);
-    connect(header, &QHeaderView::sectionResized, this, &LibraryPanel::saveHeader);
-    connect(header, &QHeaderView::sectionMoved, this, &LibraryPanel::saveHeader);
-    connect(header, &QHeaderView::sortIndicatorChanged, this, &LibraryPanel::saveHeader);
+    m_headerSave = new QTimer(this);
+    m_headerSave->setSingleShot(true);
+    m_headerSave->setInterval(1000);
+    connect(m_headerSave, &QTimer::timeout, this, &LibraryPanel::saveHeader);
+    for (auto changed : {&QHeaderView::sectionResized, &QHeaderView::sectionMoved})
+        connect(header, changed, m_headerSave, qOverload<>(&QTimer::start));
+    connect(header, &QHeaderView::sortIndicatorChanged, m_headerSave, qOverload<>(&QTimer::start));
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
     connect(m_filter, &QLineEdit::textChanged, this, &LibraryPanel::updateStatus);
@@ -196,6 +200,8 @@ LibraryPanel::~LibraryPanel()
 {
     m_listJobs.cancel();
     m_checkJobs.cancel();
+    if (m_headerSave->isActive())
+        saveHeader();
 }
 
 bool LibraryPanel::eventFilter(QObject* watched, QEvent* event)

@@ -28,6 +28,7 @@
 #include "vtx/library/ReplaySummary.hpp"
 
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 
 class QAction;
@@ -105,6 +106,10 @@ private:
     bool isDivergenceCell(const QModelIndex& proxyIndex) const;
     void showCheckColumns(bool on);
     void saveHeader() const;
+    /// The header's state is saved a second after its last change (and when the panel goes):
+    /// a window's layout resizes a stretched column many times at once, and each save is a
+    /// settings file written and synced to disk on the UI thread (five of them during an open).
+    QTimer* m_headerSave;
 
     QString m_folder;
     QString m_baseline;

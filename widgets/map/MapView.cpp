@@ -355,9 +355,15 @@ MapView::MapView(ReplaySession* session, ViewState* view, QWidget* parent) : QWi
     connect(view, &ViewState::shownFrameChanged, this, [this] {
         rebuild();
         requestTrails();
+        if (m_upAxisPending && !m_view->shownFrame().isNull())
+            chooseUpAxisLater();
     });
     connect(view, &ViewState::entityLabelsChanged, this, &MapView::rebuild);
-    connect(view, &ViewState::frameFailed, this, &MapView::rebuild); // faded, with the frame said
+    connect(view, &ViewState::frameFailed, this, [this] {
+        rebuild(); // faded, with the frame said
+        if (m_upAxisPending)
+            chooseUpAxisLater(); // from the frames that can be read
+    });
     connect(view, &ViewState::selectionChanged, this, [this] {
         int sel = glyphOf(m_view->selection());
         m_canvas->sceneForUpdate().selected = sel;
@@ -391,6 +397,10 @@ void MapView::saveFileSetting(const QString& key, const QVariant& value)
         return;
     QSettings settings;
     settings.beginGroup(fileSettingsGroup());
+    // Unchanged values are not written: each write is the settings file rewritten and synced
+    // to disk on the UI thread, and choosing the up axis at every open rewrote it twice.
+    if (settings.value(key) == value)
+        return;
     if (value.isValid())
         settings.setValue(key, value);
     else
@@ -412,19 +422,44 @@ void MapView::onOpened()
     loadFileSettings();
     rebuildColourMenu();
     rebuildPositionsMenu();
-    // The up axis comes from the first frames, decoded here on a worker, never on the UI thread.
+    m_upAxisPending = true; // chosen once the first frame is on screen (chooseUpAxisLater)
+    updatePlaneControls();
+    rebuild();
+}
+
+void MapView::chooseUpAxisLater()
+{
+    m_upAxisPending = false;
+    // The up axis comes from the first 64 frames, read on a worker, never on the UI thread.
+    // It starts once the first frame is on screen, from the chunks the cache holds by then
+    // (chunk 0 at an open): started at the open, it decoded chunk 0 a second time beside the
+    // cache's own decode of it, and the first frame waited for both (docs/PERFORMANCE.md,
+    // "Open in the window").
+    auto file = m_session->file();
+    std::vector<std::shared_ptr<const vtx::DecodedChunk>> held;
+    if (const vtx::ChunkCache* cache = m_session->cache())
+        for (size_t c = 0; c < file->chunks().size() && c < 2; ++c)
+            if (auto h = cache->peek(file->chunks()[c].startFrame); h && h->chunk()->index() == c)
+                held.push_back(h->chunk());
     const vtx::EntityPositions positions = m_positions;
     m_upJobs.runLatest(
-        [file, positions](const JobToken& job) -> std::optional<vtx::UpAxis> {
+        [file, positions, held](const JobToken& job) -> std::optional<vtx::UpAxis> {
             std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks;
             std::vector<vtx::FrameView> frames;
             for (size_t c = 0; c < file->chunks().size() && frames.size() < 64 && !job.isCancelled(); ++c) {
-                auto d = file->decodeChunk(c);
-                if (!d)
-                    continue;
-                chunks.push_back(*d);
-                for (size_t i = 0; i < (*d)->frameCount() && frames.size() < 64; ++i)
-                    if (const vtx::FrameView f = (*d)->frame(i); !f.isNull())
+                auto it = std::find_if(held.begin(), held.end(), [c](const auto& h) { return h->index() == c; });
+                std::shared_ptr<const vtx::DecodedChunk> chunk;
+                if (it != held.end()) {
+                    chunk = *it;
+                } else {
+                    auto d = file->decodeChunk(c);
+                    if (!d)
+                        continue;
+                    chunk = *d;
+                }
+                chunks.push_back(chunk);
+                for (size_t i = 0; i < chunk->frameCount() && frames.size() < 64; ++i)
+                    if (const vtx::FrameView f = chunk->frame(i); !f.isNull())
                         frames.push_back(f);
             }
             if (frames.empty())
@@ -441,12 +476,11 @@ void MapView::onOpened()
             }
             emit upAxisChosen();
         });
-    updatePlaneControls();
-    rebuild();
 }
 
 void MapView::onClosed()
 {
+    m_upAxisPending = false;
     m_trailJobs.cancel();
     m_upJobs.cancel();
     m_positions = {};

@@ -136,6 +136,8 @@ protected:
 private:
     void onOpened();
     void onClosed();
+    /// Starts choosing the up axis; called once the first frame (or its failure) is on screen.
+    void chooseUpAxisLater();
     void rebuild();
     void requestTrails();
     QPointF toWorld(const vtx::Vec3& p) const;
@@ -186,6 +188,7 @@ private:
     QRectF m_backgroundWorld;
 
     JobTracker m_upJobs{this};
+    bool m_upAxisPending = false; ///< opened, the up axis not asked for yet
     JobTracker m_trailJobs{this};
     vtx::TrailSet m_trails;
     int m_trailFrame = -1;

@@ -18,7 +18,10 @@ size_t defaultCacheBudget()
 }
 
 ChunkCache::ChunkCache(std::shared_ptr<const ReplayFile> file, const CacheOptions& o)
-    : m_file(std::move(file)), m_budget(o.budgetBytes), m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
+    : m_file(std::move(file))
+    , m_budget(o.budgetBytes)
+    , m_workerCount(o.workers ? o.workers : std::max(1u, std::thread::hardware_concurrency()))
+    , m_cores(o.cores ? o.cores : std::max(1u, std::thread::hardware_concurrency()))
 {
     m_policy = makeCachePolicy(o.policy);
     if (!m_policy)
@@ -255,7 +258,17 @@ bool ChunkCache::hasWorkLocked() const
 {
     if (!m_demand.empty())
         return true;
-    return m_prefetchRunning < std::max(1u, m_workerCount - 1) && m_prefetchPos < m_prefetch.size();
+    return prefetchMayStartLocked() && m_prefetchPos < m_prefetch.size();
+}
+
+bool ChunkCache::prefetchMayStartLocked() const
+{
+    if (m_prefetchRunning >= std::max(1u, m_workerCount - 1))
+        return false;
+    // Beside a decode someone waits for, a prefetch only takes a spare core: on 2 cores the
+    // prefetch of chunk 1 at an open ran beside the decode of chunk 0 and the UI thread, and
+    // the first frame came 1.4x later (docs/PERFORMANCE.md, "Open in the window").
+    return m_demandRunning == 0 || m_demandRunning + m_prefetchRunning + 2 <= m_cores;
 }
 
 std::optional<std::pair<size_t, bool>> ChunkCache::pickJobLocked()
@@ -267,7 +280,7 @@ std::optional<std::pair<size_t, bool>> ChunkCache::pickJobLocked()
         if (!s.chunk && !s.decoding && !s.waiters.empty())
             return std::pair{c, false};
     }
-    if (m_prefetchRunning >= std::max(1u, m_workerCount - 1))
+    if (!prefetchMayStartLocked())
         return std::nullopt;
     while (m_prefetchPos < m_prefetch.size()) {
         const size_t c = m_prefetch[m_prefetchPos++];
@@ -318,8 +331,7 @@ void ChunkCache::workerLoop()
         const auto [c, prefetch] = *job;
         m_slots[c].decoding = true;
         m_slots[c].decodeStartedAt = m_waiterCount;
-        if (prefetch)
-            ++m_prefetchRunning;
+        ++(prefetch ? m_prefetchRunning : m_demandRunning);
         const std::shared_ptr<const ReplayFile> file = m_file; // extendTo() may swap it meanwhile
         lock.unlock();
 
@@ -330,8 +342,7 @@ void ChunkCache::workerLoop()
         lock.lock();
         Slot& s = m_slots[c];
         s.decoding = false;
-        if (prefetch)
-            --m_prefetchRunning;
+        --(prefetch ? m_prefetchRunning : m_demandRunning);
         std::vector<Completion> completions;
         std::function<void(size_t)> report;
         if (!decoded) {

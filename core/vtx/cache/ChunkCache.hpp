@@ -25,6 +25,9 @@ struct CacheOptions {
     size_t budgetBytes = defaultCacheBudget();
     unsigned workers = 0; ///< 0: one per hardware thread (at least 1)
     std::string policy = "adaptive";
+    /// The host's cores (0: std::thread::hardware_concurrency()). A prefetch starts beside a
+    /// decode someone waits for only when a core is left for it and one for the UI thread.
+    unsigned cores = 0;
 };
 
 struct RequestOptions {
@@ -132,6 +135,7 @@ private:
     std::shared_ptr<const ReplayFile> m_file;
     size_t m_budget;
     unsigned m_workerCount;
+    unsigned m_cores;
     std::unique_ptr<CachePolicy> m_policy;
     std::function<void(size_t)> m_onChunkFailed;
 
@@ -143,6 +147,8 @@ private:
     std::vector<size_t> m_prefetch;
     size_t m_prefetchPos = 0;
     unsigned m_prefetchRunning = 0;
+    unsigned m_demandRunning = 0; ///< decodes started for a waiting request
+    bool prefetchMayStartLocked() const;
     CachePlan m_plan;
     size_t m_resident = 0;
     uint64_t m_clock = 0;
