@@ -469,8 +469,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(vtxtest::openAndWait(w, path));
         TimelineScrubber* tl = w.timeline();
+        // Frame 21 may be read already: the Map's up axis reads the first 64 frames of the chunks
+        // the cache holds once frame 0 is on screen. Known or not, nothing else is hatched.
         if (!streamDamage)
-            QVERIFY(tl->damagedFrames().empty()); // frame 21 not read yet: nothing known
+            QVERIFY(tl->damagedFrames().empty() || tl->damagedFrames() == std::vector<vtx::FrameSpan>{span});
         w.playback()->seek(seekTo);
         QTRY_VERIFY_WITH_TIMEOUT(!tl->damagedFrames().empty(), 20000);
         QCOMPARE(tl->damagedFrames(), std::vector<vtx::FrameSpan>{span});
