@@ -228,19 +228,23 @@ private slots:
         QCOMPARE(cache.stats().superseded, uint64_t(superseded));
     }
 
-    // A prefetch does not start beside a decode someone waits for unless the host has a core to
-    // spare for it besides the UI thread's: on 2 cores the prefetch of chunk 1 at an open made
-    // the first frame come later. Chunk 0's decode is held in its read meanwhile.
+    // A prefetch does not start beside an open's first decode someone waits for unless the host
+    // has a core to spare for it besides the UI thread's: on 2 cores the prefetch of chunk 1 at
+    // an open made the first frame come later. Beside later demands it does (a run of jumps is
+    // faster with their neighbours decoding meanwhile). Chunk 0's decode is held in its read.
     void prefetchWaitsForTheDemandOnASmallHost_data()
     {
         QTest::addColumn<unsigned>("cores");
+        QTest::addColumn<bool>("afterAnOpen");
         QTest::addColumn<bool>("besideTheDemand");
-        QTest::newRow("2 cores: after the demand") << 2u << false;
-        QTest::newRow("8 cores: beside it") << 8u << true;
+        QTest::newRow("2 cores, the open's decode: after it") << 2u << false << false;
+        QTest::newRow("8 cores, the open's decode: beside it") << 8u << false << true;
+        QTest::newRow("2 cores, a later decode: beside it") << 2u << true << true;
     }
     void prefetchWaitsForTheDemandOnASmallHost()
     {
         QFETCH(unsigned, cores);
+        QFETCH(bool, afterAnOpen);
         QFETCH(bool, besideTheDemand);
         const std::string p = (m_dir.path() + "/c.vtx").toStdString();
         auto plain = openFileSource(p);
@@ -248,8 +252,12 @@ private slots:
         auto gate = std::make_shared<GatedSource>(*plain);
         auto f = ReplayFile::open(gate);
         VTX_VERIFY_OK(f);
+        ChunkCache cache(*f, {m_chunkBytes * 20, 2, "fixed:0,1", cores}); // prefetches the chunk after the request's
+        if (afterAnOpen) {
+            VTX_VERIFY_OK(cache.get(10 * 32));
+            QTRY_COMPARE(cache.chunkStates()[11], ChunkState::Cached);
+        }
         gate->close();
-        ChunkCache cache(*f, {m_chunkBytes * 20, 2, "adaptive", cores});
         struct Reopen { // a failed check must not leave the cache's workers held at the gate (gone before the cache)
             GatedSource& g;
             ~Reopen() { g.open(); }

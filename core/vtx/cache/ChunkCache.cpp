@@ -265,10 +265,13 @@ bool ChunkCache::prefetchMayStartLocked() const
 {
     if (m_prefetchRunning >= std::max(1u, m_workerCount - 1))
         return false;
-    // Beside a decode someone waits for, a prefetch only takes a spare core: on 2 cores the
-    // prefetch of chunk 1 at an open ran beside the decode of chunk 0 and the UI thread, and
-    // the first frame came 1.4x later (docs/PERFORMANCE.md, "Open in the window").
-    return m_demandRunning == 0 || m_demandRunning + m_prefetchRunning + 2 <= m_cores;
+    // Beside the first decode of an open someone waits for, a prefetch only takes a spare core:
+    // on 2 cores the prefetch of chunk 1 ran beside chunk 0's decode (both in fresh memory) and
+    // the UI thread's setting up, and the first frame came later (docs/PERFORMANCE.md, "Open in
+    // the window"). Later, beside a jump's decode, it stays: a run of random jumps took twice as
+    // long when prefetches waited for every demand (the neighbours they decode are hits after).
+    const bool opening = m_stats.decodes == 0;
+    return m_demandRunning == 0 || !opening || m_demandRunning + m_prefetchRunning + 2 <= m_cores;
 }
 
 std::optional<std::pair<size_t, bool>> ChunkCache::pickJobLocked()

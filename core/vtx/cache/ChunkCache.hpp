@@ -25,8 +25,9 @@ struct CacheOptions {
     size_t budgetBytes = defaultCacheBudget();
     unsigned workers = 0; ///< 0: one per hardware thread (at least 1)
     std::string policy = "adaptive";
-    /// The host's cores (0: std::thread::hardware_concurrency()). A prefetch starts beside a
-    /// decode someone waits for only when a core is left for it and one for the UI thread.
+    /// The host's cores (0: std::thread::hardware_concurrency()). A prefetch starts beside the
+    /// first decode someone waits for (an open) only when a core is left for it and one for the
+    /// UI thread.
     unsigned cores = 0;
 };
 
