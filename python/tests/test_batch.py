@@ -522,6 +522,12 @@ def test_cli_table_csv_and_parquet_error(replays, tmp_path):
     assert out.returncode == 0, out.stderr
     parts = sorted((tmp_path / "csv").glob("part-*.csv"))
     assert len(parts) == 3
+    # A replay that cannot be read is its error row, and the exit code says so (2).
+    out = subprocess.run([sys.executable, "-m", "vtxscope._batch_cli", "table", replays[0], replays[-1], "--type", type_name,
+                          "--out", str(tmp_path / "with_error"), "--no-progress"], capture_output=True, text=True)
+    assert out.returncode == 2 and "1 of 2 replay(s) could not be read" in out.stderr, out.stderr
+    rows = pd.concat([pd.read_csv(p) for p in sorted((tmp_path / "with_error").glob("part-*.csv"))], ignore_index=True)
+    assert rows["error"].notna().sum() == 1
     got = pd.concat([pd.read_csv(p) for p in parts], ignore_index=True)
     assert len(got) == len(serial(replays[:3], type_name, props))
     try:

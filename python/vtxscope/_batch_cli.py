@@ -160,8 +160,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                 write = df.to_parquet(args.out, compute=False)
             else:
                 write = df.to_csv(os.path.join(args.out, "part-*.csv"), index=False, compute=False)
-            _compute(write if not isinstance(write, list) else __import__("dask").delayed(list)(write), args)
+            written = _compute(write if not isinstance(write, list) else __import__("dask").delayed(list)(write), args)
             print(args.out)
+            # The replays that could not be read, from the error column of what was written: a
+            # count in the same compute read every replay twice (Dask renames to_csv's keys).
+            if args.format == "parquet":
+                failed = int(pd.read_parquet(args.out, columns=["error"])["error"].notna().sum())
+            else:
+                failed = sum(int(pd.read_csv(p, usecols=["error"])["error"].notna().sum()) for p in written)  # this run's files
+            if int(failed) > 0:
+                print(f"vtxscope-batch: {int(failed)} of {len(args.files)} replay(s) could not be read: their rows in {args.out} "
+                      "say why (column error)", file=sys.stderr)
+                return 2
             return 0
         if args.command == "info":
             rows = _compute(batch.info(args.files), args).drop(columns=["info"])
