@@ -252,6 +252,8 @@ private slots:
         auto gate = std::make_shared<GatedSource>(*plain);
         auto f = ReplayFile::open(gate);
         VTX_VERIFY_OK(f);
+        std::atomic<int> answered{0}, failed{0}; // before the cache: its workers may answer until it goes
+        auto count = [&](const Result<FrameHandle>& r) { ++(r ? answered : failed); };
         ChunkCache cache(*f, {m_chunkBytes * 20, 2, "fixed:0,1", cores}); // prefetches the chunk after the request's
         if (afterAnOpen) {
             VTX_VERIFY_OK(cache.get(10 * 32));
@@ -262,8 +264,6 @@ private slots:
             GatedSource& g;
             ~Reopen() { g.open(); }
         } reopen{*gate};
-        std::atomic<int> answered{0}, failed{0};
-        auto count = [&](const Result<FrameHandle>& r) { ++(r ? answered : failed); };
         cache.request(0, count, {true, -1});
         int requests = 1;
         if (besideTheDemand) {
