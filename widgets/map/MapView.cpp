@@ -233,6 +233,17 @@ bool MapCanvas::event(QEvent* e)
 // MapView
 
 namespace {
+/// Chunk `c`: one of `held` (chunks a job took from the cache) when it is there, else decoded
+/// here; null when it cannot be decoded.
+std::shared_ptr<const vtx::DecodedChunk> heldOrDecoded(const vtx::ReplayFile& file, size_t c,
+                                                       const std::vector<std::shared_ptr<const vtx::DecodedChunk>>& held)
+{
+    for (const auto& h : held)
+        if (h && h->index() == c)
+            return h;
+    auto d = file.decodeChunk(c);
+    return d ? *d : nullptr;
+}
 
 QString valueText(vtx::ContainerView c, const vtx::FieldDef& f)
 {
@@ -447,16 +458,9 @@ void MapView::chooseUpAxisLater()
             std::vector<std::shared_ptr<const vtx::DecodedChunk>> chunks;
             std::vector<vtx::FrameView> frames;
             for (size_t c = 0; c < file->chunks().size() && frames.size() < 64 && !job.isCancelled(); ++c) {
-                auto it = std::find_if(held.begin(), held.end(), [c](const auto& h) { return h->index() == c; });
-                std::shared_ptr<const vtx::DecodedChunk> chunk;
-                if (it != held.end()) {
-                    chunk = *it;
-                } else {
-                    auto d = file->decodeChunk(c);
-                    if (!d)
-                        continue;
-                    chunk = *d;
-                }
+                std::shared_ptr<const vtx::DecodedChunk> chunk = heldOrDecoded(*file, c, held);
+                if (!chunk)
+                    continue;
                 chunks.push_back(chunk);
                 for (size_t i = 0; i < chunk->frameCount() && frames.size() < 64; ++i)
                     if (const vtx::FrameView f = chunk->frame(i); !f.isNull())
@@ -994,16 +998,9 @@ void MapView::requestTrails()
                 x = file->chunks()[*c].startFrame - 1;
             }
             for (size_t i = 0; i < chunks.size() && !job.isCancelled(); ++i) {
-                std::shared_ptr<const vtx::DecodedChunk> chunk;
-                for (const auto& h : held)
-                    if (h && h->index() == chunks[i])
-                        chunk = h;
-                if (!chunk) {
-                    auto d = file->decodeChunk(chunks[i]);
-                    if (!d)
-                        continue; // the frames of a chunk that fails stay missing: the trail breaks there
-                    chunk = *d;
-                }
+                std::shared_ptr<const vtx::DecodedChunk> chunk = heldOrDecoded(*file, chunks[i], held);
+                if (!chunk)
+                    continue; // the frames of a chunk that fails stay missing: the trail breaks there
                 a.chunks.push_back(chunk);
                 vtx::appendTrails(*chunk, first, frame, positions, a.trails);
                 if (i + 1 < chunks.size()) {
